@@ -1,0 +1,53 @@
+import type http from 'node:http';
+import { serve, type LogSink } from '@origin-lab/server-kit';
+import { apiConfigFromEnv } from '@origin-lab/api/config';
+import { createApp as createApi } from '@origin-lab/api/app';
+import { createApp as createPages, defaultPagesRoot } from '@origin-lab/pages/app';
+
+export interface EmbeddedOptions {
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+  env?: Record<string, string | undefined>;
+  log?: LogSink;
+}
+
+export interface EmbeddedStack {
+  port: number;
+  /** The two origins a browser sees as different sites: same server, different host in the address bar. */
+  origins: [string, string];
+  stop(): Promise<void>;
+}
+
+/**
+ * The embedded default: the api and the pages on one port, no Docker and no Caddy.
+ * /api/ goes to the api, everything else to the pages.
+ */
+export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedStack> {
+  let route: http.RequestListener = (_req, res) => res.writeHead(503).end();
+  let endStreams = () => 0;
+  const front = await serve((req, res) => route(req, res), {
+    port: options.port,
+    host: options.host,
+    onStopping: () => endStreams(),
+  });
+
+  const env = options.env ?? process.env;
+  const config = apiConfigFromEnv(env, front.port);
+  if (options.log) config.log = options.log;
+  const api = createApi(config);
+  const apiHandler = api.callback();
+  const pagesHandler = createPages({ root: env.PAGES_ROOT || defaultPagesRoot }).callback();
+  endStreams = () => api.endStreams();
+  route = (req, res) => (isApiPath(req.url ?? '/') ? apiHandler(req, res) : pagesHandler(req, res));
+
+  return {
+    port: front.port,
+    origins: [`http://localhost:${front.port}`, `http://127.0.0.1:${front.port}`],
+    stop: () => front.stop(),
+  };
+}
+
+function isApiPath(url: string): boolean {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}

@@ -1,0 +1,3 @@
+export * from './serve.js';
+export * from './env.js';
+export * from './log.js';

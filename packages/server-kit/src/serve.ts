@@ -1,0 +1,67 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ServeOptions {
+  port: number;
+  /** Undefined listens on every interface (dual-stack), so both localhost and 127.0.0.1 reach it. */
+  host?: string;
+  /**
+   * Idle keep-alive time. It must exceed the idle timeout of any reverse proxy in front
+   * (Caddy's is set to 30 s in the Caddyfile), or the proxy may reuse a socket we just closed.
+   */
+  keepAliveTimeoutMs?: number;
+  /** Called when a stop begins, before in-flight requests are awaited: end long-lived responses here. */
+  onStopping?: () => void;
+}
+
+export interface RunningServer {
+  server: http.Server;
+  port: number;
+  /** Stops accepting, lets in-flight requests finish for up to graceMs, then cuts what is left. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export async function serve(handler: http.RequestListener, options: ServeOptions): Promise<RunningServer> {
+  const keepAliveTimeout = options.keepAliveTimeoutMs ?? 65_000;
+  const server = http.createServer({ keepAliveTimeout, headersTimeout: keepAliveTimeout + 1_000, requestTimeout: 120_000 }, handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  let stopping: Promise<void> | undefined;
+  const stop = (graceMs = 1_500): Promise<void> => {
+    stopping ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      options.onStopping?.();
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), graceMs);
+      force.unref();
+    });
+    return stopping;
+  };
+  return { server, port, stop };
+}
+
+/** Runs stop() on SIGINT and SIGTERM once, then exits; a second signal exits at once. */
+export function stopOnSignals(stop: () => Promise<void>, log: (line: string) => void = console.error): void {
+  let received = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (received) process.exit(130);
+    received = true;
+    log(`${signal} received: finishing in-flight requests and closing open streams`);
+    stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log(`stop failed: ${String(err)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}

@@ -1,0 +1,128 @@
+import { envBool, envInt, envList, envNumber, envString, jsonLinesToStdout, type LogSink } from '@origin-lab/server-kit';
+
+/** An inclusive integer range with the value used when the query leaves it out. */
+export interface Bounds {
+  min: number;
+  max: number;
+  default: number;
+}
+
+export interface ApiConfig {
+  /** The written-down allowlist: exact origins (scheme://host[:port]) whose cross-origin reads are approved. */
+  allowedOrigins: string[];
+  flaky: { rate: number; seed?: number };
+  slowMs: Bounds;
+  streamCount: Bounds;
+  /** Pause between stream records; one second in the spec, shorter in tests. */
+  streamIntervalMs: number;
+  limits: {
+    /** Largest request body read by echo, beacon and urlencoded posts. */
+    bodyBytes: number;
+    /** Multipart: largest single file, number of files, number of non-file fields, largest field value. */
+    fileBytes: number;
+    files: number;
+    fields: number;
+    fieldBytes: number;
+    titleChars: number;
+    authorChars: number;
+  };
+  /** The post store keeps at most this many posts, dropping the oldest. */
+  postsMax: number;
+  /** How many received beacons GET /api/beacon remembers. */
+  beaconJournal: number;
+  upstream: {
+    /** Base URL of the third party; the proxy only ever appends an allowed path and the query. */
+    url: string;
+    /** Held server-side only. */
+    apiKey: string;
+    timeoutMs: number;
+    cacheTtlSeconds: number;
+    cacheMaxEntries: number;
+    cacheMaxBytes: number;
+  };
+  log: LogSink;
+  logRequests: boolean;
+  /** Clock for the proxy cache, injectable so tests can move time instead of sleeping. */
+  now: () => number;
+}
+
+export const defaultLimits: ApiConfig['limits'] = {
+  bodyBytes: 1024 * 1024,
+  fileBytes: 1024 * 1024,
+  files: 2,
+  fields: 20,
+  fieldBytes: 16 * 1024,
+  titleChars: 200,
+  authorChars: 80,
+};
+
+/** The origins of the embedded default (one port, two host names) and of the Caddy front. */
+export function defaultOrigins(port: number): string[] {
+  return [`http://localhost:${port}`, `http://127.0.0.1:${port}`, 'https://a.localhost', 'https://b.localhost'];
+}
+
+export function apiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
+  return {
+    allowedOrigins: defaultOrigins(8080),
+    flaky: { rate: 0.5 },
+    slowMs: { min: 0, max: 30_000, default: 1_000 },
+    streamCount: { min: 1, max: 120, default: 5 },
+    streamIntervalMs: 1_000,
+    limits: defaultLimits,
+    postsMax: 100,
+    beaconJournal: 20,
+    upstream: {
+      url: 'http://127.0.0.1:8090',
+      apiKey: 'dev-only-upstream-key',
+      timeoutMs: 5_000,
+      cacheTtlSeconds: 300,
+      cacheMaxEntries: 500,
+      cacheMaxBytes: 16 * 1024 * 1024,
+    },
+    log: jsonLinesToStdout,
+    logRequests: true,
+    now: Date.now,
+    ...overrides,
+  };
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads every setting from the environment; a bad value throws a ConfigError naming the variable. */
+export function apiConfigFromEnv(env: Env, port: number): ApiConfig {
+  const base = apiConfig();
+  const seed = env.FLAKY_SEED === undefined || env.FLAKY_SEED === '' ? undefined : envInt(env, 'FLAKY_SEED', 0, 0, 2 ** 32 - 1);
+  const slowMax = envInt(env, 'SLOW_MS_MAX', base.slowMs.max, 0, 600_000);
+  const countMax = envInt(env, 'STREAM_COUNT_MAX', base.streamCount.max, 1, 100_000);
+  return apiConfig({
+    allowedOrigins: envList(env, 'ALLOWED_ORIGINS', defaultOrigins(port)),
+    flaky: { rate: envNumber(env, 'FLAKY_RATE', base.flaky.rate, 0, 1), seed },
+    slowMs: { min: 0, max: slowMax, default: envInt(env, 'SLOW_MS_DEFAULT', Math.min(base.slowMs.default, slowMax), 0, slowMax) },
+    streamCount: {
+      min: 1,
+      max: countMax,
+      default: envInt(env, 'STREAM_COUNT_DEFAULT', Math.min(base.streamCount.default, countMax), 1, countMax),
+    },
+    streamIntervalMs: envInt(env, 'STREAM_INTERVAL_MS', base.streamIntervalMs, 1, 60_000),
+    limits: {
+      bodyBytes: envInt(env, 'BODY_LIMIT_BYTES', defaultLimits.bodyBytes, 1, 100 * 1024 * 1024),
+      fileBytes: envInt(env, 'UPLOAD_FILE_BYTES', defaultLimits.fileBytes, 1, 100 * 1024 * 1024),
+      files: envInt(env, 'UPLOAD_FILES', defaultLimits.files, 0, 100),
+      fields: envInt(env, 'FORM_FIELDS', defaultLimits.fields, 1, 1_000),
+      fieldBytes: envInt(env, 'FORM_FIELD_BYTES', defaultLimits.fieldBytes, 1, 10 * 1024 * 1024),
+      titleChars: envInt(env, 'TITLE_MAX_CHARS', defaultLimits.titleChars, 1, 100_000),
+      authorChars: envInt(env, 'AUTHOR_MAX_CHARS', defaultLimits.authorChars, 1, 100_000),
+    },
+    postsMax: envInt(env, 'POSTS_MAX', base.postsMax, 1, 1_000_000),
+    beaconJournal: envInt(env, 'BEACON_JOURNAL', base.beaconJournal, 0, 10_000),
+    upstream: {
+      url: envString(env, 'UPSTREAM_URL', base.upstream.url),
+      apiKey: envString(env, 'UPSTREAM_API_KEY', base.upstream.apiKey),
+      timeoutMs: envInt(env, 'UPSTREAM_TIMEOUT_MS', base.upstream.timeoutMs, 1, 600_000),
+      cacheTtlSeconds: envInt(env, 'PROXY_CACHE_TTL_SECONDS', base.upstream.cacheTtlSeconds, 0, 86_400),
+      cacheMaxEntries: envInt(env, 'PROXY_CACHE_MAX_ENTRIES', base.upstream.cacheMaxEntries, 1, 1_000_000),
+      cacheMaxBytes: envInt(env, 'PROXY_CACHE_MAX_BYTES', base.upstream.cacheMaxBytes, 1, 1024 * 1024 * 1024),
+    },
+    logRequests: envBool(env, 'LOG_REQUESTS', true),
+  });
+}

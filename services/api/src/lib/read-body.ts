@@ -1,0 +1,22 @@
+import type { Context } from 'koa';
+import getRawBody from 'raw-body';
+import { ApiError } from './api-error.js';
+
+/** Reads the whole request body as bytes, refusing more than limit with a 413 before buffering it. */
+export async function readBody(ctx: Context, limit: number): Promise<Buffer> {
+  const declared = ctx.get('Content-Length');
+  if (declared !== '' && Number(declared) > limit) throw tooLarge(limit);
+  try {
+    return await getRawBody(ctx.req, { limit, length: declared === '' ? undefined : declared });
+  } catch (err) {
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.too.large') throw tooLarge(limit);
+    if (type === 'request.size.invalid') throw new ApiError(400, 'the body is not as long as Content-Length says');
+    if (type === 'request.aborted') throw new ApiError(400, 'the client stopped sending the body');
+    throw err;
+  }
+}
+
+export function tooLarge(limit: number): ApiError {
+  return new ApiError(413, `request body is larger than the limit of ${limit} bytes`, { limit });
+}

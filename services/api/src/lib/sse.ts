@@ -1,0 +1,9 @@
+/** One server-sent event record: an event line, a data line, and the blank line that dispatches it. */
+export function sseRecord(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** A comment line: ignored by clients, but it makes every engine fire open at once. */
+export function sseComment(text: string): string {
+  return `: ${text.replace(/\n/g, ' ')}\n\n`;
+}

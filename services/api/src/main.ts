@@ -1,0 +1,16 @@
+import { ConfigError, envInt, serve, stopOnSignals } from '@origin-lab/server-kit';
+import { apiConfigFromEnv } from './config.js';
+import { createApp } from './app.js';
+
+try {
+  const port = envInt(process.env, 'PORT', 3000, 0, 65_535);
+  const config = apiConfigFromEnv(process.env, port);
+  const app = createApp(config);
+  const running = await serve(app.callback(), { port, host: process.env.HOST || undefined, onStopping: () => app.endStreams() });
+  config.log({ msg: 'api listening', port: running.port, allowedOrigins: config.allowedOrigins });
+  stopOnSignals(() => running.stop());
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(`configuration error: ${err.message}`);
+  process.exit(2);
+}

@@ -1,0 +1,65 @@
+import type { Context, Middleware } from 'koa';
+
+/** What the API approves in a preflight; the spec fixes these lists. */
+export const PREFLIGHT_HEADERS = {
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Content-Type, X-Requested-With',
+  'Access-Control-Max-Age': '86400',
+} as const;
+
+/**
+ * The cross-origin rules of the API, in one place.
+ *
+ * - The Origin header is compared exactly with the written-down allowlist and reflected only
+ *   when it is on it. Reflecting without checking would approve every site.
+ * - Vary: Origin goes on every response, since the CORS headers depend on Origin.
+ * - OPTIONS is always answered here, before any route or authentication: a preflight carries
+ *   no credentials, and anything but 2xx fails it.
+ * - ?cors=off answers normally with no Access-Control-* headers; ?cors=credentials also sends
+ *   Access-Control-Allow-Credentials: true (never by default: nothing here needs cookies).
+ * - A disallowed origin still gets its answer (CORS restricts browser reads, it does not protect
+ *   the server); only its preflight is refused, with 403 and a JSON reason.
+ */
+export function cors(allowedOrigins: readonly string[]): Middleware {
+  const allowlist = new Set(allowedOrigins);
+  return async (ctx, next) => {
+    ctx.vary('Origin');
+    const mode = corsMode(ctx);
+    const origin = singleOrigin(ctx);
+    const approved = mode !== 'off' && origin !== undefined && allowlist.has(origin);
+
+    if (approved) {
+      ctx.set('Access-Control-Allow-Origin', origin);
+      if (mode === 'credentials') ctx.set('Access-Control-Allow-Credentials', 'true');
+    }
+
+    if (ctx.method !== 'OPTIONS') return next();
+
+    if (approved) {
+      ctx.set(PREFLIGHT_HEADERS);
+      ctx.status = 204;
+    } else if (origin !== undefined && mode !== 'off' && ctx.get('Access-Control-Request-Method') !== '') {
+      ctx.status = 403;
+      ctx.body = { error: 'origin is not on the allowlist', origin: origin.slice(0, 200) };
+    } else {
+      ctx.set('Allow', 'GET, POST, OPTIONS');
+      ctx.status = 204;
+    }
+  };
+}
+
+type CorsMode = 'on' | 'off' | 'credentials';
+
+function corsMode(ctx: Context): CorsMode {
+  // Cheap test first: this runs on every request.
+  if (!ctx.querystring.includes('cors=')) return 'on';
+  const value = ctx.query.cors;
+  return value === 'off' || value === 'credentials' ? value : 'on';
+}
+
+/** The Origin value when exactly one Origin header was sent; two headers approve nothing. */
+function singleOrigin(ctx: Context): string | undefined {
+  const values = ctx.req.headersDistinct.origin;
+  if (values === undefined || values.length !== 1) return undefined;
+  return values[0];
+}

@@ -1,0 +1,26 @@
+import type { Middleware } from 'koa';
+import { isUtf8 } from 'node:buffer';
+import type { ApiConfig } from '../config.js';
+import { bodyKind } from '../lib/body-kind.js';
+import { readBody } from '../lib/read-body.js';
+
+/**
+ * Reflects the request: method, path, query, every header, the raw body as text, and bodyKind.
+ * Bytes that are not valid UTF-8 are also given as base64, so the text never hides what arrived.
+ */
+export function echo(config: ApiConfig): Middleware {
+  return async (ctx) => {
+    const body = await readBody(ctx, config.limits.bodyBytes);
+    const valid = isUtf8(body);
+    ctx.body = {
+      method: ctx.method,
+      path: ctx.path,
+      query: ctx.query,
+      headers: ctx.req.headers,
+      body: body.toString('utf8'),
+      ...(valid ? {} : { bodyBase64: body.toString('base64') }),
+      bodyBytes: body.length,
+      bodyKind: bodyKind(ctx.method, ctx.req.headers['content-type'], body.length),
+    };
+  };
+}

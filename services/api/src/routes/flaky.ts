@@ -1,0 +1,26 @@
+import type { Middleware } from 'koa';
+import type { ApiConfig } from '../config.js';
+import { ApiError, methodNotAllowed } from '../lib/api-error.js';
+import { seededRandom } from '../lib/seeded-random.js';
+
+/**
+ * GET /api/flaky fails at random with 500 { error, rate }. The rate comes from configuration;
+ * ?rate=0..1 overrides it for one call (rate=1 always fails, for a demo that must fail).
+ * With a configured seed the sequence of outcomes repeats from one start to the next.
+ */
+export function flaky(config: ApiConfig): Middleware {
+  const random = config.flaky.seed === undefined ? Math.random : seededRandom(config.flaky.seed);
+  return (ctx) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw methodNotAllowed(ctx.method, ctx.path, ['GET', 'HEAD', 'OPTIONS']);
+    const rate = rateFrom(ctx.query.rate, config.flaky.rate);
+    if (random() < rate) throw new ApiError(500, 'flaky failure, on purpose', { rate });
+    ctx.body = { ok: true, rate };
+  };
+}
+
+function rateFrom(raw: string | string[] | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = typeof raw === 'string' && /^(0(\.\d{1,6})?|1(\.0{1,6})?)$/.test(raw) ? Number(raw) : NaN;
+  if (Number.isNaN(value)) throw new ApiError(400, 'rate must be a number from 0 to 1', { parameter: 'rate' });
+  return value;
+}

@@ -1,0 +1,88 @@
+import type { Context, Middleware } from 'koa';
+import multer from '@koa/multer';
+import type { ApiConfig } from '../config.js';
+import { ApiError, methodNotAllowed } from '../lib/api-error.js';
+import { mimeEssence } from '../lib/content-type.js';
+import { readBody, tooLarge } from '../lib/read-body.js';
+import { PostStore, type Attachment } from '../lib/post-store.js';
+import { validatePost } from '../lib/post-validation.js';
+
+type FormFields = Record<string, string | string[] | undefined>;
+
+/** GET lists the posts; POST creates one from multipart or urlencoded form data. */
+export function posts(config: ApiConfig): Middleware {
+  const store = new PostStore(config.postsMax);
+  const { limits } = config;
+  const multipart = multer({
+    storage: multer.memoryStorage(),
+    limits: {
+      fileSize: limits.fileBytes,
+      files: limits.files,
+      fields: limits.fields,
+      fieldSize: limits.fieldBytes,
+      fieldNameSize: 200,
+      parts: limits.fields + limits.files,
+    },
+  }).any();
+
+  async function readForm(ctx: Context): Promise<{ fields: FormFields; attachments: Attachment[] }> {
+    const essence = mimeEssence(ctx.get('Content-Type'));
+    if (essence === 'application/x-www-form-urlencoded') {
+      const text = (await readBody(ctx, limits.bodyBytes)).toString('utf8');
+      const fields: FormFields = {};
+      for (const [name, value] of new URLSearchParams(text)) {
+        const seen = fields[name];
+        fields[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+      }
+      return { fields, attachments: [] };
+    }
+    if (essence === 'multipart/form-data') {
+      const declared = Number(ctx.get('Content-Length') || 0);
+      if (declared > limits.bodyBytes + limits.files * limits.fileBytes) throw tooLarge(limits.bodyBytes + limits.files * limits.fileBytes);
+      try {
+        await multipart(ctx, async () => {});
+      } catch (err) {
+        throw multipartFailure(err);
+      }
+      const files = (ctx.files ?? []) as multer.File[];
+      // An empty file input still sends a part: check the size, not just that the field exists.
+      const attachments = files
+        .filter((file) => file.size > 0)
+        .map((file) => ({ field: file.fieldname, name: file.originalname, type: file.mimetype, size: file.size }));
+      return { fields: ((ctx.request as { body?: FormFields }).body ?? {}), attachments };
+    }
+    throw new ApiError(415, 'POST /api/posts reads form data', {
+      detail: `send multipart/form-data or application/x-www-form-urlencoded, not "${essence || 'no Content-Type'}"`,
+    });
+  }
+
+  return async (ctx) => {
+    if (ctx.method === 'GET' || ctx.method === 'HEAD') {
+      ctx.body = { posts: store.list() };
+      return;
+    }
+    if (ctx.method !== 'POST') throw methodNotAllowed(ctx.method, ctx.path, ['GET', 'HEAD', 'POST', 'OPTIONS']);
+    const { fields, attachments } = await readForm(ctx);
+    const post = store.add(validatePost(fields, attachments, limits));
+    ctx.status = 201;
+    ctx.body = { post };
+  };
+}
+
+const LIMIT_MESSAGES: Record<string, string> = {
+  LIMIT_FILE_SIZE: 'a file is larger than the upload limit',
+  LIMIT_FILE_COUNT: 'too many files in the form',
+  LIMIT_FIELD_COUNT: 'too many fields in the form',
+  LIMIT_FIELD_VALUE: 'a field value is longer than the limit',
+  LIMIT_FIELD_KEY: 'a field name is too long',
+  LIMIT_PART_COUNT: 'too many parts in the form',
+};
+
+/** Limits are the client's fault (413); anything else means the body could not be parsed (500, as the spec says). */
+function multipartFailure(err: unknown): ApiError {
+  const code = (err as { code?: string }).code ?? '';
+  const field = (err as { field?: string }).field;
+  const limitMessage = LIMIT_MESSAGES[code];
+  if (limitMessage) return new ApiError(413, limitMessage, { detail: code, ...(field ? { field } : {}) });
+  return new ApiError(500, 'the form body could not be parsed', { detail: (err as Error).message ?? String(err) });
+}

@@ -1,0 +1,56 @@
+import type { Middleware } from 'koa';
+import type { ApiConfig } from '../config.js';
+import { methodNotAllowed } from '../lib/api-error.js';
+import { queryInt } from '../lib/query-int.js';
+import { sseComment, sseRecord } from '../lib/sse.js';
+
+/** Open streams, each with a function that ends it; used by a graceful stop. */
+export type OpenStreams = Set<() => void>;
+
+/**
+ * GET /api/stream?count=N: N tick records one interval apart (the first at once), then done,
+ * then the end of the response. No id: or retry: field. Written straight to the socket, unbuffered
+ * and uncompressed; the timer is cleared the moment the client goes away.
+ */
+export function stream(config: ApiConfig, open: OpenStreams): Middleware {
+  const interval = config.streamIntervalMs;
+  return (ctx) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw methodNotAllowed(ctx.method, ctx.path, ['GET', 'HEAD', 'OPTIONS']);
+    const count = queryInt(ctx, 'count', config.streamCount);
+    const res = ctx.res;
+    ctx.respond = false;
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-cache, no-transform',
+      'X-Accel-Buffering': 'no',
+    });
+    if (ctx.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    res.write(sseComment(`${count} ticks, one every ${interval} ms`));
+
+    // Each tick is scheduled against the start time, so lateness never accumulates.
+    const started = performance.now();
+    let sent = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = () => {
+      clearTimeout(timer);
+      open.delete(finish);
+      if (!res.writableEnded) res.end();
+    };
+    const tick = () => {
+      sent += 1;
+      res.write(sseRecord('tick', { n: sent, of: count }));
+      if (sent === count) {
+        res.write(sseRecord('done', {}));
+        finish();
+        return;
+      }
+      timer = setTimeout(tick, started + sent * interval - performance.now());
+    };
+    open.add(finish);
+    res.once('close', finish);
+    tick();
+  };
+}
