@@ -1,0 +1,18 @@
+/** A running copy of the whole product that the e2e suite can point browsers at. */
+export interface Stack {
+  name: StackName;
+  /** Two origins serving the same content: [the page's own origin, the other origin]. */
+  origins: [string, string];
+  /** PEM file of the CA that signed the stack's TLS certificates, when it has TLS. */
+  caCert?: string;
+  stop(): Promise<void>;
+}
+
+/** What workers need to reach a stack started by the global setup. */
+export type StackInfo = Omit<Stack, 'stop'>;
+
+export type StackName = 'embedded' | 'caddy' | 'compose';
+
+export function stackEnvName(name: StackName): string {
+  return `E2E_STACK_${name.toUpperCase()}`;
+}
