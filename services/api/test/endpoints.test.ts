@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApi, type TestApi } from './start-api.js';
+import { rawRequest } from './raw-http.js';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startApi({ flaky: { rate: 0.5, seed: 7 } });
+});
+afterAll(() => api.stop());
+
+const JSON_TYPE = /^application\/json(;|$)/;
+
+describe('the endpoint table', () => {
+  it('GET /api/posts answers 200 with a posts array of seeded posts', async () => {
+    const res = await fetch(`${api.url}/api/posts`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(JSON_TYPE);
+    const body = (await res.json()) as { posts: { title: string; author: string; tags: string }[] };
+    expect(body.posts.length).toBeGreaterThanOrEqual(3);
+    for (const post of body.posts) {
+      expect(typeof post.title).toBe('string');
+      expect(typeof post.author).toBe('string');
+      expect(typeof post.tags).toBe('string');
+    }
+  });
+
+  it('POST /api/posts with multipart form data answers 201 and the post is listed after', async () => {
+    const form = new FormData();
+    form.set('title', 'From the endpoint test');
+    form.set('author', 'Vitest');
+    form.set('tags', 'test');
+    const res = await fetch(`${api.url}/api/posts`, { method: 'POST', body: form });
+    expect(res.status).toBe(201);
+    const list = (await (await fetch(`${api.url}/api/posts`)).json()) as { posts: { title: string }[] };
+    expect(list.posts.map((post) => post.title)).toContain('From the endpoint test');
+  });
+
+  it('POST /api/posts with a multipart Content-Type without boundary answers 500 naming the boundary', async () => {
+    const form = new FormData();
+    form.set('title', 'Lost boundary');
+    form.set('author', 'Vitest');
+    const res = await fetch(`${api.url}/api/posts`, { method: 'POST', body: form, headers: { 'Content-Type': 'multipart/form-data' } });
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as { error: string; detail: string };
+    expect(body.error).toEqual(expect.any(String));
+    expect(body.detail).toMatch(/boundary/i);
+  });
+
+  it('POST /api/beacon answers 202 with a zero-length body, whatever the Content-Type', async () => {
+    for (const headers of [{}, { 'Content-Type': 'text/plain;charset=UTF-8' }, { 'Content-Type': 'application/json' }]) {
+      const res = await fetch(`${api.url}/api/beacon`, { method: 'POST', body: '{"a":1,"b":2,"c":3}', headers });
+      expect(res.status).toBe(202);
+      expect(res.headers.get('content-length')).toBe('0');
+      const text = await res.text();
+      expect(text).toBe('');
+      expect(() => JSON.parse(text)).toThrow(SyntaxError);
+    }
+  });
+
+  it('GET /api/beacon lists what beacons delivered, newest first', async () => {
+    await fetch(`${api.url}/api/beacon`, { method: 'POST', body: 'journal-check', headers: { 'Content-Type': 'text/plain' } });
+    const body = (await (await fetch(`${api.url}/api/beacon`)).json()) as { beacons: { body: string; contentType: string; bytes: number }[] };
+    expect(body.beacons[0]).toMatchObject({ body: 'journal-check', contentType: 'text/plain', bytes: 13 });
+  });
+
+  it('GET /api/flaky fails at the configured rate with 500 { error, rate } and otherwise answers 200', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const res = await fetch(`${api.url}/api/flaky`);
+      const body = (await res.json()) as { error?: string; rate: number };
+      statuses.push(res.status);
+      expect(body.rate).toBe(0.5);
+      if (res.status === 500) expect(body.error).toEqual(expect.any(String));
+      else expect(res.status).toBe(200);
+    }
+    expect(statuses).toContain(500);
+    expect(statuses).toContain(200);
+  });
+
+  it('GET /api/flaky?rate=1 always fails and ?rate=0 never does', async () => {
+    expect((await fetch(`${api.url}/api/flaky?rate=1`)).status).toBe(500);
+    expect((await fetch(`${api.url}/api/flaky?rate=0`)).status).toBe(200);
+    const bad = await fetch(`${api.url}/api/flaky?rate=2`);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ parameter: 'rate' });
+  });
+
+  it('GET /api/slow?ms=N answers after the delay with what it waited', async () => {
+    const res = await fetch(`${api.url}/api/slow?ms=30`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ waitedMs: 30 });
+  });
+
+  it('GET /api/bad-json answers 200 application/json with a body that does not parse', async () => {
+    const res = await fetch(`${api.url}/api/bad-json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(JSON_TYPE);
+    const text = await res.text();
+    expect(text.length).toBeGreaterThan(0);
+    expect(() => JSON.parse(text)).toThrow(SyntaxError);
+  });
+
+  it.each(['/api/nope', '/api/', '/api', '/api/posts/1', '/api/ECHO', '/api/echo/', '/elsewhere'])(
+    'unknown path %s answers 404 { error, path }',
+    async (path) => {
+      const res = await fetch(`${api.url}${path}`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(JSON_TYPE);
+      const body = (await res.json()) as { error: string; path: string };
+      expect(body.error).toEqual(expect.any(String));
+      expect(body.path).toBe(path);
+    },
+  );
+
+  it.each([
+    ['DELETE', '/api/posts'],
+    ['PUT', '/api/beacon'],
+    ['POST', '/api/stream'],
+    ['POST', '/api/flaky'],
+    ['PATCH', '/api/slow'],
+    ['POST', '/api/bad-json'],
+  ])('%s %s answers 405 with Allow and a JSON error', async (method, path) => {
+    const res = await fetch(`${api.url}${path}`, { method });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toContain('GET');
+    expect(await res.json()).toMatchObject({ error: expect.any(String), path });
+  });
+
+  it('there is no WebSocket route: an upgrade request is answered as plain HTTP, never 101', async () => {
+    const res = await rawRequest(
+      api.port,
+      'GET /api/echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.has('sec-websocket-accept')).toBe(false);
+  });
+});

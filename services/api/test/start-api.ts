@@ -1,0 +1,34 @@
+import { serve } from '@origin-lab/server-kit';
+import { apiConfig, type ApiConfig } from '../src/config.js';
+import { createApp, type ApiApp } from '../src/app.js';
+
+export const ALLOWED = 'http://allowed.example';
+export const ALSO_ALLOWED = 'https://b.localhost';
+
+export interface TestApi {
+  url: string;
+  port: number;
+  app: ApiApp;
+  logs: Record<string, unknown>[];
+  stop(): Promise<void>;
+}
+
+/** A real API on a free loopback port, with logs collected in memory instead of stdout. */
+export async function startApi(overrides: Partial<ApiConfig> = {}): Promise<TestApi> {
+  const logs: Record<string, unknown>[] = [];
+  const config = apiConfig({
+    allowedOrigins: [ALLOWED, ALSO_ALLOWED],
+    streamIntervalMs: 20,
+    log: (entry) => logs.push(entry),
+    ...overrides,
+  });
+  const app = createApp(config);
+  const running = await serve(app.callback(), { port: 0, host: '127.0.0.1', onStopping: () => app.endStreams() });
+  return {
+    url: `http://127.0.0.1:${running.port}`,
+    port: running.port,
+    app,
+    logs,
+    stop: () => running.stop(500),
+  };
+}
