@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import { serve } from '@origin-lab/server-kit';
 import { apiConfig, type ApiConfig } from '../src/config.js';
 import { createApp, type ApiApp } from '../src/app.js';
@@ -9,6 +10,7 @@ export interface TestApi {
   url: string;
   port: number;
   app: ApiApp;
+  server: http.Server;
   logs: Record<string, unknown>[];
   stop(): Promise<void>;
 }
@@ -28,6 +30,7 @@ export async function startApi(overrides: Partial<ApiConfig> = {}): Promise<Test
     url: `http://127.0.0.1:${running.port}`,
     port: running.port,
     app,
+    server: running.server,
     logs,
     stop: () => running.stop(500),
   };

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultLimits } from '../src/config.js';
+import { startApi, type TestApi } from './start-api.js';
+import { rawRequest } from './raw-http.js';
+
+const limits = { ...defaultLimits, bodyBytes: 1_000, fileBytes: 100, files: 1, fields: 3, fieldBytes: 50 };
+let api: TestApi;
+beforeAll(async () => {
+  api = await startApi({ limits, slowMs: { min: 0, max: 200, default: 5 } });
+});
+afterAll(() => api.stop());
+
+describe('query bounds', () => {
+  it.each(['-1', '201', 'abc', '1e2', '10.5', '0x10', ' 5', ''])('ms=%s answers 400 naming ms and its bounds', async (ms) => {
+    const res = await fetch(`${api.url}/api/slow?ms=${encodeURIComponent(ms)}`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ parameter: 'ms', error: expect.stringContaining('0 to 200') });
+  });
+
+  it('ms given twice is refused', async () => {
+    const res = await fetch(`${api.url}/api/slow?ms=1&ms=2`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ parameter: 'ms' });
+  });
+
+  it('the bounds themselves are accepted, and the default applies without ms', async () => {
+    expect(await (await fetch(`${api.url}/api/slow?ms=0`)).json()).toEqual({ waitedMs: 0 });
+    expect(await (await fetch(`${api.url}/api/slow?ms=200`)).json()).toEqual({ waitedMs: 200 });
+    expect(await (await fetch(`${api.url}/api/slow`)).json()).toEqual({ waitedMs: 5 });
+  });
+
+  it('a client that leaves /api/slow stops the wait: the log shows it closed early', async () => {
+    const controller = new AbortController();
+    const pending = fetch(`${api.url}/api/slow?ms=200`, { signal: controller.signal }).catch((err: Error) => err.name);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+    expect(await pending).toBe('AbortError');
+    await expect.poll(() => api.logs.find((line) => line.url === '/api/slow?ms=200' && line.completed === false)).toBeDefined();
+  });
+});
+
+describe('body limits', () => {
+  it.each(['/api/echo', '/api/beacon'])('%s refuses a body over the limit with 413', async (path) => {
+    const res = await fetch(`${api.url}${path}`, { method: 'POST', body: 'x'.repeat(1_001) });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: expect.stringContaining('1000 bytes'), limit: 1_000 });
+  });
+
+  it('a body exactly at the limit is accepted', async () => {
+    const res = await fetch(`${api.url}/api/echo`, { method: 'POST', body: 'x'.repeat(1_000) });
+    expect(res.status).toBe(200);
+  });
+
+  it('a chunked body with no length is cut at the limit too', async () => {
+    const chunk = 'x'.repeat(600);
+    const res = await rawRequest(
+      api.port,
+      'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n' +
+        `258\r\n${chunk}\r\n258\r\n${chunk}\r\n0\r\n\r\n`,
+    );
+    expect(res.status).toBe(413);
+  });
+
+  it('a body shorter than its Content-Length is a 400, not a hang', async () => {
+    const res = await rawRequest(api.port, 'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 10\r\n\r\nabc');
+    // The client half-closed: the server sees the body end early.
+    expect([400]).toContain(res.status);
+  });
+
+  it('a urlencoded post over the limit is 413', async () => {
+    const res = await fetch(`${api.url}/api/posts`, { method: 'POST', body: new URLSearchParams({ title: 'x'.repeat(2_000), author: 'a' }) });
+    expect(res.status).toBe(413);
+  });
+});
+
+describe('multipart limits on POST /api/posts', () => {
+  function post(data: FormData) {
+    return fetch(`${api.url}/api/posts`, { method: 'POST', body: data });
+  }
+
+  it('a file over the size limit is 413 naming the limit', async () => {
+    const data = new FormData();
+    data.set('title', 't');
+    data.set('author', 'a');
+    data.set('file', new File(['x'.repeat(101)], 'big.txt'));
+    const res = await post(data);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ detail: 'LIMIT_FILE_SIZE' });
+  });
+
+  it('too many files is 413', async () => {
+    const data = new FormData();
+    data.set('title', 't');
+    data.append('file', new File(['a'], 'a.txt'));
+    data.append('file', new File(['b'], 'b.txt'));
+    const res = await post(data);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ detail: expect.stringMatching(/LIMIT_(FILE|PART)_COUNT/) });
+  });
+
+  it('too many fields is 413', async () => {
+    const data = new FormData();
+    for (const name of ['title', 'author', 'tags', 'extra']) data.set(name, 'v');
+    const res = await post(data);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ detail: expect.stringMatching(/LIMIT_(FIELD|PART)_COUNT/) });
+  });
+
+  it('a field value over the limit is 413 naming the field', async () => {
+    const data = new FormData();
+    data.set('title', 'x'.repeat(51));
+    data.set('author', 'a');
+    const res = await post(data);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ detail: 'LIMIT_FIELD_VALUE', field: 'title' });
+  });
+
+  it('a declared Content-Length far over every limit is refused before reading', async () => {
+    const res = await rawRequest(
+      api.port,
+      'POST /api/posts HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 99999999\r\n\r\n',
+    );
+    expect(res.status).toBe(413);
+  });
+});
