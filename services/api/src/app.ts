@@ -1,9 +1,9 @@
 import Koa from 'koa';
-import Router from '@koa/router';
 import type { ApiConfig } from './config.js';
 import { requestLog } from './middleware/request-log.js';
 import { cors } from './middleware/cors.js';
 import { errorsAsJson } from './middleware/errors.js';
+import { dispatch } from './middleware/dispatch.js';
 import { posts } from './routes/posts.js';
 import { echo } from './routes/echo.js';
 import { beacon } from './routes/beacon.js';
@@ -24,20 +24,23 @@ export function createApp(config: ApiConfig): ApiApp {
   app.silent = true;
   const openStreams: OpenStreams = new Set();
 
-  const router = new Router({ prefix: '/api', strict: true, sensitive: true });
-  router.all('/posts', posts(config));
-  router.all('/echo', echo(config));
-  router.all('/beacon', beacon(config));
-  router.all('/stream', stream(config, openStreams));
-  router.all('/flaky', flaky(config));
-  router.all('/slow', slow(config));
-  router.all('/bad-json', badJson());
+  // One handler per endpoint, found by exact path (see middleware/dispatch.ts).
+  const routes = new Map<string, Koa.Middleware>([
+    ['/api/posts', posts(config)],
+    ['/api/echo', echo(config)],
+    ['/api/beacon', beacon(config)],
+    ['/api/stream', stream(config, openStreams)],
+    ['/api/flaky', flaky(config)],
+    ['/api/slow', slow(config)],
+    ['/api/bad-json', badJson()],
+  ]);
+  /** Routes that own every path under a prefix, tried in order after the exact paths. */
+  const prefixRoutes: [string, Koa.Middleware][] = [];
 
   if (config.logRequests) app.use(requestLog(config.log));
   app.use(cors(config.allowedOrigins));
   app.use(errorsAsJson(config.log));
-  app.use(router.routes());
-  app.use(notFound());
+  app.use(dispatch(routes, prefixRoutes, notFound()));
 
   return Object.assign(app, {
     endStreams() {
