@@ -1,18 +1,45 @@
 import Koa from 'koa';
 import serveStatic from 'koa-static';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_SITE_PAIRS, parseSitePairs, siteConfigScript, type HostPair } from './site-pairs.js';
 
 export interface PagesConfig {
   /** The folder of built pages. */
   root: string;
+  /** Host pairs the pages swap between; defaults to SITE_PAIRS or DEFAULT_SITE_PAIRS. */
+  sitePairs?: HostPair[];
 }
 
-export const defaultPagesRoot = fileURLToPath(new URL('../public', import.meta.url));
+export const defaultPagesRoot = fileURLToPath(new URL('./public', import.meta.url));
 
-/** Serves the demonstration pages as static files. */
+/**
+ * Serves the built pages. Every answer says no-cache: the browser keeps its copy but asks
+ * again each time (a cheap 304 while nothing changed), so a rebuild is never hidden by a
+ * stale page or module.
+ */
 export function createApp(config: PagesConfig): Koa {
+  const pairs = config.sitePairs ?? parseSitePairs(process.env.SITE_PAIRS || DEFAULT_SITE_PAIRS);
+  const script = siteConfigScript(pairs);
   const app = new Koa();
   app.silent = true;
-  app.use(serveStatic(config.root, { index: 'index.html', maxage: 0 }));
+  app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    if (ctx.path !== '/site-config.js') return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.status = 405;
+      ctx.set('Allow', 'GET, HEAD');
+      ctx.body = { error: 'method not allowed', path: ctx.path };
+      return;
+    }
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.body = script;
+  });
+  app.use(
+    serveStatic(config.root, {
+      index: 'index.html',
+      setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
+    }),
+  );
   return app;
 }

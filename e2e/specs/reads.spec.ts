@@ -1,0 +1,80 @@
+import { test, expect } from '../fixtures.js';
+import { openPage, runAll } from './support/experiments.js';
+
+const SAFELISTED = ['cache-control', 'content-language', 'content-length', 'content-type', 'expires', 'last-modified', 'pragma'];
+
+test('cross-origin reads: every experiment matches the spec', async ({ page, origins }) => {
+  await openPage(page, `${origins.self}/reads.html`);
+  await expect(page.locator('#origin-other')).toHaveText(origins.other);
+  const r = await runAll(page);
+
+  expect(r['get-self']!.observed).toEqual({ status: 200, postsIsArray: true });
+  expect(r['get-other']!.observed).toEqual({ status: 200, postsIsArray: true });
+
+  // cors=off: unreadable, yet handled. The server's own view, read outside the browser, shows the post.
+  const off = r['cors-off-fetch']!.observed;
+  expect(off.getError).toBe('TypeError');
+  expect(off.postError).toBe('TypeError');
+  const posts = (await (await page.request.get(`${origins.other}/api/posts`)).json()) as { posts: { title: string }[] };
+  expect(posts.posts.map((p) => p.title)).toContain(off.postTitle);
+
+  expect(r['cors-off-xhr']!.observed).toMatchObject({ status: 0, statusText: '', headers: '', arrived: true });
+  expect(r['cors-off-xhr']!.observed.events).toContain('error');
+  expect(r['cors-off-xhr']!.observed.events).not.toContain('load');
+
+  expect(r['json-post']!.observed).toEqual({ status: 200, contentType: 'application/json', bodyKind: 'json' });
+  expect(r['custom-header']!.observed).toEqual({ listedStatus: 200, listedEchoed: 'origin-lab', unlistedError: 'TypeError' });
+  expect(r['method-outside']!.observed).toEqual({ sameStatus: 200, sameMethod: 'PUT', crossError: 'TypeError' });
+
+  const cred = r['credentials']!.observed;
+  expect(cred.fetchDefault).toBe('TypeError');
+  expect(cred.fetchAllowed).toBe(200);
+  expect(cred.xhrDefault.status).toBe(0);
+  expect(cred.xhrDefault.events).toContain('error');
+  expect(cred.xhrAllowed.status).toBe(200);
+
+  expect(r['no-cors']!.observed).toEqual({ type: 'opaque', status: 0, ok: false, headerCount: 0, text: '' });
+
+  // Which shapes preflight, written out from the spec (not from the page's own prediction).
+  const rows = r['preflight-detector']!.observed.rows as Record<string, { arrived: boolean }>;
+  const arrived = Object.fromEntries(Object.entries(rows).map(([name, row]) => [name, row.arrived]));
+  expect(arrived).toEqual({
+    'text/plain body, no headers set': true,
+    'Content-Type: application/json': false,
+    'X-Requested-With header': false,
+    'Content-Language of 128 bytes': true,
+    'Content-Language of 129 bytes': false,
+    'Accept: text/plain': true,
+    'Accept with an unsafe byte "("': false,
+    'Content-Type text/plain with a parameter': true,
+    'Content-Type with a quote (unsafe byte)': false,
+    'safelisted values over 1024 bytes in all (9 \u00d7 Accept-Language)': false,
+    'XHR POST, no upload listener': true,
+    'XHR POST with an xhr.upload listener': false,
+    'ReadableStream body': false,
+  });
+
+  const headers = r['response-headers']!.observed as { same: string[]; cross: string[] };
+  for (const name of headers.cross) expect(SAFELISTED).toContain(name);
+  expect(headers.cross).toContain('content-type');
+  expect(headers.same).toContain('vary');
+  expect(headers.cross).not.toContain('vary');
+
+  expect(r['preflight-answer']!.observed).toMatchObject({
+    status: 204,
+    allowMethods: 'GET, POST, OPTIONS',
+    allowHeaders: 'Content-Type, X-Requested-With',
+    maxAge: '86400',
+  });
+
+  for (const [id, result] of Object.entries(r)) expect(result.state, id).toBe('agree');
+});
+
+test('opened on the other host, the roles swap', async ({ page, origins }) => {
+  await openPage(page, `${origins.other}/reads.html`);
+  await expect(page.locator('#origin-other')).toHaveText(origins.self);
+  await expect(page.locator('#other-link')).toHaveAttribute('href', `${origins.self}/reads.html`);
+  await page.locator('section#get-other').getByRole('button', { name: 'Run' }).click();
+  await expect(page.locator('section#get-other')).toHaveAttribute('data-state', 'agree');
+  await expect(page.locator('.waterfall tbody tr').last()).toContainText('other origin');
+});

@@ -1,0 +1,61 @@
+/** Pure statements of the spec's CORS rules, used for predictions and checked by unit tests. */
+
+/** The seven response headers a cross-origin page may read without Access-Control-Expose-Headers. */
+export const SAFELISTED_RESPONSE_HEADERS = [
+  'cache-control',
+  'content-language',
+  'content-length',
+  'content-type',
+  'expires',
+  'last-modified',
+  'pragma',
+] as const;
+
+export function isSafelistedResponseHeader(name: string): boolean {
+  return (SAFELISTED_RESPONSE_HEADERS as readonly string[]).includes(name.toLowerCase());
+}
+
+/** A byte below 0x20 other than tab, one of "():<>?@[\]{}, or DEL. */
+export function hasCorsUnsafeByte(value: string): boolean {
+  for (const ch of value) {
+    const code = ch.codePointAt(0) ?? 0;
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f || '"():<>?@[\\]{}'.includes(ch)) return true;
+  }
+  return false;
+}
+
+const LANGUAGE_VALUE = /^[0-9A-Za-z *,\-.;=]*$/;
+const FORM_ESSENCES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+
+/** Whether one request header (name, value) is CORS-safelisted, per the spec's table. */
+export function isSafelistedRequestHeader(name: string, value: string): boolean {
+  if (new TextEncoder().encode(value).length > 128) return false;
+  switch (name.toLowerCase()) {
+    case 'accept':
+      return !hasCorsUnsafeByte(value);
+    case 'accept-language':
+    case 'content-language':
+      return LANGUAGE_VALUE.test(value);
+    case 'content-type': {
+      if (hasCorsUnsafeByte(value)) return false;
+      const essence = value.split(';')[0]?.trim().toLowerCase() ?? '';
+      return FORM_ESSENCES.includes(essence);
+    }
+    case 'range':
+      return /^bytes=\d+-\d*$/.test(value);
+    default:
+      return false;
+  }
+}
+
+/** Whether a cross-origin request with this method and these script-set headers preflights. */
+export function needsPreflight(method: string, headers: [string, string][], forced = false): boolean {
+  if (forced) return true;
+  if (!['GET', 'HEAD', 'POST'].includes(method.toUpperCase())) return true;
+  let total = 0;
+  for (const [name, value] of headers) {
+    if (!isSafelistedRequestHeader(name, value)) return true;
+    total += new TextEncoder().encode(value).length;
+  }
+  return total > 1024;
+}

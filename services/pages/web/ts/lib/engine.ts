@@ -1,0 +1,28 @@
+/** Engine families, for the few rules where the spec says browsers differ. */
+export type EngineFamily = 'chromium' | 'firefox' | 'webkit';
+
+export function engineFamily(userAgent: string): EngineFamily {
+  if (/Firefox\//.test(userAgent)) return 'firefox';
+  if (/Chrom(e|ium)\//.test(userAgent)) return 'chromium';
+  if (/AppleWebKit\//.test(userAgent)) return 'webkit';
+  return 'chromium';
+}
+
+/** EventSource reconnect delay with no retry: field, as measured (about 3 s / about 5 s). */
+export function expectedReconnectMs(family: EngineFamily): number | null {
+  if (family === 'chromium') return 3_000;
+  if (family === 'firefox') return 5_000;
+  return null;
+}
+
+/** Longest time the engine keeps a preflight answer, whatever Access-Control-Max-Age says. */
+export function preflightCacheCapSeconds(family: EngineFamily): number | null {
+  if (family === 'chromium') return 7_200;
+  if (family === 'firefox') return 86_400;
+  return null;
+}
+
+/** True when measured is within the coarse band around expected that tells the families apart. */
+export function sameFamilyDelay(measuredMs: number, expectedMs: number): boolean {
+  return measuredMs >= expectedMs * 0.6 && measuredMs <= expectedMs * 1.6 + 1_000;
+}

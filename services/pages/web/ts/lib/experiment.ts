@@ -1,0 +1,82 @@
+import { h, show } from './dom.js';
+import { addCounter, type Counter } from './strip.js';
+
+/** What a run produced: the raw facts (also exposed to tests as JSON) and whether they match the spec. */
+export interface Outcome {
+  observed: Record<string, unknown>;
+  /** One line a class can read. */
+  summary: string;
+  agrees: boolean;
+}
+
+export interface ExperimentSpec {
+  id: string;
+  title: string;
+  /** What SPEC.md says will happen (naming the engine family where engines differ). */
+  predicted: string;
+  run: () => Promise<Outcome>;
+  /** Left out of "Run all" (e.g. it takes long or needs the user). */
+  manual?: boolean;
+}
+
+interface Registered {
+  spec: ExperimentSpec;
+  start: () => Promise<void>;
+}
+
+const registry: Registered[] = [];
+let runCounter: Counter | null = null;
+let agreeCounter: Counter | null = null;
+
+/** Adds an experiment section: title, prediction, a Run button, what happened, and the verdict. */
+export function experiment(parent: HTMLElement, spec: ExperimentSpec): void {
+  runCounter ??= addCounter('runs', 'Experiments run');
+  agreeCounter ??= addCounter('agree', 'Agree with the spec');
+  const button = h('button', { type: 'button' }, 'Run');
+  const observed = h('output', { class: 'observed' }, 'not run yet');
+  const verdict = h('span', { class: 'verdict' }, '');
+  const section = h(
+    'section',
+    { class: 'experiment', id: spec.id, 'data-state': 'idle' },
+    h('h3', {}, spec.title),
+    h('dl', {}, h('dt', {}, 'The spec predicts'), h('dd', {}, spec.predicted), h('dt', {}, 'This browser did'), h('dd', {}, observed)),
+    h('p', {}, button, ' ', verdict),
+  );
+  parent.append(section);
+
+  const start = async () => {
+    button.disabled = true;
+    section.dataset.state = 'running';
+    verdict.textContent = 'running\u2026';
+    try {
+      const outcome = await spec.run();
+      observed.textContent = outcome.summary;
+      observed.dataset.observed = JSON.stringify(outcome.observed);
+      section.dataset.state = outcome.agrees ? 'agree' : 'disagree';
+      verdict.textContent = outcome.agrees ? '\u2714 agrees with the spec' : '\u2718 differs from the spec';
+      runCounter?.add();
+      if (outcome.agrees) agreeCounter?.add();
+    } catch (err) {
+      observed.textContent = `the experiment itself failed: ${show(String(err))}`;
+      observed.dataset.observed = JSON.stringify({ experimentError: String(err) });
+      section.dataset.state = 'error';
+      verdict.textContent = '\u26a0 could not run';
+    } finally {
+      button.disabled = false;
+    }
+  };
+  button.addEventListener('click', () => void start());
+  registry.push({ spec, start });
+}
+
+/** A "Run all" button that runs every automatic experiment, one after another. */
+export function runAllButton(parent: HTMLElement): void {
+  const button = h('button', { type: 'button', id: 'run-all' }, 'Run all experiments');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    for (const item of registry) if (!item.spec.manual) await item.start();
+    button.disabled = false;
+    document.body.dataset.ranAll = 'true';
+  });
+  parent.append(h('p', {}, button));
+}

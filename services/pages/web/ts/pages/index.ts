@@ -1,0 +1,3 @@
+import { setupPage } from '../lib/page.js';
+
+setupPage();
