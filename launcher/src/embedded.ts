@@ -3,6 +3,7 @@ import { serve, type LogSink } from '@origin-lab/server-kit';
 import { apiConfigFromEnv } from '@origin-lab/api/config';
 import { createApp as createApi } from '@origin-lab/api/app';
 import { createApp as createPages, defaultPagesRoot } from '@origin-lab/pages/app';
+import { createApp as createUpstreamMock } from '@origin-lab/upstream-mock/app';
 
 export interface EmbeddedOptions {
   /** 0 picks a free port. */
@@ -21,7 +22,7 @@ export interface EmbeddedStack {
 
 /**
  * The embedded default: the api and the pages on one port, no Docker and no Caddy.
- * /api/ goes to the api, everything else to the pages.
+ * /api/ goes to the api, everything else to the pages; the upstream-mock runs beside them.
  */
 export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedStack> {
   let route: http.RequestListener = (_req, res) => res.writeHead(503).end();
@@ -35,6 +36,15 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const env = options.env ?? process.env;
   const config = apiConfigFromEnv(env, front.port);
   if (options.log) config.log = options.log;
+  // The proxy's third party: the upstream-mock on a private loopback port, sharing the api's key,
+  // unless UPSTREAM_URL names a real one.
+  let stopUpstream = async () => {};
+  if (!env.UPSTREAM_URL) {
+    const mock = createUpstreamMock({ apiKey: config.upstream.apiKey, log: options.log });
+    const upstream = await serve(mock.callback(), { port: 0, host: '127.0.0.1', onStopping: () => mock.release() });
+    config.upstream.url = `http://127.0.0.1:${upstream.port}`;
+    stopUpstream = () => upstream.stop();
+  }
   const api = createApi(config);
   const apiHandler = api.callback();
   const pagesHandler = createPages({ root: env.PAGES_ROOT || defaultPagesRoot }).callback();
@@ -44,7 +54,10 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   return {
     port: front.port,
     origins: [`http://localhost:${front.port}`, `http://127.0.0.1:${front.port}`],
-    stop: () => front.stop(),
+    stop: async () => {
+      await front.stop();
+      await stopUpstream();
+    },
   };
 }
 

@@ -12,6 +12,7 @@ import { flaky } from './routes/flaky.js';
 import { slow } from './routes/slow.js';
 import { badJson } from './routes/bad-json.js';
 import { notFound } from './routes/not-found.js';
+import { upstreamProxy } from './routes/upstream.js';
 
 export interface ApiApp extends Koa {
   /** Ends every open event stream; part of a graceful stop. Returns how many were open. */
@@ -35,7 +36,7 @@ export function createApp(config: ApiConfig): ApiApp {
     ['/api/bad-json', badJson()],
   ]);
   /** Routes that own every path under a prefix, tried in order after the exact paths. */
-  const prefixRoutes: [string, Koa.Middleware][] = [];
+  const prefixRoutes: [string, Koa.Middleware][] = [['/api/upstream', upstreamProxy(config)]];
 
   if (config.logRequests) app.use(requestLog(config.log));
   app.use(cors(config.allowedOrigins));

@@ -1,4 +1,5 @@
 import { envBool, envInt, envList, envNumber, envString, jsonLinesToStdout, type LogSink } from '@origin-lab/server-kit';
+import { upstreamKeyFromEnv } from './lib/upstream-key.js';
 
 /** An inclusive integer range with the value used when the query leaves it out. */
 export interface Bounds {
@@ -39,6 +40,10 @@ export interface ApiConfig {
     cacheTtlSeconds: number;
     cacheMaxEntries: number;
     cacheMaxBytes: number;
+    /** Largest upstream answer body the proxy reads (502 past it). */
+    maxBodyBytes: number;
+    /** Longest query string the proxy forwards (414 past it). */
+    maxQueryChars: number;
   };
   log: LogSink;
   logRequests: boolean;
@@ -78,6 +83,8 @@ export function apiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
       cacheTtlSeconds: 300,
       cacheMaxEntries: 500,
       cacheMaxBytes: 16 * 1024 * 1024,
+      maxBodyBytes: 2 * 1024 * 1024,
+      maxQueryChars: 1_024,
     },
     log: jsonLinesToStdout,
     logRequests: true,
@@ -117,11 +124,13 @@ export function apiConfigFromEnv(env: Env, port: number): ApiConfig {
     beaconJournal: envInt(env, 'BEACON_JOURNAL', base.beaconJournal, 0, 10_000),
     upstream: {
       url: envString(env, 'UPSTREAM_URL', base.upstream.url),
-      apiKey: envString(env, 'UPSTREAM_API_KEY', base.upstream.apiKey),
+      apiKey: upstreamKeyFromEnv(env, base.upstream.apiKey),
       timeoutMs: envInt(env, 'UPSTREAM_TIMEOUT_MS', base.upstream.timeoutMs, 1, 600_000),
       cacheTtlSeconds: envInt(env, 'PROXY_CACHE_TTL_SECONDS', base.upstream.cacheTtlSeconds, 0, 86_400),
       cacheMaxEntries: envInt(env, 'PROXY_CACHE_MAX_ENTRIES', base.upstream.cacheMaxEntries, 1, 1_000_000),
       cacheMaxBytes: envInt(env, 'PROXY_CACHE_MAX_BYTES', base.upstream.cacheMaxBytes, 1, 1024 * 1024 * 1024),
+      maxBodyBytes: envInt(env, 'UPSTREAM_MAX_BODY_BYTES', base.upstream.maxBodyBytes, 1, 1024 * 1024 * 1024),
+      maxQueryChars: envInt(env, 'PROXY_MAX_QUERY_CHARS', base.upstream.maxQueryChars, 0, 8_192),
     },
     logRequests: envBool(env, 'LOG_REQUESTS', true),
   });

@@ -1,0 +1,103 @@
+import type { Context, Middleware } from 'koa';
+import type { ApiConfig } from '../config.js';
+import { ApiError, methodNotAllowed } from '../lib/api-error.js';
+import { ProxyCache, type CachedAnswer } from '../lib/proxy-cache.js';
+import { judgeUpstreamAnswer } from '../lib/proxy-policy.js';
+import { SingleFlight } from '../lib/proxy-single-flight.js';
+import { callUpstream, UpstreamFailure } from '../lib/upstream-client.js';
+import { assertUsableKey } from '../lib/upstream-key.js';
+import { parseUpstreamBase, proxyTarget } from '../lib/upstream-paths.js';
+
+/**
+ * How an answer was produced, in the X-Cache response header:
+ * HIT from the cache; MISS fetched and shared; COALESCED waited for another request's fetch;
+ * PASS fetched for this request only and not stored (private, cookie or error answers).
+ */
+type CacheState = 'HIT' | 'MISS' | 'COALESCED' | 'PASS';
+
+type Outcome = { kind: 'answer'; shareable: boolean; answer: CachedAnswer } | { kind: 'failed'; failure: UpstreamFailure };
+
+/**
+ * GET /api/upstream/<path>: the same-origin proxy, for every path under the prefix. The request is
+ * judged on its raw target (ctx.req.url), so escapes are judged on what was sent, before any
+ * parsing or decoding could turn them into something else. Only PROXIED_PATHS are forwarded,
+ * to the configured upstream only; answers are shared through one cache, with concurrent misses
+ * for the same URL coalesced into one upstream call.
+ */
+export function upstreamProxy(config: ApiConfig): Middleware {
+  const settings = config.upstream;
+  const base = parseUpstreamBase(settings.url);
+  assertUsableKey(settings.apiKey);
+  const cache = new ProxyCache({
+    ttlMs: settings.cacheTtlSeconds * 1_000,
+    maxEntries: settings.cacheMaxEntries,
+    maxBytes: settings.cacheMaxBytes,
+    now: () => config.now(),
+  });
+  const flights = new SingleFlight<Outcome>();
+
+  async function fetchFromUpstream(target: URL): Promise<Outcome> {
+    const started = performance.now();
+    try {
+      const upstream = await callUpstream(target, { apiKey: settings.apiKey, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes });
+      const judged = judgeUpstreamAnswer(upstream, settings.apiKey, settings.cacheTtlSeconds);
+      const stored = judged.shareable && cache.set(target.href, judged.answer);
+      config.log({ msg: 'upstream call', target: target.href, status: upstream.status, stored, ms: elapsed(started) });
+      return { kind: 'answer', ...judged };
+    } catch (err) {
+      const failure = err instanceof UpstreamFailure ? err : new UpstreamFailure(502, 'the upstream is unavailable', 'the exchange with the upstream failed');
+      config.log({ msg: 'upstream failed', target: target.href, status: failure.status, error: failure.message, detail: failure.detail, ms: elapsed(started) });
+      return { kind: 'failed', failure };
+    }
+  }
+
+  return async (ctx) => {
+    const target = proxyTarget(ctx.req.url ?? '', base, settings.maxQueryChars);
+    if (target.kind === 'not-proxied') return notProxied(ctx);
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw methodNotAllowed(ctx.method, ctx.path, ['GET', 'HEAD', 'OPTIONS']);
+    if (target.kind === 'bad-query') throw badQuery(target.reason, settings.maxQueryChars);
+
+    const key = target.url.href;
+    const hit = cache.get(key);
+    if (hit !== undefined) return send(ctx, hit.answer, 'HIT', hit.ageSeconds);
+
+    const flight = flights.run(key, () => fetchFromUpstream(target.url));
+    let outcome = await flight.result;
+    let state: CacheState = flight.joined ? 'COALESCED' : 'MISS';
+    // An unshareable answer is never handed to another request: a waiter fetches its own.
+    if (flight.joined && outcome.kind === 'answer' && !outcome.shareable) {
+      outcome = await fetchFromUpstream(target.url);
+      state = 'MISS';
+    }
+    if (outcome.kind === 'failed') {
+      throw new ApiError(outcome.failure.status, outcome.failure.message, { detail: outcome.failure.detail }, { 'Cache-Control': 'no-store' });
+    }
+    if (!outcome.shareable) state = 'PASS';
+    send(ctx, outcome.answer, state);
+  };
+}
+
+function send(ctx: Context, answer: CachedAnswer, state: CacheState, ageSeconds?: number): void {
+  ctx.status = answer.status;
+  ctx.set(answer.headers);
+  ctx.set('X-Cache', state);
+  if (ageSeconds !== undefined) ctx.set('Age', String(ageSeconds));
+  ctx.body = answer.body;
+}
+
+/** The spec's answer for every path off the allowlist: 404, plain text. */
+function notProxied(ctx: Context): void {
+  ctx.status = 404;
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = 'Not proxied';
+}
+
+function badQuery(reason: 'characters' | 'length', maxQueryChars: number): ApiError {
+  return reason === 'length'
+    ? new ApiError(414, 'the query string is too long', { detail: `at most ${maxQueryChars} characters (PROXY_MAX_QUERY_CHARS)` })
+    : new ApiError(400, 'the query string holds characters a URL query may not', { detail: 'percent-escape them' });
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}
