@@ -22,8 +22,9 @@ export const PREFLIGHT_HEADERS = {
  */
 export function cors(allowedOrigins: readonly string[]): Middleware {
   const allowlist = new Set(allowedOrigins);
-  return async (ctx, next) => {
-    ctx.vary('Origin');
+  return (ctx, next) => {
+    // Nothing has set Vary yet at this point of the chain, so one setHeader replaces vary()'s merge.
+    ctx.res.setHeader('Vary', 'Origin');
     const mode = corsMode(ctx);
     const origin = singleOrigin(ctx);
     const approved = mode !== 'off' && origin !== undefined && allowlist.has(origin);
@@ -59,6 +60,10 @@ function corsMode(ctx: Context): CorsMode {
 
 /** The Origin value when exactly one Origin header was sent; two headers approve nothing. */
 function singleOrigin(ctx: Context): string | undefined {
+  const joined = ctx.req.headers.origin;
+  // Node joins repeated Origin headers with ", ". Without a comma there was exactly one, and the
+  // per-request copy of every header that headersDistinct builds can be skipped.
+  if (joined === undefined || !joined.includes(',')) return joined;
   const values = ctx.req.headersDistinct.origin;
   if (values === undefined || values.length !== 1) return undefined;
   return values[0];
