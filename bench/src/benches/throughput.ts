@@ -1,0 +1,138 @@
+import type { BenchOptions } from '../lib/options.js';
+import type { Figure } from '../lib/report.js';
+import { measureInTurns, throughputFigures, type LoadTarget } from '../lib/compare.js';
+import { wrk, type WrkRequest } from '../lib/wrk.js';
+import { h2load } from '../lib/h2load.js';
+import { commandExists } from '../lib/processes.js';
+import { BENCH_ORIGIN, startApi, startBareEcho, startCaddy, startUpstreamMock } from '../lib/servers.js';
+
+type Shape = Omit<WrkRequest, 'url' | 'connections' | 'durationS'> & { path: string };
+
+/** A 200-byte JSON body, the size of a small form posted as JSON. */
+export const POST_BODY = (() => {
+  const base = { title: 'Preflight, explained with one OPTIONS', author: 'Grace', tags: 'cors,preflight', note: '' };
+  const padding = 200 - JSON.stringify(base).length;
+  return JSON.stringify({ ...base, note: 'x'.repeat(padding) });
+})();
+
+const ECHO_GET: Shape = { path: '/api/echo?name=ada&tags=cors&n=1', headers: { Origin: BENCH_ORIGIN } };
+const ECHO_POST: Shape = { path: '/api/echo', method: 'POST', headers: { Origin: BENCH_ORIGIN, 'Content-Type': 'application/json' }, body: POST_BODY };
+const PREFLIGHT: Shape = {
+  path: '/api/echo',
+  method: 'OPTIONS',
+  headers: { Origin: BENCH_ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+};
+
+function target(label: string, base: string, shape: Shape, options: BenchOptions, tool = wrk): LoadTarget {
+  const { path, ...request } = shape;
+  return { label, run: (durationS) => tool({ ...request, url: `${base}${path}`, connections: options.connections, durationS }) };
+}
+
+function plan(options: BenchOptions, log: (line: string) => void) {
+  return { runs: options.runs, durationS: options.durationS, warmupS: options.quick ? 1 : 2, log };
+}
+
+/** Echo GET and POST: the api beside a bare node:http echo with the same answer; also the api with its request log on. */
+export async function echoBench(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
+  const bare = await startBareEcho();
+  const api = await startApi();
+  const logging = await startApi({ LOG_REQUESTS: 'true' });
+  try {
+    const results = await measureInTurns(
+      [
+        target('bare GET', bare.url, ECHO_GET, options),
+        target('api GET', api.url, ECHO_GET, options),
+        target('bare POST', bare.url, ECHO_POST, options),
+        target('api POST', api.url, ECHO_POST, options),
+        target('api GET, request log on', logging.url, ECHO_GET, options),
+      ],
+      plan(options, log),
+    );
+    const get = (label: string) => results.get(label)!;
+    return [
+      ...throughputFigures('echo', 'api GET /api/echo?query', get('api GET'), get('bare GET'), 'bare node:http', 0.8),
+      ...throughputFigures('echo', 'api POST /api/echo 200-byte JSON', get('api POST'), get('bare POST'), 'bare node:http', 0.8),
+      ...throughputFigures('echo', 'api GET, LOG_REQUESTS=true (stdout piped)', get('api GET, request log on'), get('bare GET'), 'bare node:http'),
+    ];
+  } finally {
+    await Promise.all([bare.child.stop(), api.child.stop(), logging.child.stop()]);
+  }
+}
+
+/** Preflight OPTIONS from an allowed origin, beside the api's own echo GET in the same run. */
+export async function preflightBench(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
+  const bare = await startBareEcho();
+  const api = await startApi();
+  try {
+    const results = await measureInTurns(
+      [target('api OPTIONS', api.url, PREFLIGHT, options), target('api GET', api.url, ECHO_GET, options), target('bare OPTIONS', bare.url, PREFLIGHT, options)],
+      plan(options, log),
+    );
+    const get = (label: string) => results.get(label)!;
+    return [
+      ...throughputFigures('preflight', 'api OPTIONS (allowed origin)', get('api OPTIONS'), get('api GET'), 'api echo GET', 1.0),
+      ...throughputFigures('preflight', 'api OPTIONS vs bare', get('api OPTIONS'), get('bare OPTIONS'), 'bare node:http OPTIONS').slice(0, 1),
+    ];
+  } finally {
+    await Promise.all([bare.child.stop(), api.child.stop()]);
+  }
+}
+
+/** Proxy cache hits (/api/upstream/tags after one miss) beside the api's echo GET. */
+export async function proxyBench(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
+  const upstream = await startUpstreamMock();
+  const api = await startApi({ UPSTREAM_URL: upstream.url, PROXY_CACHE_TTL_SECONDS: '3600' });
+  try {
+    const proxied: Shape = { path: '/api/upstream/tags', headers: { Origin: BENCH_ORIGIN } };
+    const first = await fetch(`${api.url}${proxied.path}`);
+    await first.arrayBuffer();
+    if (first.status !== 200) throw new Error(`the proxy answered ${first.status} to its first call; is the upstream-mock serving /tags?`);
+    const results = await measureInTurns([target('api proxy hit', api.url, proxied, options), target('api GET', api.url, ECHO_GET, options)], plan(options, log));
+    const last = await fetch(`${api.url}${proxied.path}`);
+    await last.arrayBuffer();
+    const figures = throughputFigures('proxy', 'api GET /api/upstream/tags (cache hit)', results.get('api proxy hit')!, results.get('api GET')!, 'api echo GET', 0.8);
+    if (last.headers.get('x-cache') !== 'HIT') figures[0]!.note = `the answer after the run was X-Cache: ${last.headers.get('x-cache')}, not HIT`;
+    return figures;
+  } finally {
+    await Promise.all([upstream.child.stop(), api.child.stop()]);
+  }
+}
+
+/** The api through Caddy over HTTP/1.1 and HTTP/2 (both TLS), beside the api reached directly. */
+export async function caddyBench(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
+  if (!commandExists('caddy')) return [skipped('caddy', 'caddy is not on PATH (Debian package caddy)')];
+  const h2 = commandExists('h2load');
+  const api = await startApi();
+  const caddy = await startCaddy(api.port);
+  try {
+    const targets = [
+      target('api GET', api.url, ECHO_GET, options),
+      target('caddy h1 GET', caddy.url, ECHO_GET, options),
+      target('api POST', api.url, ECHO_POST, options),
+      target('caddy h1 POST', caddy.url, ECHO_POST, options),
+    ];
+    if (h2) targets.push(target('caddy h2 GET', caddy.url, ECHO_GET, options, h2load), target('caddy h2 POST', caddy.url, ECHO_POST, options, h2load));
+    const results = await measureInTurns(targets, plan(options, log));
+    const get = (label: string) => results.get(label)!;
+    const figures = [
+      ...throughputFigures('caddy', 'GET echo via Caddy, HTTP/1.1 + TLS', get('caddy h1 GET'), get('api GET'), 'api direct'),
+      ...throughputFigures('caddy', 'POST echo via Caddy, HTTP/1.1 + TLS', get('caddy h1 POST'), get('api POST'), 'api direct'),
+    ];
+    if (h2) {
+      figures.push(
+        ...throughputFigures('caddy', 'GET echo via Caddy, HTTP/2 + TLS', get('caddy h2 GET'), get('api GET'), 'api direct'),
+        ...throughputFigures('caddy', 'POST echo via Caddy, HTTP/2 + TLS', get('caddy h2 POST'), get('api POST'), 'api direct'),
+      );
+    } else {
+      figures.push(skipped('caddy', 'HTTP/2 figures skipped: h2load is not on PATH (Debian package nghttp2-client)'));
+    }
+    return figures;
+  } finally {
+    await caddy.stop();
+    await api.child.stop();
+  }
+}
+
+export function skipped(bench: string, reason: string): Figure {
+  return { bench, name: 'skipped', value: NaN, unit: '', note: reason };
+}

@@ -1,0 +1,61 @@
+/**
+ * What a run measures and how long it takes, from the environment or flags:
+ *   BENCH_QUICK=1 or --quick        short runs (seconds, not minutes) for a smoke check
+ *   BENCH_ONLY=echo,sse or --only=  which benchmarks to run (default: all)
+ *   BENCH_RUNS=3                    repetitions per figure; the median is reported
+ *   BENCH_DURATION_S=5              seconds per throughput run
+ *   BENCH_SSE_STREAMS=20000         streams for the SSE capacity run
+ *   BENCH_SSE_TICKS=20              ticks per stream (one second apart) in the SSE run
+ *   BENCH_JSON=path                 also write the figures as JSON to this file
+ */
+export const BENCH_NAMES = ['echo', 'preflight', 'proxy', 'caddy', 'sse', 'startup', 'pages'] as const;
+export type BenchName = (typeof BENCH_NAMES)[number];
+
+export interface BenchOptions {
+  quick: boolean;
+  only: Set<BenchName>;
+  runs: number;
+  durationS: number;
+  connections: number;
+  sseStreams: number;
+  sseTicks: number;
+  sseRuns: number;
+  json?: string;
+}
+
+export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
+  const flag = (name: string): string | undefined => {
+    const hit = argv.find((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+    if (hit === undefined) return undefined;
+    return hit.includes('=') ? hit.slice(hit.indexOf('=') + 1) : 'true';
+  };
+  const quick = truthy(flag('quick') ?? env.BENCH_QUICK);
+  const onlyRaw = flag('only') ?? env.BENCH_ONLY;
+  const only = new Set<BenchName>();
+  for (const name of (onlyRaw ?? BENCH_NAMES.join(',')).split(',').map((item) => item.trim()).filter(Boolean)) {
+    if (!(BENCH_NAMES as readonly string[]).includes(name)) throw new Error(`unknown benchmark "${name}"; choose from ${BENCH_NAMES.join(', ')}`);
+    only.add(name as BenchName);
+  }
+  return {
+    quick,
+    only,
+    runs: int(flag('runs') ?? env.BENCH_RUNS, quick ? 1 : 3, 'BENCH_RUNS'),
+    durationS: int(flag('duration') ?? env.BENCH_DURATION_S, quick ? 2 : 5, 'BENCH_DURATION_S'),
+    connections: int(flag('connections') ?? env.BENCH_CONNECTIONS, 50, 'BENCH_CONNECTIONS'),
+    sseStreams: int(flag('sse-streams') ?? env.BENCH_SSE_STREAMS, quick ? 2_000 : 20_000, 'BENCH_SSE_STREAMS'),
+    sseTicks: int(flag('sse-ticks') ?? env.BENCH_SSE_TICKS, quick ? 5 : 20, 'BENCH_SSE_TICKS'),
+    sseRuns: int(flag('sse-runs') ?? env.BENCH_SSE_RUNS, quick ? 1 : 3, 'BENCH_SSE_RUNS'),
+    json: flag('json') ?? env.BENCH_JSON,
+  };
+}
+
+function truthy(value: string | undefined): boolean {
+  return value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+}
+
+function int(raw: string | undefined, fallback: number, name: string): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1; got "${raw}"`);
+  return value;
+}

@@ -1,0 +1,100 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startChild, startNodeServer, sleep, type Child } from './processes.js';
+import { freePort } from './ports.js';
+
+/** The origin every benchmark request claims; it is on the api's allowlist, so CORS headers are computed and sent. */
+export const BENCH_ORIGIN = 'https://a.localhost';
+export const BENCH_UPSTREAM_KEY = 'bench-upstream-key-0123456789';
+
+export interface Server {
+  child: Child;
+  port: number;
+  url: string;
+}
+
+/** The api as production runs it (node services/api/dist/main.js), request log off unless asked. */
+export async function startApi(env: Record<string, string> = {}): Promise<Server> {
+  const { child, port } = await startNodeServer(
+    'services/api/dist/main.js',
+    { LOG_REQUESTS: 'false', ALLOWED_ORIGINS: `${BENCH_ORIGIN},https://b.localhost`, UPSTREAM_API_KEY: BENCH_UPSTREAM_KEY, ...env },
+    'the api',
+  );
+  return { child, port, url: `http://127.0.0.1:${port}` };
+}
+
+export async function startBareEcho(): Promise<Server> {
+  const { child, port } = await startNodeServer('bench/dist/servers/bare-echo.js', {}, 'the bare node:http echo');
+  return { child, port, url: `http://127.0.0.1:${port}` };
+}
+
+export async function startUpstreamMock(): Promise<Server> {
+  const { child, port } = await startNodeServer('services/upstream-mock/dist/main.js', { UPSTREAM_API_KEY: BENCH_UPSTREAM_KEY }, 'the upstream-mock');
+  return { child, port, url: `http://127.0.0.1:${port}` };
+}
+
+export interface Caddy {
+  child: Child;
+  /** https://localhost:PORT, HTTP/1.1 and HTTP/2 over TLS from Caddy's internal CA. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Caddy (Debian package) in front of the api, the PLATFORM.md recipe: internal TLS, h1 and h2
+ * only, no admin endpoint, throwaway HOME and data dirs, and a reverse proxy to the api.
+ */
+export async function startCaddy(apiPort: number): Promise<Caddy> {
+  const home = mkdtempSync(join(tmpdir(), 'origin-lab-caddy-'));
+  const port = await freePort();
+  const caddyfile = join(home, 'Caddyfile');
+  writeFileSync(
+    caddyfile,
+    [
+      '{',
+      '  admin off',
+      '  auto_https disable_redirects',
+      '  skip_install_trust',
+      '  servers {',
+      '    protocols h1 h2',
+      '  }',
+      '}',
+      `https://localhost:${port} {`,
+      '  tls internal',
+      `  reverse_proxy 127.0.0.1:${apiPort}`,
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const env = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME: join(home, 'config') };
+  const child = startChild('caddy', ['run', '--config', caddyfile, '--adapter', 'caddyfile'], { env });
+  const url = `https://localhost:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.process.exitCode !== null) throw new Error(`caddy exited before it was ready:\n${child.output()}`);
+    if (await answers(`${url}/api/echo`)) break;
+    if (Date.now() > deadline) throw new Error(`caddy was not ready within 20 s:\n${child.output()}`);
+    await sleep(100);
+  }
+  return {
+    child,
+    url,
+    stop: async () => {
+      await child.stop();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+function answers(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = https.get(url, { rejectUnauthorized: false, timeout: 2_000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => req.destroy());
+  });
+}
