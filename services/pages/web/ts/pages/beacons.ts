@@ -1,0 +1,208 @@
+import { attempt } from '../lib/attempt.js';
+import { byId, h, marker, show } from '../lib/dom.js';
+import { experiment, runAllButton } from '../lib/experiment.js';
+import { ExitBeacon, type SendReason } from '../lib/exit-beacon.js';
+import { findInJournal } from '../lib/journal.js';
+import { setupPage } from '../lib/page.js';
+import { addCounter } from '../lib/strip.js';
+
+const ctx = setupPage();
+const box = ctx.experiments;
+
+// ---- The page's own exit beacon ------------------------------------------------------------
+const LOG_KEY = 'origin-lab:beacon-log';
+const sentCounter = addCounter('beacons', 'Exit beacons sent');
+const dirtyCounter = addCounter('dirty', 'Dirty');
+const payloadView = byId('beacon-payload');
+const logView = byId('beacon-log');
+const target = byId<HTMLSelectElement>('beacon-target');
+
+function beaconUrl(): string {
+  return `${target.value === 'other' ? ctx.other() : ctx.site.self}/api/beacon`;
+}
+
+function readLog(): string[] {
+  try {
+    return JSON.parse(sessionStorage.getItem(LOG_KEY) ?? '[]') as string[];
+  } catch {
+    return [];
+  }
+}
+
+function appendLog(line: string): void {
+  const log = [...readLog(), line].slice(-20);
+  sessionStorage.setItem(LOG_KEY, JSON.stringify(log));
+  renderLog();
+}
+
+function renderLog(): void {
+  const log = readLog();
+  logView.replaceChildren(...log.map((line) => h('li', {}, line)));
+  sentCounter.set(log.filter((line) => line.includes('sendBeacon returned')).length);
+}
+
+const exit = new ExitBeacon((body: string, reason: SendReason) => {
+  const url = beaconUrl();
+  // Printed before sending: the page may be gone a moment later.
+  payloadView.textContent = body;
+  const queued = navigator.sendBeacon(url, body);
+  appendLog(`${new Date().toISOString()} ${reason}: ${body} to ${url}, sendBeacon returned ${queued}`);
+  return queued;
+});
+
+const loadedAt = performance.now();
+function refresh(): void {
+  exit.setVisibleSeconds(Math.round((performance.now() - loadedAt) / 1000));
+  payloadView.textContent = exit.body();
+  byId('beacon-dirty').textContent = exit.isDirty ? '(changed since the last send)' : '(nothing new since the last send)';
+  dirtyCounter.set(String(exit.isDirty));
+}
+
+document.addEventListener('click', () => {
+  exit.click();
+  refresh();
+});
+document.addEventListener('keydown', () => {
+  exit.key();
+  refresh();
+});
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState !== 'hidden') return;
+  refresh();
+  if (exit.flush('visibilitychange:hidden') === null) appendLog(`${new Date().toISOString()} visibilitychange:hidden: nothing new, not sent`);
+});
+window.addEventListener('pagehide', () => {
+  refresh();
+  if (exit.flush('pagehide') === null) appendLog(`${new Date().toISOString()} pagehide: nothing new, not sent`);
+});
+renderLog();
+refresh();
+
+byId('show-journal').addEventListener('click', async (event) => {
+  event.stopPropagation();
+  const response = await fetch('/api/beacon', { cache: 'no-store' });
+  byId('journal').textContent = JSON.stringify(await response.json(), null, 2);
+});
+
+// ---- Experiments ---------------------------------------------------------------------------
+runAllButton(box);
+
+interface BeaconType {
+  name: string;
+  data: (mark: string) => BodyInit;
+  contentType: string | null;
+  preflights: boolean;
+}
+
+const bytesOf = (mark: string) => new TextEncoder().encode(mark);
+const TYPES: BeaconType[] = [
+  { name: 'string', data: (m) => m, contentType: 'text/plain;charset=UTF-8', preflights: false },
+  { name: 'URLSearchParams', data: (m) => new URLSearchParams({ m }), contentType: 'application/x-www-form-urlencoded;charset=UTF-8', preflights: false },
+  { name: 'FormData', data: (m) => formWith(m), contentType: 'multipart/form-data; boundary=', preflights: false },
+  { name: 'ArrayBuffer', data: (m) => bytesOf(m).buffer, contentType: null, preflights: false },
+  { name: 'Uint8Array', data: (m) => bytesOf(m), contentType: null, preflights: false },
+  { name: 'Blob with no type', data: (m) => new Blob([m]), contentType: null, preflights: false },
+  { name: 'Blob typed application/json', data: (m) => new Blob([JSON.stringify({ m })], { type: 'application/json' }), contentType: 'application/json', preflights: true },
+];
+
+function formWith(mark: string): FormData {
+  const form = new FormData();
+  form.append('m', mark);
+  return form;
+}
+
+const typeMatches = (predicted: string | null, actual: string | null) =>
+  predicted === null ? actual === null : predicted.endsWith('=') ? (actual ?? '').startsWith(predicted) : actual === predicted;
+
+/** How long to look for a beacon that should arrive, and for one that should not. */
+const ARRIVAL_WAIT_MS = 4_000;
+const ABSENCE_WAIT_MS = 1_500;
+
+experiment(box, {
+  id: 'beacon-types',
+  title: 'Each kind of beacon data: its Content-Type, and whether it preflights (to the other origin, ?cors=off)',
+  predicted:
+    'string text/plain;charset=UTF-8, URLSearchParams urlencoded;charset=UTF-8, FormData multipart with a boundary, ArrayBuffer / typed array / untyped Blob no Content-Type: none of these preflight, so they arrive even with ?cors=off. A Blob typed application/json preflights; with ?cors=off the preflight fails and it never arrives. sendBeacon returns true for all: queued is not delivered.',
+  async run() {
+    const rows: Record<string, { returned: boolean; arrived: boolean; contentType: string | null }> = {};
+    const lines: string[] = [];
+    let agrees = true;
+    for (const type of TYPES) {
+      const mark = marker('beacon');
+      const returned = navigator.sendBeacon(`${ctx.other()}/api/beacon?cors=off`, type.data(mark));
+      const found = await findInJournal(mark, type.preflights ? ABSENCE_WAIT_MS : ARRIVAL_WAIT_MS);
+      const row = { returned, arrived: found !== null, contentType: found?.contentType ?? null };
+      rows[type.name] = row;
+      const ok = returned && row.arrived === !type.preflights && (!row.arrived || typeMatches(type.contentType, row.contentType));
+      agrees &&= ok;
+      lines.push(`${ok ? '\u2714' : '\u2718'} ${type.name}: returned ${returned}, ${row.arrived ? `arrived with Content-Type ${row.contentType ?? '(none)'}` : 'never arrived (preflight refused)'}`);
+    }
+    return { observed: { rows }, summary: lines.join('\n'), agrees };
+  },
+});
+
+experiment(box, {
+  id: 'json-beacon-credentials',
+  title: 'A JSON Blob beacon to the other origin: default CORS, then ?cors=credentials',
+  predicted:
+    'sendBeacon always includes credentials, so the preflight answer must carry Access-Control-Allow-Credentials: true. By default the service does not send it: the preflight fails and nothing arrives. With ?cors=credentials it does, and the beacon arrives as application/json.',
+  async run() {
+    const send = async (query: string, waitMs: number) => {
+      const mark = marker('json-beacon');
+      const returned = navigator.sendBeacon(`${ctx.other()}/api/beacon${query}`, new Blob([JSON.stringify({ mark })], { type: 'application/json' }));
+      const found = await findInJournal(mark, waitMs);
+      return { returned, arrived: found !== null, contentType: found?.contentType ?? null };
+    };
+    const byDefault = await send('', ABSENCE_WAIT_MS);
+    const withCredentials = await send('?cors=credentials', ARRIVAL_WAIT_MS);
+    return {
+      observed: { byDefault, withCredentials },
+      summary: `default: returned ${byDefault.returned}, arrived ${byDefault.arrived}; cors=credentials: returned ${withCredentials.returned}, arrived ${withCredentials.arrived} (${withCredentials.contentType})`,
+      agrees: byDefault.returned && !byDefault.arrived && withCredentials.arrived && withCredentials.contentType === 'application/json',
+    };
+  },
+});
+
+const KIB = 1024;
+const payloadOf = (kib: number) => 'x'.repeat(kib * KIB);
+
+experiment(box, {
+  id: 'keepalive-budget',
+  title: 'The shared 64 KiB keepalive budget',
+  predicted:
+    'In one go: 60 KiB is queued (true), then 1 KiB more (61 KiB in flight, true), then 10 KiB more would make 71 KiB: false. Any single 70 KiB payload is refused: sendBeacon returns false, and fetch with keepalive rejects with TypeError.',
+  async run() {
+    const url = '/api/beacon';
+    // Same task, so the first two are certainly still in flight when the third is tried.
+    const first = navigator.sendBeacon(url, payloadOf(60));
+    const second = navigator.sendBeacon(url, payloadOf(1));
+    const third = navigator.sendBeacon(url, payloadOf(10));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const single70 = navigator.sendBeacon(url, payloadOf(70));
+    const fetch70 = await attempt(() => fetch(url, { method: 'POST', keepalive: true, body: payloadOf(70) }));
+    const observed = { first, second, third, single70, fetch70: fetch70.ok ? fetch70.value.status : fetch70.error };
+    return {
+      observed,
+      summary: `60 KiB: ${first}; +1 KiB: ${second}; +10 KiB: ${third}; a single 70 KiB beacon: ${single70}; a 70 KiB keepalive fetch: ${show(observed.fetch70)}`,
+      agrees: first && second && !third && !single70 && observed.fetch70 === 'TypeError',
+    };
+  },
+});
+
+experiment(box, {
+  id: 'keepalive-fetch',
+  title: 'fetch with keepalive sees the 202; json() on its empty body fails',
+  predicted: 'Unlike sendBeacon, a keepalive fetch gets a Response while the page lives: status 202, an empty body. Calling json() on it rejects with SyntaxError (text() gives "").',
+  async run() {
+    const response = await fetch('/api/beacon', { method: 'POST', keepalive: true, body: exit.body() });
+    const copy = response.clone();
+    const parsed = await attempt(() => response.json());
+    const text = await copy.text();
+    const observed = { status: response.status, jsonError: parsed.ok ? null : parsed.error, text };
+    return {
+      observed,
+      summary: `status ${response.status}; json(): ${parsed.ok ? 'parsed' : `rejected ${parsed.error}`}; text(): "${text}"`,
+      agrees: response.status === 202 && observed.jsonError === 'SyntaxError' && text === '',
+    };
+  },
+});
