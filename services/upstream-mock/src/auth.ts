@@ -7,7 +7,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 export function bearerChecker(apiKey: string): (authorization: string | undefined) => boolean {
   const expected = digest(apiKey);
   return (authorization) => {
-    const match = /^Bearer ([\x21-\x7e]+)$/.exec(authorization ?? '');
+    const match = /^Bearer ([\x21-\x7e]+)$/i.exec(authorization ?? '');
     return match !== null && timingSafeEqual(digest(match[1]!), expected);
   };
 }

@@ -33,8 +33,12 @@ export type ProxyTarget =
   | { kind: 'not-proxied' }
   | { kind: 'bad-query'; reason: 'characters' | 'length' };
 
-/** Characters a query may hold (RFC 3986 query: pchar, "/" and "?"), with %XX escapes passed on untouched. */
-const QUERY = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*$/;
+/**
+ * A query passed on: visible ASCII except '#' (which would start a fragment). Browsers send some
+ * characters raw in a query ({ } | ^ `), so only what cannot belong to a query is refused;
+ * %XX escapes pass untouched. The query can never move the target: it comes after the '?'.
+ */
+const QUERY = /^[\x21-\x22\x24-\x7e]*$/;
 
 /**
  * Maps the raw request target to the upstream URL, or refuses it. The path after the prefix

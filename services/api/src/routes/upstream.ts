@@ -95,7 +95,7 @@ function notProxied(ctx: Context): void {
 function badQuery(reason: 'characters' | 'length', maxQueryChars: number): ApiError {
   return reason === 'length'
     ? new ApiError(414, 'the query string is too long', { detail: `at most ${maxQueryChars} characters (PROXY_MAX_QUERY_CHARS)` })
-    : new ApiError(400, 'the query string holds characters a URL query may not', { detail: 'percent-escape them' });
+    : new ApiError(400, 'the query string holds characters a query may not', { detail: 'only visible ASCII without "#"; percent-escape the rest' });
 }
 
 function elapsed(started: number): number {

@@ -1,0 +1,149 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { serve, type RunningServer } from '@origin-lab/server-kit';
+import { apiConfig, type ApiConfig } from '../../src/config.js';
+import { createApp } from '../../src/app.js';
+
+const mockMain = fileURLToPath(new URL('../../../upstream-mock/dist/main.js', import.meta.url));
+
+/** A key nobody else uses, so finding it anywhere is proof of a leak. */
+export function distinctiveKey(): string {
+  return `test-upstream-key-${randomUUID()}`;
+}
+
+export interface CallSummary {
+  total: number;
+  unauthorized: number;
+  byPath: Record<string, number>;
+  held: number;
+  recent: { n: number; path: string; query: string; accept: string | null; authorized: boolean }[];
+}
+
+/** The real upstream-mock as its own process (services/upstream-mock/dist/main.js) on a free port. */
+export interface UpstreamProcess {
+  url: string;
+  /** Everything the process wrote, stdout and stderr. */
+  output(): string;
+  calls(): Promise<CallSummary>;
+  reset(): Promise<void>;
+  release(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startUpstreamProcess(apiKey: string): Promise<UpstreamProcess> {
+  if (!existsSync(mockMain)) throw new Error(`${mockMain} is missing: run "npm run build" first`);
+  const child = spawn(process.execPath, [mockMain], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', UPSTREAM_API_KEY: apiKey, UPSTREAM_API_KEY_FILE: '', MOCK_MAX_DELAY_MS: '20000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const port = await waitForPort(child, () => output, 10_000);
+  const url = `http://127.0.0.1:${port}`;
+  const admin = async (method: string, path: string) => {
+    const res = await fetch(`${url}/_admin/${path}`, { method, signal: AbortSignal.timeout(5_000) });
+    if (!res.ok) throw new Error(`admin ${path} answered ${res.status}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  return {
+    url,
+    output: () => output,
+    calls: async () => (await admin('GET', 'calls')) as unknown as CallSummary,
+    reset: async () => void (await admin('POST', 'reset')),
+    release: async () => (await admin('POST', 'release')).released as number,
+    stop: () => stopChild(child),
+  };
+}
+
+function waitForPort(child: ChildProcess, output: () => string, timeoutMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(() => reject(new Error(`upstream-mock not listening within ${timeoutMs} ms:\n${output()}`))), timeoutMs);
+    const onData = () => {
+      const match = /"msg":"upstream-mock listening","port":(\d+)/.exec(output());
+      if (match) finish(() => resolve(Number(match[1])));
+    };
+    const onExit = (code: number | null) => finish(() => reject(new Error(`upstream-mock exited (${code}):\n${output()}`)));
+    function finish(settle: () => void) {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      settle();
+    }
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+export function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** A stopped clock the test moves by hand: the proxy cache reads it instead of the wall clock. */
+export class TestClock {
+  private current = Date.now();
+  readonly now = () => this.current;
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+export const ALLOWED_ORIGIN = 'http://allowed.example';
+
+/** The real API, in this process, listening on a free port, with its log lines captured. */
+export interface TestApi {
+  url: string;
+  port: number;
+  server: RunningServer['server'];
+  logs: Record<string, unknown>[];
+  clock: TestClock;
+  stop(): Promise<void>;
+}
+
+export async function startApi(upstream: Partial<ApiConfig['upstream']> & { url: string; apiKey: string }): Promise<TestApi> {
+  const logs: Record<string, unknown>[] = [];
+  const clock = new TestClock();
+  const base = apiConfig();
+  const config = apiConfig({
+    allowedOrigins: [ALLOWED_ORIGIN],
+    log: (entry) => logs.push(entry),
+    logRequests: true,
+    now: clock.now,
+    upstream: { ...base.upstream, timeoutMs: 5_000, ...upstream },
+  });
+  const running = await serve(createApp(config).callback(), { port: 0, host: '127.0.0.1' });
+  return {
+    url: `http://127.0.0.1:${running.port}`,
+    port: running.port,
+    server: running.server,
+    logs,
+    clock,
+    stop: () => running.stop(500),
+  };
+}
+
+/** Polls until check() holds, or fails after timeoutMs. */
+export async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A closed port: connecting to it is refused. */
+export async function refusedUrl(): Promise<string> {
+  const running = await serve((_req, res) => res.end(), { port: 0, host: '127.0.0.1' });
+  await running.stop(0);
+  return `http://127.0.0.1:${running.port}`;
+}

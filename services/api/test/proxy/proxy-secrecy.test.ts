@@ -1,0 +1,137 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '@origin-lab/server-kit';
+import { apiConfig, apiConfigFromEnv } from '../../src/config.js';
+import { createApp } from '../../src/app.js';
+import { ALLOWED_ORIGIN, distinctiveKey, refusedUrl, startApi, startUpstreamProcess, waitUntil, type TestApi, type UpstreamProcess } from './harness.js';
+import { rawGet } from './raw-get.js';
+
+const key = distinctiveKey();
+let upstream: UpstreamProcess;
+let api: TestApi;
+
+beforeAll(async () => {
+  upstream = await startUpstreamProcess(key);
+  api = await startApi({ url: upstream.url, apiKey: key, timeoutMs: 300, maxBodyBytes: 10_000 });
+});
+afterAll(async () => {
+  await api?.stop();
+  await upstream?.stop();
+});
+
+/** Every kind of answer the proxy can give: success, hit, pass, each failure, each refusal. */
+const PATHS = [
+  '/api/upstream/posts',
+  '/api/upstream/posts',
+  '/api/upstream/tags?prefix=c',
+  '/api/upstream/posts?mock=private',
+  '/api/upstream/posts?mock=no-store',
+  '/api/upstream/posts?mock=cookie',
+  '/api/upstream/posts?mock=fail',
+  '/api/upstream/posts?page=0',
+  '/api/upstream/posts?mock=unknown-switch',
+  '/api/upstream/posts?mock=close',
+  '/api/upstream/posts?mock=slow&delayMs=5000',
+  '/api/upstream/posts?mock=redirect',
+  '/api/upstream/posts?mock=big&padBytes=50000',
+  '/api/upstream/posts?mock=reflect',
+  '/api/upstream/tags?mock=reflect,private',
+  '/api/upstream/posts?a=1#fragment',
+  '/api/upstream/secret',
+  '/api/upstream/%2e%2e/_admin/calls',
+  '/api/upstream/posts/',
+];
+
+describe('the upstream key never leaves the server', () => {
+  it('appears in no response, header or body, whatever the outcome; nor in any log line of either service', async () => {
+    const wrongKey = await startApi({ url: upstream.url, apiKey: distinctiveKey() });
+    const down = await startApi({ url: await refusedUrl(), apiKey: key });
+    try {
+      const seen: string[] = [];
+      for (const target of PATHS) {
+        for (const origin of [undefined, ALLOWED_ORIGIN]) {
+          const res = await rawGet(api.port, target, 'GET');
+          seen.push(res.text);
+          const viaFetch = await fetch(`${api.url}${target.replace('#', '%23')}`, { headers: origin ? { Origin: origin } : {} });
+          seen.push(JSON.stringify([...viaFetch.headers]), await viaFetch.text());
+        }
+      }
+      for (const other of [wrongKey, down]) seen.push((await rawGet(other.port, '/api/upstream/posts')).text);
+      for (const method of ['HEAD', 'POST', 'OPTIONS']) seen.push((await rawGet(api.port, '/api/upstream/posts', method)).text);
+
+      // It really was sent: the misbehaving upstream put it in its body, and the proxy withheld that.
+      const reflected = await fetch(`${upstream.url}/posts?mock=reflect`, { headers: { Authorization: `Bearer ${key}` } });
+      expect(await reflected.text()).toContain(key);
+      const withheld = await fetch(`${api.url}/api/upstream/posts?mock=reflect`);
+      expect(withheld.status).toBe(502);
+      expect(((await withheld.json()) as { error: string }).error).toMatch(/withheld/);
+
+      const everything = seen.join('\n');
+      expect(everything.length).toBeGreaterThan(1_000);
+      expect(everything).not.toContain(key);
+
+      const logs = [api, wrongKey, down].flatMap((proxy) => proxy.logs).map((entry) => JSON.stringify(entry));
+      expect(logs.some((line) => line.includes('"upstream call"'))).toBe(true);
+      expect(logs.some((line) => line.includes('"upstream failed"'))).toBe(true);
+      expect(logs.join('\n')).not.toContain(key);
+      await waitUntil('the upstream-mock to log its requests', () => upstream.output().includes('"upstream request"'));
+      expect(upstream.output()).toContain('[redacted]');
+      expect(upstream.output()).not.toContain(key);
+    } finally {
+      await wrongKey.stop();
+      await down.stop();
+    }
+  });
+
+  it('the upstream-mock refuses a missing or wrong key with 401 and does not echo what was presented', async () => {
+    const guess = distinctiveKey();
+    for (const headers of [{}, { Authorization: `Bearer ${guess}` }, { Authorization: `Basic ${guess}` }, { Authorization: `Bearer ${key}x` }, { Authorization: `Bearer  ${key}` }]) {
+      const res = await fetch(`${upstream.url}/posts`, { headers });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const text = await res.text();
+      expect(text).not.toContain(guess);
+      expect(text).not.toContain(key);
+    }
+  });
+});
+
+describe('where the key is configured', () => {
+  it('comes from UPSTREAM_API_KEY, or from the file UPSTREAM_API_KEY_FILE names (a Docker secret), which wins', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'upstream-key-'));
+    try {
+      const file = path.join(dir, 'upstream_api_key');
+      writeFileSync(file, `${key}\n`);
+      expect(apiConfigFromEnv({ UPSTREAM_API_KEY: 'from-env' }, 0).upstream.apiKey).toBe('from-env');
+      expect(apiConfigFromEnv({ UPSTREAM_API_KEY: 'from-env', UPSTREAM_API_KEY_FILE: file }, 0).upstream.apiKey).toBe(key);
+      expect(apiConfigFromEnv({}, 0).upstream.apiKey).toBe('dev-only-upstream-key');
+      expect(() => apiConfigFromEnv({ UPSTREAM_API_KEY_FILE: path.join(dir, 'missing') }, 0)).toThrow(ConfigError);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  });
+
+  it('a key that could not travel in a header is a configuration error that does not repeat it', () => {
+    for (const bad of [`${key}\nX-Injected: 1`, `${key} with spaces`, `${key}\u00e9`]) {
+      let message = '';
+      try {
+        apiConfigFromEnv({ UPSTREAM_API_KEY: bad }, 0);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        message = (err as Error).message;
+      }
+      expect(message).toMatch(/UPSTREAM_API_KEY/);
+      expect(message).not.toContain(key);
+    }
+  });
+
+  it('UPSTREAM_URL must be a plain http(s) base: no credentials, query or fragment', () => {
+    const base = apiConfig();
+    for (const url of ['not a url', 'ftp://upstream.example', 'http://user:pass@upstream.example', 'http://upstream.example/?x=1', 'http://upstream.example/#x']) {
+      expect(() => createApp(apiConfig({ upstream: { ...base.upstream, url } })), url).toThrow(ConfigError);
+    }
+    expect(() => createApp(apiConfig({ upstream: { ...base.upstream, url: 'https://upstream.example/v1/' } }))).not.toThrow();
+  });
+});
