@@ -1,0 +1,45 @@
+import { test, expect } from '../fixtures.js';
+import { openPage, runExperiment } from './support/experiments.js';
+
+test('server-sent events: close on done, same and cross origin; failed openings', async ({ page, origins }) => {
+  await openPage(page, `${origins.self}/events.html`);
+  for (const id of ['close-on-done-self', 'close-on-done-other']) {
+    const { state, observed } = await runExperiment(page, id);
+    expect(observed.runs, id).toEqual([[1, 2]]);
+    expect(observed).toMatchObject({ opens: 1, errors: 0, dones: 1, finalReadyState: 2, closedBecause: 'done arrived' });
+    expect(state, id).toBe('agree');
+  }
+  const failed = await runExperiment(page, 'failed-opening');
+  for (const observed of [failed.observed.corsOff, failed.observed.notFound]) {
+    expect(observed).toEqual({ opens: 0, errors: 1, ticks: 0, finalReadyState: 2, closedBecause: null });
+  }
+  expect(failed.state).toBe('agree');
+});
+
+test('server-sent events: without close() the browser reconnects and the run restarts at n=1', async ({ page, origins, browserName }) => {
+  await openPage(page, `${origins.self}/events.html`);
+  const { state, observed } = await runExperiment(page, 'no-close', 45_000);
+  expect(observed.runs).toEqual([[1, 2], [1, 2], [1, 2]]);
+  expect(observed.dones).toBe(3);
+  expect(observed.closedBecause).toBe('2 restarts');
+  expect(observed.finalReadyState).toBe(2);
+  expect(observed.reconnectDelaysMs).toHaveLength(2);
+  // Only a coarse engine-family check: about 3 s in Chromium, about 5 s in Firefox.
+  const family = browserName === 'firefox' ? [3_500, 8_000] : [1_800, 4_500];
+  for (const ms of observed.reconnectDelaysMs as number[]) {
+    expect(ms).toBeGreaterThan(family[0]!);
+    expect(ms).toBeLessThan(family[1]!);
+  }
+  expect(state).toBe('agree');
+});
+
+test('the live controls show readyState as it changes', async ({ page, origins }) => {
+  await openPage(page, `${origins.self}/events.html`);
+  await page.locator('#stream-count').fill('2');
+  await page.locator('#stream-origin').selectOption('other');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.locator('#ready-state')).toHaveText('1 OPEN');
+  await expect(page.locator('#stream-log')).toContainText('tick 2 of 2');
+  await expect(page.locator('#ready-state')).toHaveText('2 CLOSED');
+  await expect(page.locator('#stream-log li').last()).toContainText('page calls close(): done arrived');
+});

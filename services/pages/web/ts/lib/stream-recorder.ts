@@ -1,0 +1,76 @@
+/**
+ * Bookkeeping for one EventSource demonstration, free of the DOM and of EventSource itself:
+ * which runs were seen (a run restarts at n=1 because no Last-Event-ID is used), how long each
+ * reconnect took, and when the page should call close().
+ */
+
+export const CONNECTING = 0;
+export const CLOSED = 2;
+
+export type Decision = 'continue' | 'close';
+
+export interface RecorderOptions {
+  /** Call close() when done arrives (the agreement between page and service). */
+  closeOnDone: boolean;
+  /** Without close on done: stop after this many restarts. */
+  maxRestarts: number;
+}
+
+export class StreamRecorder {
+  readonly runs: number[][] = [];
+  readonly log: string[] = [];
+  readonly reconnectDelaysMs: number[] = [];
+  opens = 0;
+  errors = 0;
+  dones = 0;
+  /** Why the page called close(), if it did. */
+  closedBecause: string | null = null;
+  private errorAt: number | null = null;
+
+  constructor(private readonly options: RecorderOptions) {}
+
+  get restarts(): number {
+    return Math.max(0, this.runs.length - 1);
+  }
+
+  open(now: number): Decision {
+    this.opens += 1;
+    if (this.errorAt !== null) {
+      const delay = Math.round(now - this.errorAt);
+      this.reconnectDelaysMs.push(delay);
+      this.log.push(`open again after ${delay} ms`);
+    } else this.log.push('open');
+    this.errorAt = null;
+    return 'continue';
+  }
+
+  tick(n: number, of: number): Decision {
+    if (n === 1 || this.runs.length === 0) this.runs.push([]);
+    this.runs[this.runs.length - 1]!.push(n);
+    this.log.push(`tick ${n} of ${of}`);
+    return 'continue';
+  }
+
+  done(): Decision {
+    this.dones += 1;
+    this.log.push('done');
+    if (this.options.closeOnDone) return this.close('done arrived');
+    return 'continue';
+  }
+
+  error(readyState: number, now: number): Decision {
+    this.errors += 1;
+    this.log.push(`error (readyState ${readyState}${readyState === CONNECTING ? ', will reconnect' : readyState === CLOSED ? ', closed for good' : ''})`);
+    if (readyState === CONNECTING) {
+      this.errorAt = now;
+      if (!this.options.closeOnDone && this.restarts >= this.options.maxRestarts) return this.close(`${this.restarts} restarts`);
+    }
+    return 'continue';
+  }
+
+  close(reason: string): Decision {
+    this.closedBecause = reason;
+    this.log.push(`page calls close(): ${reason}`);
+    return 'close';
+  }
+}
