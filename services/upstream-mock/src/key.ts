@@ -20,7 +20,7 @@ export function upstreamKeyFromEnv(env: Record<string, string | undefined>): str
   }
   if (key === '') return DEV_UPSTREAM_KEY;
   if (!/^[\x21-\x7e]{1,512}$/.test(key)) {
-    throw new ConfigError('the upstream API key must be 1 to 512 visible ASCII characters (no spaces or control characters)');
+    throw new ConfigError('UPSTREAM_API_KEY (or the file UPSTREAM_API_KEY_FILE names) must be 1 to 512 visible ASCII characters (no spaces or control characters)');
   }
   return key;
 }
