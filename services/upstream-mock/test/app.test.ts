@@ -21,7 +21,7 @@ const get = (path: string, headers: Record<string, string> = auth) => fetch(`${u
 
 describe('the upstream-mock', () => {
   it('demands the bearer key: missing or wrong is 401 with a JSON reason', async () => {
-    for (const headers of [{}, { Authorization: 'Bearer nope' }, { Authorization: `Basic ${KEY}` }]) {
+    for (const headers of [{} as Record<string, string>, { Authorization: 'Bearer nope' }, { Authorization: `Basic ${KEY}` }]) {
       const res = await get('/posts', headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);

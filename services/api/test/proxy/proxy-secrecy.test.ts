@@ -87,7 +87,7 @@ describe('the upstream key never leaves the server', () => {
 
   it('the upstream-mock refuses a missing or wrong key with 401 and does not echo what was presented', async () => {
     const guess = distinctiveKey();
-    for (const headers of [{}, { Authorization: `Bearer ${guess}` }, { Authorization: `Basic ${guess}` }, { Authorization: `Bearer ${key}x` }, { Authorization: `Bearer  ${key}` }]) {
+    for (const headers of [{} as Record<string, string>, { Authorization: `Bearer ${guess}` }, { Authorization: `Basic ${guess}` }, { Authorization: `Bearer ${key}x` }, { Authorization: `Bearer  ${key}` }]) {
       const res = await fetch(`${upstream.url}/posts`, { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('cache-control')).toBe('no-store');
