@@ -35,6 +35,11 @@ export function createApp(config: PagesConfig): Koa {
     ctx.type = 'text/javascript; charset=utf-8';
     ctx.body = script;
   });
+  // Revalidation: koa-static sets Last-Modified; an unchanged file answers 304 with no body.
+  app.use(async (ctx, next) => {
+    await next();
+    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.status === 200 && ctx.fresh) ctx.status = 304;
+  });
   app.use(
     serveStatic(config.root, {
       index: 'index.html',

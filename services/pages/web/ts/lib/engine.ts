@@ -24,5 +24,5 @@ export function preflightCacheCapSeconds(family: EngineFamily): number | null {
 
 /** True when measured is within the coarse band around expected that tells the families apart. */
 export function sameFamilyDelay(measuredMs: number, expectedMs: number): boolean {
-  return measuredMs >= expectedMs * 0.6 && measuredMs <= expectedMs * 1.6 + 1_000;
+  return measuredMs >= expectedMs * 0.75 && measuredMs <= expectedMs * 1.25 + 750;
 }

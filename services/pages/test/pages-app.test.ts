@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import http from 'node:http';
+import { serve, type RunningServer } from '@origin-lab/server-kit';
+import { createApp } from '../src/app.js';
+import { parseSitePairs, siteConfigScript } from '../src/site-pairs.js';
+
+describe('SITE_PAIRS', () => {
+  it('reads pairs of hosts', () => {
+    expect(parseSitePairs('localhost<->127.0.0.1, a.localhost<->B.localhost')).toEqual([
+      ['localhost', '127.0.0.1'],
+      ['a.localhost', 'b.localhost'],
+    ]);
+  });
+
+  it.each(['', 'a.localhost', 'a<->b<->c', 'a<->a', 'http://a<->b', 'a:8080<->b'])('refuses %j with a message naming the variable', (raw) => {
+    expect(() => parseSitePairs(raw)).toThrow(/SITE_PAIRS/);
+  });
+
+  it('renders a classic script that sets the pairs on window', () => {
+    expect(siteConfigScript([['a', 'b']])).toContain('window.ORIGIN_LAB_SITE = {"pairs":[["a","b"]]};');
+  });
+});
+
+describe('the pages server', () => {
+  let root: string;
+  let running: RunningServer;
+  let base: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'pages-'));
+    mkdirSync(join(root, 'js'));
+    writeFileSync(join(root, 'index.html'), '<!doctype html><title>x</title>');
+    writeFileSync(join(root, 'site.css'), 'body{}');
+    writeFileSync(join(root, 'js', 'a.js'), 'export {};');
+    const app = createApp({ root, sitePairs: [['x.localhost', 'y.localhost']] });
+    running = await serve(app.callback(), { port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${running.port}`;
+  });
+
+  afterAll(async () => {
+    await running.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['/', /^text\/html/],
+    ['/index.html', /^text\/html/],
+    ['/site.css', /^text\/css/],
+    ['/js/a.js', /^(text|application)\/javascript/],
+    ['/site-config.js', /^text\/javascript/],
+  ])('serves %s with its Content-Type, no-cache and nosniff', async (path, type) => {
+    const response = await fetch(`${base}${path}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(type);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('answers an unchanged file with 304 when revalidated', async () => {
+    const first = await fetch(`${base}/site.css`);
+    const lastModified = first.headers.get('last-modified');
+    expect(lastModified).toBeTruthy();
+    // Plain node:http, as a browser cache revalidates: fetch() itself would add Cache-Control: no-cache.
+    const status = await new Promise<number>((resolve, reject) => {
+      http.get(`${base}/site.css`, { headers: { 'If-Modified-Since': lastModified! } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      }).on('error', reject);
+    });
+    expect(status).toBe(304);
+  });
+
+  it('serves the configured pairs in /site-config.js', async () => {
+    const text = await (await fetch(`${base}/site-config.js`)).text();
+    expect(text).toContain('[["x.localhost","y.localhost"]]');
+  });
+
+  it('refuses other methods on /site-config.js with a JSON error', async () => {
+    const response = await fetch(`${base}/site-config.js`, { method: 'POST' });
+    expect(response.status).toBe(405);
+    expect(await response.json()).toMatchObject({ error: 'method not allowed' });
+  });
+
+  it('answers 404 for a missing file', async () => {
+    expect((await fetch(`${base}/nope.html`)).status).toBe(404);
+  });
+});
