@@ -1,0 +1,73 @@
+import { test, expect } from '../fixtures.js';
+import { openPage } from './support/experiments.js';
+
+const PAGES = ['/', '/reads.html', '/bodies.html', '/forms.html', '/beacons.html', '/events.html', '/outcomes.html', '/proxy.html'];
+const BUDGET_BYTES = 100 * 1024;
+
+test('every page loads on both origins without errors, labels both origins, and stays under 100 KB', async ({ page, origins }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  for (const [self, other] of [
+    [origins.self, origins.other],
+    [origins.other, origins.self],
+  ] as const) {
+    for (const path of PAGES) {
+      const sizes: Promise<number>[] = [];
+      const onResponse = (response: import('@playwright/test').Response) => {
+        const url = new URL(response.url());
+        if (url.origin === self && !url.pathname.startsWith('/api/')) sizes.push(response.body().then((b) => b.length, () => 0));
+      };
+      page.on('response', onResponse);
+      await openPage(page, `${self}${path}`);
+      await expect(page.locator('#origin-other')).toHaveText(other);
+      await expect(page.locator('#other-link')).toHaveAttribute('href', `${other}${path}`);
+      await expect(page.locator('#strip-built')).toHaveText(/^\d{4}-\d{2}-\d{2}T/);
+      await expect(page.locator('#waterfall')).toContainText('preflight');
+      await expect(page.locator('#waterfall')).toContainText('EventSource');
+      await expect(page.locator('#waterfall')).toContainText('sendBeacon');
+      page.off('response', onResponse);
+      const total = (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
+      expect(total, `${path}: ${total} bytes of HTML, JS and CSS`).toBeLessThan(BUDGET_BYTES);
+    }
+  }
+  expect(errors).toEqual([]);
+});
+
+test('the index links every topic, and the strip counts loads and shows the query string', async ({ page, origins }) => {
+  await openPage(page, `${origins.self}/?from=test`);
+  const links = await page.locator('#topics a').evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
+  expect(links).toEqual(PAGES.slice(1));
+  await expect(page.locator('#strip-query')).toHaveText('?from=test');
+  const loads = Number(await page.locator('#strip-page-loads').textContent());
+  await page.reload();
+  await expect(page.locator('#strip-page-loads')).toHaveText(String(loads + 1));
+});
+
+test('the experiments work from the keyboard', async ({ page, origins }) => {
+  await openPage(page, `${origins.self}/reads.html`);
+  await page.locator('#run-all').focus();
+  // The next stop after "Run all" is the first experiment's Run button.
+  await page.keyboard.press('Tab');
+  await expect(page.locator('section#get-self button')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('section#get-self')).toHaveAttribute('data-state', 'agree');
+  await expect(page.locator('#strip-requests')).not.toHaveText('0');
+  await expect(page.locator('.waterfall tbody tr').first()).toContainText('this origin');
+});
+
+test('pages are served with their Content-Types and revalidated, never stale', async ({ request, origins }) => {
+  for (const [path, type] of [
+    ['/reads.html', /^text\/html/],
+    ['/site.css', /^text\/css/],
+    ['/js/pages/reads.js', /^(text|application)\/javascript/],
+    ['/site-config.js', /^text\/javascript/],
+  ] as const) {
+    const response = await request.get(`${origins.self}${path}`);
+    expect(response.status(), path).toBe(200);
+    expect(response.headers()['content-type'], path).toMatch(type);
+    expect(response.headers()['cache-control'], path).toBe('no-cache');
+  }
+});
