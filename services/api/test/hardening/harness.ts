@@ -1,0 +1,73 @@
+import { serve, type RunningServer } from '@origin-lab/server-kit';
+import { apiConfig, type ApiConfig } from '../../src/config.js';
+import { createApp, type ApiApp } from '../../src/app.js';
+import { createApp as createUpstreamMock } from '../../../upstream-mock/src/app.js';
+
+export const HARDENING_KEY = 'hardening-upstream-key-5f1c9a';
+export const ALLOWED_ORIGIN = 'http://allowed.example';
+
+/** The seed of every random choice in the hardening tests; HARDENING_SEED replays another run. */
+export const SEED = Number(process.env.HARDENING_SEED ?? 20_261_121);
+
+export interface HardenedApi {
+  url: string;
+  port: number;
+  app: ApiApp;
+  server: RunningServer['server'];
+  logs: Record<string, unknown>[];
+  stop(): Promise<void>;
+}
+
+/** The real api in this process on a free port, logs kept in memory (bounded), with overrides. */
+export async function startHardenedApi(overrides: Partial<ApiConfig> = {}, keepLogs = 50_000): Promise<HardenedApi> {
+  const logs: Record<string, unknown>[] = [];
+  const config = apiConfig({
+    allowedOrigins: [ALLOWED_ORIGIN, 'https://b.localhost'],
+    log: (entry) => {
+      if (logs.length < keepLogs) logs.push(entry);
+    },
+    ...overrides,
+  });
+  const app = createApp(config);
+  const running = await serve(app.callback(), { port: 0, host: '127.0.0.1', onStopping: () => app.endStreams() });
+  return {
+    url: `http://127.0.0.1:${running.port}`,
+    port: running.port,
+    app,
+    server: running.server,
+    logs,
+    stop: () => running.stop(500),
+  };
+}
+
+/** The upstream-mock app in this process, the third party behind /api/upstream/. */
+export async function startUpstreamMock(): Promise<{ url: string; stop(): Promise<void> }> {
+  const mock = createUpstreamMock({ apiKey: HARDENING_KEY, maxDelayMs: 2_000 });
+  const running = await serve(mock.callback(), { port: 0, host: '127.0.0.1', onStopping: () => mock.release() });
+  return { url: `http://127.0.0.1:${running.port}`, stop: () => running.stop(500) };
+}
+
+export function upstreamSettings(url: string, timeoutMs: number): ApiConfig['upstream'] {
+  return { ...apiConfig().upstream, url, apiKey: HARDENING_KEY, timeoutMs };
+}
+
+/** Runs tasks with at most `limit` in flight. */
+export async function inParallel<T>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      await task(items[index]!, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** Polls until check() holds; throws after timeoutMs naming what did not happen. */
+export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
