@@ -1,7 +1,7 @@
 import { test, expect } from '../fixtures.js';
 import { beaconJournal, openPage, runAll } from './support/experiments.js';
 
-test('exit beacons: data types, credentials preflight, the 64 KiB budget, keepalive fetch', async ({ page, origins }) => {
+test('exit beacons: data types, credentials preflight, the 64 KiB budget, keepalive fetch', async ({ page, origins, browserName }) => {
   await openPage(page, `${origins.self}/beacons.html`);
   const r = await runAll(page, 90_000);
 
@@ -18,9 +18,11 @@ test('exit beacons: data types, credentials preflight, the 64 KiB budget, keepal
     byDefault: { returned: true, arrived: false, contentType: null },
     withCredentials: { returned: true, arrived: true, contentType: 'application/json' },
   });
-  expect(r['keepalive-budget']!.observed).toEqual({ first: true, second: true, third: false, single70: false, fetch70: 'TypeError' });
+  // Firefox (measured, ESR 153) does not apply the budget to sendBeacon; the page flags it as a known difference.
+  const firefox = browserName === 'firefox';
+  expect(r['keepalive-budget']!.observed).toEqual({ first: true, second: true, third: firefox, single70: firefox, fetch70: 'TypeError' });
   expect(r['keepalive-fetch']!.observed).toEqual({ status: 202, jsonError: 'SyntaxError', text: '' });
-  for (const [id, result] of Object.entries(r)) expect(result.state, id).toBe('agree');
+  for (const [id, result] of Object.entries(r)) expect(result.state, id).toBe(firefox && id === 'keepalive-budget' ? 'known-difference' : 'agree');
 });
 
 test('the exit beacon is printed, sent on pagehide when dirty, and arrives', async ({ page, origins }) => {

@@ -14,10 +14,17 @@ test('request bodies: Content-Types, sizes, the hand-set boundary mistake, an un
   expect(rows['JSON string, no header set']).toMatchObject({ contentType: 'text/plain;charset=UTF-8', bodyKind: 'other' });
   expect(rows['Blob typed application/json']).toMatchObject({ contentType: 'application/json', bodyKind: 'json' });
   for (const name of ['Blob with no type', 'ArrayBuffer', 'Uint8Array']) expect(rows[name], name).toMatchObject({ contentType: null, bodyKind: 'other' });
-  expect(rows['ReadableStream without duplex']).toEqual({ error: 'TypeError' });
   const streamed = rows["ReadableStream with duplex: 'half'"]!;
-  if (browserName === 'chromium' && !['h2', 'h3'].includes(protocol)) expect(streamed).toEqual({ error: 'TypeError' });
-  else expect(streamed).toMatchObject({ contentType: null, bodyKind: 'other' });
+  const streamsSupported = (r['content-types']!.observed as { streamsSupported: boolean }).streamsSupported;
+  if (streamsSupported) {
+    expect(rows['ReadableStream without duplex']).toEqual({ error: 'TypeError' });
+    if (browserName === 'chromium' && !['h2', 'h3'].includes(protocol)) expect(streamed).toEqual({ error: 'TypeError' });
+    else expect(streamed).toMatchObject({ contentType: null, bodyKind: 'other' });
+  } else {
+    // Measured in Firefox: no stream bodies; the stream is sent as the text "[object ReadableStream]".
+    expect(browserName).toBe('firefox');
+    for (const row of [streamed, rows['ReadableStream without duplex']!]) expect(row).toMatchObject({ contentType: 'text/plain;charset=UTF-8', bodyKind: 'other' });
+  }
   expect(rows['string with Content-Type: application/json set']).toMatchObject({ contentType: 'application/json', bodyKind: 'json' });
   expect(rows['URLSearchParams with Content-Type: text/plain set']).toMatchObject({ contentType: 'text/plain', bodyKind: 'other' });
 
@@ -39,5 +46,5 @@ test('request bodies: Content-Types, sizes, the hand-set boundary mistake, an un
   expect(hand.wrongDetail).toBe('Multipart: Boundary not found');
   expect(hand.rightStatus).toBe(201);
 
-  for (const [id, result] of Object.entries(r)) expect(result.state, id).toBe('agree');
+  for (const [id, result] of Object.entries(r)) expect(result.state, id).toBe(id === 'content-types' && !streamsSupported ? 'known-difference' : 'agree');
 });

@@ -35,7 +35,7 @@ test('server-sent events: without close() the browser reconnects and the run res
 
 test('the live controls show readyState as it changes', async ({ page, origins }) => {
   await openPage(page, `${origins.self}/events.html`);
-  await page.locator('#stream-count').fill('2');
+  await expect(page.locator('#stream-count')).toHaveValue('2');
   await page.locator('#stream-origin').selectOption('other');
   await page.getByRole('button', { name: 'Start' }).click();
   await expect(page.locator('#ready-state')).toHaveText('1 OPEN');

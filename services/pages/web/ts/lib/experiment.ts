@@ -7,6 +7,8 @@ export interface Outcome {
   /** One line a class can read. */
   summary: string;
   agrees: boolean;
+  /** When it does not agree for a reason measured and documented for this engine: that reason. */
+  knownDifference?: string | null;
 }
 
 export interface ExperimentSpec {
@@ -52,8 +54,9 @@ export function experiment(parent: HTMLElement, spec: ExperimentSpec): void {
       const outcome = await spec.run();
       observed.textContent = outcome.summary;
       observed.dataset.observed = JSON.stringify(outcome.observed);
-      section.dataset.state = outcome.agrees ? 'agree' : 'disagree';
-      verdict.textContent = outcome.agrees ? '\u2714 agrees with the spec' : '\u2718 differs from the spec';
+      const known = !outcome.agrees && outcome.knownDifference ? outcome.knownDifference : null;
+      section.dataset.state = outcome.agrees ? 'agree' : known ? 'known-difference' : 'disagree';
+      verdict.textContent = outcome.agrees ? '\u2714 agrees with the spec' : known ? `\u2718 differs from the spec, a known engine difference: ${known}` : '\u2718 differs from the spec';
       runCounter?.add();
       if (outcome.agrees) agreeCounter?.add();
     } catch (err) {

@@ -185,6 +185,11 @@ experiment(box, {
       observed,
       summary: `60 KiB: ${first}; +1 KiB: ${second}; +10 KiB: ${third}; a single 70 KiB beacon: ${single70}; a 70 KiB keepalive fetch: ${show(observed.fetch70)}`,
       agrees: first && second && !third && !single70 && observed.fetch70 === 'TypeError',
+      // Measured on Firefox ESR 153: sendBeacon queues any size, only keepalive fetch is limited.
+      knownDifference:
+        ctx.engine === 'firefox' && first && second && third && single70 && observed.fetch70 === 'TypeError'
+          ? 'firefox does not apply the 64 KiB budget to sendBeacon (its keepalive fetch does refuse 70 KiB)'
+          : null,
     };
   },
 });
