@@ -21,6 +21,9 @@ export interface RunningServer {
   stop(graceMs?: number): Promise<void>;
 }
 
+/** How often a stopping server closes connections that have gone idle. */
+const IDLE_SWEEP_MS = 25;
+
 export async function serve(handler: http.RequestListener, options: ServeOptions): Promise<RunningServer> {
   const keepAliveTimeout = options.keepAliveTimeoutMs ?? 65_000;
   const server = http.createServer({ keepAliveTimeout, headersTimeout: keepAliveTimeout + 1_000, requestTimeout: 120_000 }, handler);
@@ -36,11 +39,19 @@ export async function serve(handler: http.RequestListener, options: ServeOptions
   let stopping: Promise<void> | undefined;
   const stop = (graceMs = 1_500): Promise<void> => {
     stopping ??= new Promise<void>((resolve) => {
-      server.close(() => resolve());
+      // Connections become idle as their last answer ends (an ended stream, a finished slow
+      // request); keep-alive would hold them open until the force timer, so close them as they do.
+      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      const force = setTimeout(() => server.closeAllConnections(), graceMs);
+      sweep.unref();
+      force.unref();
+      server.close(() => {
+        clearInterval(sweep);
+        clearTimeout(force);
+        resolve();
+      });
       options.onStopping?.();
       server.closeIdleConnections();
-      const force = setTimeout(() => server.closeAllConnections(), graceMs);
-      force.unref();
     });
     return stopping;
   };
