@@ -1,0 +1,118 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+/** The api as production starts it; `npm test` builds it first. */
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+/** The bound the issue sets: SIGTERM to exit, with streams and slow requests open. */
+const EXIT_BOUND_MS = 2_000;
+
+let child: ChildProcess | undefined;
+afterEach(() => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+function startApiProcess(): Promise<{ process: ChildProcess; port: number; output: () => string }> {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first`);
+  const proc = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false', STREAM_INTERVAL_MS: '1000', UPSTREAM_API_KEY_FILE: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child = proc;
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the api did not start within 15 s:\n${output}`)), 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"port":(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ process: proc, port: Number(match[1]), output: () => output });
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code) => reject(new Error(`the api exited (${code}) before listening:\n${output}`)));
+  });
+}
+
+interface Exchange {
+  /** Everything received, once the server closed the connection (or it failed). */
+  done: Promise<string>;
+  /** Resolves when the first bytes of the answer arrived. */
+  started: Promise<void>;
+}
+
+function openRequest(port: number, target: string): Exchange {
+  const socket = net.connect(port, '127.0.0.1');
+  let text = '';
+  let markStarted = () => {};
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  const done = new Promise<string>((resolve) => {
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      markStarted();
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(text));
+  });
+  socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n`);
+  return { done, started };
+}
+
+function connectAfterStop(port: number): Promise<'refused' | 'accepted'> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve('accepted');
+    });
+    socket.on('error', () => resolve('refused'));
+  });
+}
+
+describe('graceful stop on SIGTERM', () => {
+  it('ends open streams, lets slow requests finish, accepts nothing new, and exits within 2 s', async () => {
+    const api = await startApiProcess();
+    const streams = Array.from({ length: 5 }, () => openRequest(api.port, '/api/stream?count=60'));
+    const slow = Array.from({ length: 3 }, () => openRequest(api.port, '/api/slow?ms=700'));
+    await Promise.all(streams.map((stream) => stream.started));
+    // The slow requests are in flight: their handlers wait 700 ms from now.
+
+    const exited = new Promise<number>((resolve) => api.process.once('exit', () => resolve(performance.now())));
+    const signalled = performance.now();
+    api.process.kill('SIGTERM');
+    // The signal is handled at once: the listening socket closes before anything else happens.
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no stop message within 5 s:\n${api.output()}`)), 5_000);
+      const check = () => {
+        if (/SIGTERM received/.test(api.output())) {
+          clearTimeout(timer);
+          resolve();
+        } else setTimeout(check, 5);
+      };
+      check();
+    });
+    expect(await connectAfterStop(api.port)).toBe('refused');
+
+    const streamAnswers = await Promise.all(streams.map((stream) => stream.done));
+    const slowAnswers = await Promise.all(slow.map((request) => request.done));
+    const exitedAt = await exited;
+
+    for (const answer of streamAnswers) {
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      // The stream was ended by the server, properly: the last chunk of the chunked body arrived.
+      expect(answer.endsWith('0\r\n\r\n')).toBe(true);
+      expect(answer).not.toMatch(/n":60/);
+    }
+    for (const answer of slowAnswers) {
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answer).toMatch(/"waitedMs":700/);
+    }
+    expect(api.process.exitCode).toBe(0);
+    console.log(`graceful stop: exited ${Math.round(exitedAt - signalled)} ms after SIGTERM`);
+    expect(exitedAt - signalled).toBeLessThan(EXIT_BOUND_MS);
+  }, 30_000);
+});
