@@ -1,5 +1,5 @@
-import { test, expect } from '../fixtures.js';
-import { beaconJournal, openPage, runAll } from './support/experiments.js';
+import { openPage, runAll } from './support/experiments.js';
+import { beaconJournal, expect, test } from './support/server.js';
 
 test('exit beacons: data types, credentials preflight, the 64 KiB budget, keepalive fetch', async ({ page, origins, browserName }) => {
   await openPage(page, `${origins.self}/beacons.html`);
@@ -25,7 +25,7 @@ test('exit beacons: data types, credentials preflight, the 64 KiB budget, keepal
   for (const [id, result] of Object.entries(r)) expect(result.state, id).toBe(firefox && id === 'keepalive-budget' ? 'known-difference' : 'agree');
 });
 
-test('the exit beacon is printed, sent on pagehide when dirty, and arrives', async ({ page, origins }) => {
+test('the exit beacon is printed, sent on pagehide when dirty, and arrives', async ({ page, origins, server }) => {
   await openPage(page, `${origins.self}/beacons.html`);
   await page.locator('h1').click();
   await page.locator('h1').click();
@@ -38,7 +38,7 @@ test('the exit beacon is printed, sent on pagehide when dirty, and arrives', asy
   // Leaving the page fires pagehide: the beacon goes out, and the server receives it.
   await page.goto(`${origins.self}/`);
   await expect
-    .poll(async () => (await beaconJournal(page, origins.self)).find((b) => b.body.includes('"clicks":2,"keys":1')), { timeout: 10_000 })
+    .poll(async () => (await beaconJournal(server, origins.self)).find((b) => b.body.includes('"clicks":2,"keys":1')), { timeout: 10_000 })
     .toMatchObject({ contentType: 'text/plain;charset=UTF-8', origin: origins.self });
 
   // Back on the page, its log (sessionStorage) says what was sent and that sendBeacon returned true.

@@ -1,7 +1,7 @@
-import { test, expect } from '../fixtures.js';
+import { test, expect } from './support/server.js';
 import { openPage, runAll } from './support/experiments.js';
 
-test('proxy: same-origin calls, a cache hit, paths that are not proxied', async ({ page, origins }) => {
+test('proxy: same-origin calls, a cache hit, paths that are not proxied', async ({ page, origins, server }) => {
   const crossOriginRequests: string[] = [];
   await openPage(page, `${origins.self}/proxy.html`);
   page.on('request', (request) => {
@@ -27,6 +27,6 @@ test('proxy: same-origin calls, a cache hit, paths that are not proxied', async 
   // Only the last experiment left the page's origin; the proxy calls themselves never did.
   expect(crossOriginRequests.every((line) => line.includes('/api/upstream/tags'))).toBe(true);
   // The server's key never reaches the page.
-  const seen = await page.request.get(`${origins.self}/api/upstream/tags`);
-  expect(JSON.stringify(seen.headers()) + (await seen.text())).not.toMatch(/bearer/i);
+  const seen = await server.get(`${origins.self}/api/upstream/tags`);
+  expect(JSON.stringify(seen.headers) + seen.text).not.toMatch(/bearer/i);
 });

@@ -1,9 +1,9 @@
-import { test, expect } from '../fixtures.js';
+import { test, expect } from './support/server.js';
 import { openPage, runAll } from './support/experiments.js';
 
 const SAFELISTED = ['cache-control', 'content-language', 'content-length', 'content-type', 'expires', 'last-modified', 'pragma'];
 
-test('cross-origin reads: every experiment matches the spec', async ({ page, origins }) => {
+test('cross-origin reads: every experiment matches the spec', async ({ page, origins, server }) => {
   await openPage(page, `${origins.self}/reads.html`);
   await expect(page.locator('#origin-other')).toHaveText(origins.other);
   const r = await runAll(page);
@@ -15,7 +15,7 @@ test('cross-origin reads: every experiment matches the spec', async ({ page, ori
   const off = r['cors-off-fetch']!.observed;
   expect(off.getError).toBe('TypeError');
   expect(off.postError).toBe('TypeError');
-  const posts = (await (await page.request.get(`${origins.other}/api/posts`)).json()) as { posts: { title: string }[] };
+  const posts = JSON.parse((await server.get(`${origins.other}/api/posts`)).text) as { posts: { title: string }[] };
   expect(posts.posts.map((p) => p.title)).toContain(off.postTitle);
 
   expect(r['cors-off-xhr']!.observed).toMatchObject({ status: 0, statusText: '', headers: '', arrived: true });

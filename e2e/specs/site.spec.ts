@@ -1,10 +1,10 @@
-import { test, expect } from '../fixtures.js';
+import { test, expect } from './support/server.js';
 import { openPage } from './support/experiments.js';
 
 const PAGES = ['/', '/reads.html', '/bodies.html', '/forms.html', '/beacons.html', '/events.html', '/outcomes.html', '/proxy.html'];
 const BUDGET_BYTES = 100 * 1024;
 
-test('every page loads on both origins without errors, labels both origins, and stays under 100 KB', async ({ page, origins }) => {
+test('every page loads on both origins without errors, labels both origins, and stays under 100 KB', async ({ page, origins, server }) => {
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (message) => {
@@ -31,7 +31,7 @@ test('every page loads on both origins without errors, labels both origins, and 
       await expect(page.locator('#waterfall')).toContainText('sendBeacon');
       page.off('request', onRequest);
       let total = 0;
-      for (const url of files) total += (await (await page.request.get(url)).body()).length;
+      for (const url of files) total += (await server.get(url)).body.length;
       expect(files.size, path).toBeGreaterThan(3);
       expect(total, `${path}: ${total} bytes of HTML, JS and CSS`).toBeLessThan(BUDGET_BYTES);
     }
@@ -61,16 +61,16 @@ test('the experiments work from the keyboard', async ({ page, origins }) => {
   await expect(page.locator('.waterfall tbody tr').first()).toContainText('this origin');
 });
 
-test('pages are served with their Content-Types and revalidated, never stale', async ({ request, origins }) => {
+test('pages are served with their Content-Types and revalidated, never stale', async ({ server, origins }) => {
   for (const [path, type] of [
     ['/reads.html', /^text\/html/],
     ['/site.css', /^text\/css/],
     ['/js/pages/reads.js', /^(text|application)\/javascript/],
     ['/site-config.js', /^text\/javascript/],
   ] as const) {
-    const response = await request.get(`${origins.self}${path}`);
-    expect(response.status(), path).toBe(200);
-    expect(response.headers()['content-type'], path).toMatch(type);
-    expect(response.headers()['cache-control'], path).toBe('no-cache');
+    const response = await server.get(`${origins.self}${path}`);
+    expect(response.status, path).toBe(200);
+    expect(response.headers['content-type'], path).toMatch(type);
+    expect(response.headers['cache-control'], path).toBe('no-cache');
   }
 });

@@ -35,10 +35,3 @@ export async function runAll(page: Page, timeout = 60_000): Promise<Record<strin
   for (const id of ids) results[id] = await readExperiment(page, id);
   return results;
 }
-
-/** The server's journal of received beacons, newest first, read as a non-browser client would. */
-export async function beaconJournal(page: Page, origin: string): Promise<{ contentType: string | null; body: string; bytes: number; origin: string | null }[]> {
-  const response = await page.request.get(`${origin}/api/beacon`);
-  expect(response.status()).toBe(200);
-  return ((await response.json()) as { beacons: any[] }).beacons;
-}

@@ -1,0 +1,73 @@
+import dns from 'node:dns';
+import { readFileSync } from 'node:fs';
+import type { LookupFunction } from 'node:net';
+import { Agent, request } from 'undici';
+import { test as base } from '../../fixtures.js';
+import type { StackInfo } from '../../stacks/stack.js';
+
+export interface ServerAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  text: string;
+}
+
+/** The server's view, read as curl would: no browser, no CORS, every header and body readable. */
+export interface ServerClient {
+  get(url: string): Promise<ServerAnswer>;
+}
+
+/** glibc does not resolve *.localhost (browsers do): send those names to loopback. */
+const localhostLookup: LookupFunction = (hostname, options, callback) => {
+  if (hostname === 'localhost' || hostname.endsWith('.localhost')) {
+    if (options.all) (callback as (err: null, addresses: dns.LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+    else callback(null, '127.0.0.1', 4);
+    return;
+  }
+  dns.lookup(hostname, options, callback as never);
+};
+
+function serverClient(stack: StackInfo): { client: ServerClient; close: () => Promise<void> } {
+  const agent = new Agent({
+    connect: { lookup: localhostLookup, ...(stack.caCert ? { ca: readFileSync(stack.caCert, 'utf8') } : {}) },
+    headersTimeout: 15_000,
+    bodyTimeout: 15_000,
+  });
+  return {
+    client: {
+      async get(url) {
+        const answer = await request(url, { dispatcher: agent });
+        const body = Buffer.from(await answer.body.arrayBuffer());
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+        return { status: answer.statusCode, headers, body, text: body.toString('utf8') };
+      },
+    },
+    close: () => agent.close(),
+  };
+}
+
+/** The project's test, plus `server`: a non-browser client for what a page cannot see. */
+export const test = base.extend<{ server: ServerClient }>({
+  server: async ({ stack }, use) => {
+    const { client, close } = serverClient(stack);
+    await use(client);
+    await close();
+  },
+});
+
+export { expect } from '../../fixtures.js';
+
+export interface JournalEntry {
+  contentType: string | null;
+  body: string;
+  bytes: number;
+  origin: string | null;
+}
+
+/** The server's journal of received beacons, newest first. */
+export async function beaconJournal(server: ServerClient, origin: string): Promise<JournalEntry[]> {
+  const answer = await server.get(`${origin}/api/beacon`);
+  if (answer.status !== 200) throw new Error(`GET /api/beacon answered ${answer.status}`);
+  return (JSON.parse(answer.text) as { beacons: JournalEntry[] }).beacons;
+}
