@@ -32,7 +32,10 @@ const h2 = ['h2', 'h3'].includes(pageProtocol());
 const streamsSupported = supportsRequestStreams();
 const STREAMS_UNSUPPORTED = 'this engine cannot send a ReadableStream as a request body; it sends the text "[object ReadableStream]" as text/plain instead';
 /** Chromium sends a streaming upload only over HTTP/2 or later; over HTTP/1.1 fetch rejects. */
-const streamPrediction = ctx.engine === 'chromium' && !h2 ? { type: 'rejects TypeError (chromium: streaming uploads need HTTP/2)', kind: 'TypeError' } : { type: 'none', kind: 'other' };
+const streamPrediction: { type: string | null; kind: string; text: string } =
+  ctx.engine === 'chromium' && !h2
+    ? { type: 'rejects TypeError (chromium: streaming uploads need HTTP/2)', kind: 'TypeError', text: 'rejected with TypeError (chromium sends streaming uploads only over HTTP/2; this page came over HTTP/1.1)' }
+    : { type: null, kind: 'other', text: 'no Content-Type, bodyKind other' };
 
 interface Row {
   name: string;
@@ -71,7 +74,7 @@ function matchesType(predicted: string | null, actual: string | null): boolean {
 experiment(box, {
   id: 'content-types',
   title: 'The Content-Type fetch writes by itself, per body value',
-  predicted: `One row per kind of body, sent to /api/echo. FormData gets multipart with a boundary, URLSearchParams urlencoded;charset=UTF-8, a string text/plain;charset=UTF-8 (even JSON text), a typed Blob its type; untyped Blobs, buffers and streams get none. A header set by the caller is sent unchanged and bodyKind follows it. Streams here: ${streamPrediction.type}.`,
+  predicted: `One row per kind of body, sent to /api/echo. FormData gets multipart with a boundary, URLSearchParams urlencoded;charset=UTF-8, a string text/plain;charset=UTF-8 (even JSON text), a typed Blob its type; untyped Blobs, buffers and streams get none. A header set by the caller is sent unchanged and bodyKind follows it. With duplex: 'half', here: ${streamPrediction.text}.`,
   async run() {
     const observed: Record<string, unknown> = {};
     const lines: string[] = [];
