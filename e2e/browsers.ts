@@ -1,17 +1,53 @@
 import type { LaunchOptions } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** The engines the suite runs in: one of each family the spec tells apart. */
+export type BrowserName = 'chromium' | 'firefox';
+export const allBrowsers: readonly BrowserName[] = ['chromium', 'firefox'];
+
+/** Debian's packages (test tools cannot download their own browsers here). */
+export function browserExecutable(browser: BrowserName): string {
+  return browser === 'chromium'
+    ? (process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium')
+    : (process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr');
+}
+
+export const browserPackage: Record<BrowserName, string> = { chromium: 'chromium', firefox: 'firefox-esr' };
+
 /**
- * Debian's Chromium, launched as PLATFORM.md measured: no sandbox (root), no background
- * networking (the machine has no internet), a throwaway HOME.
- * Never use ignoreHTTPSErrors with Chromium: it drops sendBeacon at page close.
+ * Everything launched from this process keeps its profile and HOME in one folder, removed
+ * when the process exits (each Playwright worker evaluates the config, so each has its own).
  */
-export function chromiumLaunch(): LaunchOptions {
-  const home = mkdtempSync(join(tmpdir(), 'e2e-chromium-'));
+let scratch: string | undefined;
+function scratchDir(prefix: string): string {
+  if (!scratch) {
+    const dir = mkdtempSync(join(tmpdir(), 'origin-lab-e2e-'));
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    scratch = dir;
+  }
+  return mkdtempSync(join(scratch, prefix));
+}
+
+/**
+ * Launch options for a browser that trusts the given CA certificates the way a user's browser
+ * would: in the certificate database the browser itself reads (NSS for both engines), so no
+ * certificate error is ever ignored. Never use ignoreHTTPSErrors with Chromium: it silently
+ * drops sendBeacon sent at page close.
+ */
+export function launchOptions(browser: BrowserName, caCerts: readonly string[]): LaunchOptions {
+  return browser === 'chromium' ? chromiumLaunch(caCerts) : firefoxLaunch(caCerts);
+}
+
+/** Debian's Chromium as PLATFORM.md measured it: no sandbox (root), no background networking, a throwaway HOME. */
+export function chromiumLaunch(caCerts: readonly string[] = []): LaunchOptions {
+  const home = scratchDir('chromium-home-');
+  // Chromium on Linux reads the user's NSS database under $HOME/.pki/nssdb.
+  if (caCerts.length > 0) trustInNssDb(join(home, '.pki', 'nssdb'), caCerts);
   return {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium',
+    executablePath: browserExecutable('chromium'),
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -23,4 +59,49 @@ export function chromiumLaunch(): LaunchOptions {
     ],
     env: { ...process.env, HOME: home } as Record<string, string>,
   };
+}
+
+/**
+ * Firefox ESR through WebDriver BiDi (channel moz-firefox; Playwright 1.64 is pinned for it).
+ * Firefox reads trust from the profile's own NSS database (cert9.db), and Playwright would give
+ * it a fresh empty profile, so this passes a profile prepared here: every default argument is
+ * replaced by the same ones with --profile pointing at it. A worker launches one Firefox at a
+ * time, so one profile per process is never shared by two running browsers.
+ */
+export function firefoxLaunch(caCerts: readonly string[] = []): LaunchOptions {
+  const home = scratchDir('firefox-home-');
+  const profile = join(home, 'profile');
+  mkdirSync(profile);
+  if (caCerts.length > 0) trustInNssDb(profile, caCerts);
+  // What Playwright writes into the profiles it makes, plus quiet on the network (no internet here).
+  const prefs: Record<string, string | number | boolean> = {
+    'app.normandy.api_url': '',
+    'app.update.auto': false,
+    'browser.safebrowsing.malware.enabled': false,
+    'browser.safebrowsing.phishing.enabled': false,
+    'datareporting.policy.dataSubmissionEnabled': false,
+    'dom.testing.testutils.enabled': true,
+    'extensions.update.enabled': false,
+    'network.connectivity-service.enabled': false,
+    'network.captive-portal-service.enabled': false,
+    'toolkit.cosmeticAnimations.enabled': false,
+    'toolkit.startup.max_resumed_crashes': -1,
+    'toolkit.telemetry.enabled': false,
+  };
+  writeFileSync(join(profile, 'user.js'), Object.entries(prefs).map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});`).join('\n') + '\n');
+  return {
+    channel: 'moz-firefox',
+    executablePath: browserExecutable('firefox'),
+    ignoreDefaultArgs: true,
+    args: ['--remote-debugging-port=0', '--headless', '--profile', profile],
+    env: { ...process.env, HOME: home } as Record<string, string>,
+  };
+}
+
+/** Creates an NSS database in dir trusting each certificate as a CA for web sites. */
+function trustInNssDb(dir: string, caCerts: readonly string[]): void {
+  mkdirSync(dir, { recursive: true });
+  const certutil = (args: string[]) => execFileSync('certutil', ['-d', `sql:${dir}`, ...args], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
+  if (!existsSync(join(dir, 'cert9.db'))) certutil(['-N', '--empty-password']);
+  caCerts.forEach((cert, index) => certutil(['-A', '-t', 'C,,', '-n', `origin-lab-ca-${index}`, '-i', cert]));
 }

@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, httpsAnswer, originOf } from '../../launcher/src/caddy.js';
+import { publishPlainOrigins } from './tls-front.js';
+import type { Stack } from './stack.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const sites: [string, string] = ['a.localhost', 'b.localhost'];
+
+/** Compose v1 (Debian's docker-compose); COMPOSE_EXECUTABLE names another. */
+export const composeExecutable = process.env.COMPOSE_EXECUTABLE ?? 'docker-compose';
+
+/** Bounds on the slow steps; a build from nothing (npm ci in the image) takes a few minutes. */
+const buildTimeoutMs = Number(process.env.E2E_COMPOSE_BUILD_TIMEOUT_MS ?? 15 * 60_000);
+const upTimeoutMs = Number(process.env.E2E_COMPOSE_UP_TIMEOUT_MS ?? 3 * 60_000);
+const downTimeoutMs = 60_000;
+
+/**
+ * The docker compose set exactly as a workshop runs it (docker-compose.yml, the services'
+ * Dockerfiles, Caddy in the caddy:2 image), brought up by testcontainers on free host ports
+ * under a project name of its own, and taken down with its volumes by stop().
+ */
+export async function startComposeStack(): Promise<Stack> {
+  // No reaper image can be pulled here; stop() does the cleanup. Published ports are on loopback.
+  process.env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
+  process.env.TESTCONTAINERS_HOST_OVERRIDE ??= '127.0.0.1';
+  const { DockerComposeEnvironment, Wait } = await import('testcontainers');
+
+  const [httpsPort, httpPort] = await Promise.all([freePort(), freePort()]);
+  const project = `originlabe2e${randomBytes(4).toString('hex')}`;
+  const environment: Record<string, string> = {
+    HTTPS_PORT: String(httpsPort),
+    HTTP_PORT: String(httpPort),
+    BIND_ADDRESS: '127.0.0.1',
+    ALLOWED_ORIGINS: sites.flatMap((site) => [originOf('https', site, httpsPort), originOf('http', site, httpPort)]).join(','),
+    UPSTREAM_API_KEY: randomBytes(18).toString('base64url'),
+    LOG_REQUESTS: 'false',
+  };
+  const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-compose-'));
+  const compose = (args: string[], timeoutMs: number, what: string) =>
+    run(composeExecutable, ['--project-name', project, ...args], { ...process.env, ...environment }, timeoutMs, what);
+  const down = async () => {
+    await compose(['down', '--volumes', '--remove-orphans', '--timeout', '5'], downTimeoutMs, 'docker-compose down').catch((err: Error) =>
+      console.error(`[e2e] compose stack: ${err.message}`),
+    );
+    rmSync(scratch, { recursive: true, force: true });
+  };
+
+  try {
+    // Built here rather than by `up --build`, so the build has its own bound and a clear failure.
+    const started = Date.now();
+    await compose(['build', '--force-rm'], buildTimeoutMs, 'docker-compose build');
+    console.log(`[e2e] compose stack: images built in ${Date.now() - started} ms`);
+
+    const caddyName = `${project}_caddy_1`;
+    const upping = new DockerComposeEnvironment(repoRoot, 'docker-compose.yml')
+      .withProjectName(project)
+      .withEnvironment(environment)
+      .withClientOptions({ executable: { standalone: true, executablePath: composeExecutable } })
+      .withWaitStrategy(caddyName, Wait.forLogMessage(/serving initial configuration/))
+      .withStartupTimeout(upTimeoutMs)
+      .up();
+    const running = await withTimeout(upping, upTimeoutMs + 30_000, 'docker-compose up');
+
+    // Caddy makes its CA when it starts; the browsers and the checks below trust that root only.
+    const caCert = join(scratch, 'root.crt');
+    const caddy = running.getContainer(caddyName);
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const result = await caddy.exec(['cat', '/data/caddy/pki/authorities/local/root.crt']);
+      if (result.exitCode === 0 && result.output.includes('BEGIN CERTIFICATE')) {
+        writeFileSync(caCert, result.output);
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`Caddy's root certificate did not appear in the caddy container: ${result.output}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    // Every service answers through the front before a browser is pointed at it.
+    for (const [site, path] of [[sites[0], '/'], [sites[1], '/api/posts']] as const) {
+      const answerDeadline = Date.now() + 60_000;
+      let last: number | string = 'no answer';
+      while (last !== 200) {
+        if (Date.now() > answerDeadline) throw new Error(`https://${site}:${httpsPort}${path} did not answer 200 (last: ${last})`);
+        last = await httpsAnswer(site, httpsPort, path, caCert);
+        if (last !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+    publishPlainOrigins('compose', [originOf('http', sites[0], httpPort), originOf('http', sites[1], httpPort)]);
+    return {
+      name: 'compose',
+      origins: [originOf('https', sites[0], httpsPort), originOf('https', sites[1], httpsPort)],
+      caCert,
+      stop: down,
+    };
+  } catch (err) {
+    await down();
+    throw err;
+  }
+}
+
+/** Runs a program to completion within timeoutMs (then kills it); rejects with the tail of its output. */
+function run(program: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8_000));
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(new Error(`${what}: ${err.message}`));
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`${what} failed (${signal === 'SIGKILL' ? `killed after ${timeoutMs} ms` : `exit ${code}`}):\n${output}`));
+    });
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

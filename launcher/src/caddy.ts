@@ -1,0 +1,181 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import https from 'node:https';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository's Caddyfile: the same file the docker compose set mounts. */
+export const repoCaddyfile = fileURLToPath(new URL('../../Caddyfile', import.meta.url));
+
+export interface CaddyOptions {
+  /** The two host names; both serve the same content. */
+  sites: [string, string];
+  httpsPort: number;
+  /** Plain-HTTP port for the same two names (HTTP/1.1 only). */
+  httpPort: number;
+  /** host:port of the api and of the pages; the same address for the embedded default. */
+  apiUpstream: string;
+  pagesUpstream: string;
+  /** The caddy program; CADDY_PATH or `caddy` on PATH by default. */
+  executable?: string;
+  caddyfile?: string;
+  /** How long to wait for Caddy to listen and serve its certificates. */
+  readyTimeoutMs?: number;
+  /**
+   * Caddy's data folder (its local CA and certificates). Given, it is kept, so a CA trusted once
+   * stays trusted; left out, a throwaway folder is used and deleted on stop.
+   */
+  dataDir?: string;
+}
+
+export interface RunningCaddy {
+  /** https://<site>[:port] for each site, in the order given. */
+  origins: [string, string];
+  /** http://<site>[:port] for each site (HTTP/1.1). */
+  plainOrigins: [string, string];
+  /** Caddy's local root certificate (PEM); in a throwaway data folder it is new each run and deleted by stop(). */
+  caCert: string;
+  stop(): Promise<void>;
+}
+
+export class CaddyError extends Error {}
+
+/** The executable to run, or undefined when none is installed. */
+export function findCaddy(env: Record<string, string | undefined> = process.env): string | undefined {
+  if (env.CADDY_PATH) return existsSync(env.CADDY_PATH) ? env.CADDY_PATH : undefined;
+  for (const dir of (env.PATH ?? '').split(':').filter(Boolean)) {
+    const candidate = join(dir, 'caddy');
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** A port nobody listens on right now (the kernel picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function originOf(scheme: 'https' | 'http', host: string, port: number): string {
+  const standard = scheme === 'https' ? 443 : 80;
+  return port === standard ? `${scheme}://${host}` : `${scheme}://${host}:${port}`;
+}
+
+/**
+ * Runs the repository's Caddyfile with Caddy from this machine, with a throwaway HOME and data
+ * directory (so a fresh local CA, and nothing written to the user's trust stores), and resolves
+ * once both names answer over TLS with a certificate from that CA.
+ */
+export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
+  const executable = options.executable ?? findCaddy();
+  if (!executable) throw new CaddyError('caddy is not installed (apt-get install caddy), or set CADDY_PATH');
+  const home = mkdtempSync(join(tmpdir(), 'origin-lab-caddy-'));
+  const dataDir = options.dataDir ?? join(home, 'data');
+  const caCert = join(dataDir, 'caddy', 'pki', 'authorities', 'local', 'root.crt');
+  const child = spawn(executable, ['run', '--config', options.caddyfile ?? repoCaddyfile, '--adapter', 'caddyfile'], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_DATA_HOME: dataDir,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      SITE_A: options.sites[0],
+      SITE_B: options.sites[1],
+      HTTPS_PORT: String(options.httpsPort),
+      HTTP_PORT: String(options.httpPort),
+      API_UPSTREAM: options.apiUpstream,
+      PAGES_UPSTREAM: options.pagesUpstream,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    // Keep the tail only: enough to explain a failure.
+    log = (log + chunk.toString()).slice(-20_000);
+  });
+  const stop = async () => {
+    await stopProcess(child, 5_000);
+    rmSync(home, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilServing(child, options, caCert, options.readyTimeoutMs ?? 20_000, () => log);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return {
+    origins: [originOf('https', options.sites[0], options.httpsPort), originOf('https', options.sites[1], options.httpsPort)],
+    plainOrigins: [originOf('http', options.sites[0], options.httpPort), originOf('http', options.sites[1], options.httpPort)],
+    caCert,
+    stop,
+  };
+}
+
+async function waitUntilServing(child: ChildProcess, options: CaddyOptions, caCert: string, timeoutMs: number, log: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  let last = 'not started';
+  while (Date.now() < deadline) {
+    if (exited) throw new CaddyError(`caddy exited before serving:\n${tail(log())}`);
+    if (existsSync(caCert)) {
+      // Any status will do: Caddy serves both names with certificates from its CA.
+      const results = await Promise.all(options.sites.map((site) => httpsAnswer(site, options.httpsPort, '/', caCert)));
+      const failure = results.find((result) => typeof result === 'string');
+      if (failure === undefined) return;
+      last = String(failure);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new CaddyError(`caddy did not serve both names over TLS within ${timeoutMs} ms (last: ${last}):\n${tail(log())}`);
+}
+
+/**
+ * GET https://site:port/path, connecting to 127.0.0.1 (glibc does not resolve *.localhost) and
+ * trusting only the given CA: the status, or the reason there was none.
+ */
+export function httpsAnswer(site: string, port: number, path: string, caCert: string): Promise<number | string> {
+  return new Promise((resolve) => {
+    const request = https.get(
+      {
+        host: '127.0.0.1',
+        servername: site,
+        port,
+        path,
+        headers: { host: originOf('https', site, port).slice('https://'.length) },
+        ca: readFileSync(caCert),
+        timeout: 2_000,
+        agent: false,
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 'no status');
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error('timed out')));
+    request.on('error', (err) => resolve(`${site}: ${err.message}`));
+  });
+}
+
+function tail(text: string): string {
+  return text.split('\n').slice(-15).join('\n');
+}
+
+function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Provides, without a container registry, the base images our Dockerfiles and docker-compose.yml
+# name, so that those files stay the standard ones users build and run:
+#   node:20-bookworm-slim  Debian bookworm (debootstrap minbase) + this machine's node and npm,
+#                          laid out as in the official image (/usr/local, user "node" uid 1000),
+#                          trusting this machine's CA bundle (builds run npm ci, and the build
+#                          machines reach the npm registry through a TLS-inspecting proxy)
+#   caddy:2                Debian bookworm + Debian's caddy, with the official image's
+#                          environment, working directory and command
+# Images that already exist are left alone. Needs root, debootstrap and a running Docker engine.
+set -euo pipefail
+
+mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+have() { docker image inspect "$1" >/dev/null 2>&1; }
+
+if have node:20-bookworm-slim && have caddy:2; then
+  echo "base-images: node:20-bookworm-slim and caddy:2 already present"
+  exit 0
+fi
+
+if ! have localhost/debian:bookworm; then
+  echo "base-images: debootstrap bookworm (minbase) from $mirror"
+  debootstrap --variant=minbase bookworm "$work/rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
+    || { tail -n 30 "$work/debootstrap.log" >&2; exit 1; }
+  rm -rf "$work/rootfs/var/cache/apt/archives/"*.deb "$work/rootfs/var/lib/apt/lists/"*
+  tar -C "$work/rootfs" -c . | docker import - localhost/debian:bookworm >/dev/null
+  rm -rf "$work/rootfs"
+fi
+
+if ! have node:20-bookworm-slim; then
+  node_bin=$(readlink -f "$(command -v node)")
+  npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
+  echo "base-images: node:20-bookworm-slim from $node_bin ($(node --version)) and $npm_dir"
+  mkdir -p "$work/node/npm"
+  cp "$node_bin" "$work/node/node"
+  cp "${CA_BUNDLE:-/etc/ssl/certs/ca-certificates.crt}" "$work/node/ca-certificates.crt"
+  cp -a "$npm_dir/." "$work/node/npm/"
+  cat >"$work/node/Dockerfile" <<'DOCKERFILE'
+FROM localhost/debian:bookworm
+COPY node /usr/local/bin/node
+COPY npm /usr/local/lib/node_modules/npm
+COPY ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
+RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \
+ && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx \
+ && groupadd --gid 1000 node \
+ && useradd --uid 1000 --gid node --shell /bin/bash --create-home node
+ENV NODE_VERSION=stand-in NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+CMD ["node"]
+DOCKERFILE
+  docker build -q -t node:20-bookworm-slim "$work/node" >/dev/null
+fi
+
+if ! have caddy:2; then
+  echo "base-images: caddy:2 from $(command -v caddy) ($(caddy version | cut -d' ' -f1))"
+  mkdir -p "$work/caddy"
+  cp "$(command -v caddy)" "$work/caddy/caddy"
+  cat >"$work/caddy/Dockerfile" <<'DOCKERFILE'
+FROM localhost/debian:bookworm
+COPY caddy /usr/bin/caddy
+RUN mkdir -p /config/caddy /data/caddy /etc/caddy /srv
+ENV XDG_CONFIG_HOME=/config XDG_DATA_HOME=/data
+WORKDIR /srv
+EXPOSE 80 443 443/udp 2019
+CMD ["caddy", "run", "--config", "/etc/caddy/Caddyfile", "--adapter", "caddyfile"]
+DOCKERFILE
+  docker build -q -t caddy:2 "$work/caddy" >/dev/null
+fi
+
+docker image ls --format '  {{.Repository}}:{{.Tag}} {{.Size}}' | grep -E 'node:20-bookworm-slim|caddy:2|localhost/debian' || true
