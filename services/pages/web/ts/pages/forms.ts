@@ -45,7 +45,7 @@ const same = (a: [string, string][], b: [string, string][]) => JSON.stringify(a)
 
 experiment(box, {
   id: 'collect',
-  title: 'new FormData(form) on the form above (after putting two files in)',
+  title: 'new FormData(form) on the form above, reset to its starting values and given two files',
   predicted:
     'Collected in document order: named text, select and textarea values; "on" for the checked checkbox with no value; the checked radio; two entries each for the multiple select and the shared name "phone"; an empty File for the empty file input; two Files for the multiple input. Not collected: the unnamed input, disabled controls, the disabled fieldset, unchecked boxes and radios, and the buttons.',
   async run() {
