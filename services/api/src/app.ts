@@ -17,6 +17,8 @@ import { upstreamProxy } from './routes/upstream.js';
 export interface ApiApp extends Koa {
   /** Ends every open event stream; part of a graceful stop. Returns how many were open. */
   endStreams(): number;
+  /** How many event streams are open now. */
+  openStreamCount(): number;
 }
 
 /** Builds the API without listening: the middleware chain, then one handler per endpoint. */
@@ -44,6 +46,7 @@ export function createApp(config: ApiConfig): ApiApp {
   app.use(dispatch(routes, prefixRoutes, notFound()));
 
   return Object.assign(app, {
+    openStreamCount: () => openStreams.size,
     endStreams() {
       const count = openStreams.size;
       for (const end of [...openStreams]) end();
