@@ -11,8 +11,9 @@ ready_seconds=${DOCKER_READY_SECONDS:-60}
 case "$cmd" in
   start)
     if docker version >/dev/null 2>&1; then
-      echo "docker-engine: an engine already answers on the default socket; not starting another" >&2
-      exit 1
+      # Someone else's engine: use it, and leave it running on stop (no PID file is written).
+      echo "docker-engine: an engine already answers on the default socket; using it"
+      exit 0
     fi
     mkdir -p "$dir/data" "$dir/exec"
     dockerd --data-root "$dir/data" --exec-root "$dir/exec" --pidfile "$dir/dockerd.pid" \

@@ -1,0 +1,160 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import http2 from 'node:http2';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { serve } from '@origin-lab/server-kit';
+import { findCaddy, repoCaddyfile } from '../src/caddy.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+});
+
+interface TlsStart {
+  child: ChildProcess;
+  origins: string[];
+  caCert: string;
+  output: () => string;
+}
+
+/** `npm start -- --tls` on free ports; resolves with what it printed. */
+async function startTls(): Promise<TlsStart> {
+  const child = spawn(process.execPath, ['launcher/dist/start.js', '--tls'], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: '0', HTTPS_PORT: '0', HTTP_PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URLs printed:\n${output}`)), 25_000);
+    const check = () => {
+      if (/Ctrl-C stops/.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stderr!.on('data', check);
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+  return {
+    child,
+    origins: [...output.matchAll(/^ {2}(https:\/\/[a-z.]+:\d+)\/$/gm)].map((match) => match[1]!),
+    caCert: /^ {2}(\/\S+root\.crt)$/m.exec(output)![1]!,
+    output: () => output,
+  };
+}
+
+/** An HTTP/2 session to https://<name>:port, connected to 127.0.0.1 and trusting only the CA. */
+function h2Session(origin: string, caCert: string): http2.ClientHttp2Session {
+  const url = new URL(origin);
+  return http2.connect(origin, { host: '127.0.0.1', servername: url.hostname, ca: readFileSync(caCert) });
+}
+
+function waitFor(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const poll = setInterval(() => {
+      if (predicate()) {
+        clearInterval(poll);
+        resolve();
+      } else if (Date.now() - started > timeoutMs) {
+        clearInterval(poll);
+        reject(new Error(`timed out waiting for ${what}`));
+      }
+    }, 50);
+  });
+}
+
+// Caddy is required on CI; elsewhere these are skipped with the reason printed by vitest.
+const caddyMissing = !findCaddy() && !process.env.CI;
+
+describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)', () => {
+  it('prints two https origins and the root certificate; both serve pages and the api over HTTP/2 with a certificate from that CA', async () => {
+    const { origins, caCert } = await startTls();
+    expect(origins).toHaveLength(2);
+    expect(origins[0]).toMatch(/^https:\/\/a\.localhost:\d+$/);
+    expect(origins[1]).toMatch(/^https:\/\/b\.localhost:\d+$/);
+    expect(readFileSync(caCert, 'utf8')).toContain('BEGIN CERTIFICATE');
+    for (const [self, other] of [origins, [...origins].reverse()]) {
+      const session = h2Session(self!, caCert);
+      try {
+        await new Promise<void>((resolve, reject) => session.once('connect', () => resolve()).once('error', reject));
+        expect(session.alpnProtocol).toBe('h2');
+        const status = (path: string, headers: http2.OutgoingHttpHeaders = {}) =>
+          new Promise<{ status: number; headers: http2.IncomingHttpHeaders }>((resolve, reject) => {
+            const request = session.request({ ':path': path, ...headers });
+            request.on('response', (responseHeaders) => {
+              request.resume();
+              request.on('end', () => resolve({ status: Number(responseHeaders[':status']), headers: responseHeaders }));
+            });
+            request.on('error', reject);
+            request.end();
+          });
+        expect((await status('/')).status).toBe(200);
+        const api = await status('/api/posts', { origin: other });
+        expect(api.status).toBe(200);
+        // Each name is on the other's allowlist, at the ports this run picked.
+        expect(api.headers['access-control-allow-origin']).toBe(other);
+        // No HTTP/3 is advertised.
+        expect(api.headers['alt-svc']).toBeUndefined();
+      } finally {
+        session.close();
+      }
+    }
+  });
+
+  it('passes server-sent events through unbuffered and uncompressed, and a client that leaves reaches the api', async () => {
+    const { origins, caCert, output } = await startTls();
+    const session = h2Session(origins[0]!, caCert);
+    try {
+      const request = session.request({ ':path': '/api/stream?count=30', 'accept-encoding': 'gzip, br' });
+      let headers: http2.IncomingHttpHeaders | undefined;
+      let body = '';
+      let ended = false;
+      request.on('response', (responseHeaders) => (headers = responseHeaders));
+      request.setEncoding('utf8');
+      request.on('data', (chunk: string) => (body += chunk));
+      request.on('end', () => (ended = true));
+      request.end();
+      // The first tick arrives while the stream still has 29 to go: nothing holds it back.
+      await waitFor(() => body.includes('event: tick\ndata: {"n":1,"of":30}\n\n'), 10_000, 'the first tick through Caddy');
+      expect(ended).toBe(false);
+      expect(headers?.['content-type']).toBe('text/event-stream');
+      expect(headers?.['content-encoding']).toBeUndefined();
+      // The client leaves: Caddy closes its side to the api, whose request log records the stream
+      // as not completed (the log line is written when the response closes).
+      request.close(http2.constants.NRST_CANCEL);
+      await waitFor(
+        () => output().split('\n').some((line) => line.includes('"url":"/api/stream?count=30"') && line.includes('"completed":false')),
+        10_000,
+        'the api to see the client leave',
+      );
+    } finally {
+      session.close();
+    }
+  });
+});
+
+describe('Caddyfile and servers agree on idle keep-alive', () => {
+  it("Caddy drops idle upstream connections before the services' keep-alive timeout would", async () => {
+    const caddyfile = readFileSync(repoCaddyfile, 'utf8');
+    const idle = [...caddyfile.matchAll(/keepalive \{\$UPSTREAM_IDLE_TIMEOUT:(\d+)s\}/g)].map((match) => Number(match[1]) * 1_000);
+    expect(idle.length).toBeGreaterThanOrEqual(2);
+    const running = await serve((_req, res) => res.end(), { port: 0, host: '127.0.0.1' });
+    try {
+      for (const ms of idle) expect(ms).toBeLessThan(running.server.keepAliveTimeout);
+    } finally {
+      await running.stop();
+    }
+  });
+});
