@@ -37,8 +37,11 @@ function followStream(url: string, closeOnDone: boolean, timeoutMs: number, onLo
   current = source;
   return new Promise((resolve) => {
     let logged = 0;
+    // Every state seen, so a short-lived one (OPEN lasts about a second) stays on screen.
+    const seen: number[] = [];
     const showState = () => {
-      readyView.textContent = READY_NAMES[source.readyState] ?? String(source.readyState);
+      if (seen[seen.length - 1] !== source.readyState) seen.push(source.readyState);
+      readyView.textContent = `${READY_NAMES[source.readyState] ?? source.readyState} (so far: ${seen.join(' \u2192 ')})`;
       while (logged < recorder.log.length) onLog(`${READY_NAMES[source.readyState]}: ${recorder.log[logged++]}`);
       restartsCounter.set(recorder.restarts);
     };
@@ -76,7 +79,7 @@ byId('stream-form').addEventListener('submit', (event) => {
 });
 byId('stream-stop').addEventListener('click', () => {
   current?.close();
-  readyView.textContent = READY_NAMES[current?.readyState ?? CLOSED] ?? '';
+  readyView.textContent = `${READY_NAMES[current?.readyState ?? CLOSED]} (the page called close())`;
 });
 
 // ---- Experiments ---------------------------------------------------------------------------
