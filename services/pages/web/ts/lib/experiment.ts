@@ -81,5 +81,5 @@ export function runAllButton(parent: HTMLElement): void {
     button.disabled = false;
     document.body.dataset.ranAll = 'true';
   });
-  parent.append(h('p', {}, button));
+  parent.append(h('h2', {}, 'Experiments'), h('p', {}, button));
 }
