@@ -1,7 +1,7 @@
 import { ConfigError, envInt, envString, stopOnSignals } from '@origin-lab/server-kit';
 import { defaultOrigins } from '@origin-lab/api/config';
 import { startEmbedded } from './embedded.js';
-import { CaddyError, findCaddy, freePort, originOf, startCaddy, type RunningCaddy } from './caddy.js';
+import { CaddyError, findCaddy, freePort, originOf, startCaddy, type CaddyOptions, type RunningCaddy } from './caddy.js';
 
 const usage = 'usage: npm start [-- --tls]';
 
@@ -13,7 +13,7 @@ try {
 
   let port = envInt(process.env, 'PORT', 8080, 0, 65_535);
   const env: Record<string, string | undefined> = { ...process.env };
-  let front: Omit<Parameters<typeof startCaddy>[0], 'apiUpstream' | 'pagesUpstream'> | undefined;
+  let front: Omit<CaddyOptions, 'apiUpstream' | 'pagesUpstream'> | undefined;
   if (tls) {
     if (!findCaddy()) throw new ConfigError('--tls runs the Caddyfile with Caddy, which is not installed: apt-get install caddy (or set CADDY_PATH)');
     // 0 asks for free ports; the api's allowlist needs the real ones, so they are fixed here.
@@ -68,6 +68,9 @@ try {
 } catch (err) {
   if (err instanceof ConfigError || err instanceof CaddyError) {
     process.stderr.write(`${err instanceof CaddyError ? 'caddy' : 'configuration'} error: ${err.message}\n`);
+    if (err instanceof CaddyError && /address already in use/.test(err.message)) {
+      process.stderr.write('a port Caddy needs is taken: pick others, e.g. HTTPS_PORT=9443 HTTP_PORT=9880 npm start -- --tls (0 picks free ones)\n');
+    }
     process.exit(2);
   }
   if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
