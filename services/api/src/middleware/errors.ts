@@ -7,10 +7,9 @@ import { ApiError } from '../lib/api-error.js';
  * (the CORS answer, Vary) are kept, so a browser can still read the status of a failure.
  */
 export function errorsAsJson(log: LogSink): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
+  // A rejection handler instead of an async try/await: one promise less per request.
+  return (ctx, next) =>
+    next().catch((err: unknown) => {
       const answer = toApiError(err);
       if (answer.status >= 500 && !(err instanceof ApiError)) {
         log({ msg: 'handler failed', method: ctx.method, url: ctx.url, error: String(err) });
@@ -19,8 +18,7 @@ export function errorsAsJson(log: LogSink): Middleware {
       ctx.status = answer.status;
       ctx.set(answer.headers);
       ctx.body = { error: answer.message, ...answer.fields };
-    }
-  };
+    });
 }
 
 function toApiError(err: unknown): ApiError {
