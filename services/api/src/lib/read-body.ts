@@ -1,14 +1,19 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { ApiError } from './api-error.js';
 
-const NO_BODY = Buffer.alloc(0);
+export const NO_BODY = Buffer.alloc(0);
+
+/** HTTP/1.x with neither Content-Length nor Transfer-Encoding has no body: nothing to read. */
+export function declaresNoBody(req: IncomingMessage): boolean {
+  const headers = req.headers;
+  return headers['content-length'] === undefined && headers['transfer-encoding'] === undefined && req.httpVersionMajor < 2;
+}
 
 /** Reads the whole request body as bytes, refusing more than limit with a 413 before buffering it. */
 export async function readBody(ctx: Context, limit: number): Promise<Buffer> {
-  const headers = ctx.req.headers;
-  // HTTP/1.x with neither Content-Length nor Transfer-Encoding has no body: skip the reader.
-  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined && ctx.req.httpVersionMajor < 2) return NO_BODY;
+  if (declaresNoBody(ctx.req)) return NO_BODY;
   const declared = ctx.get('Content-Length');
   if (declared !== '' && Number(declared) > limit) throw tooLarge(limit);
   try {

@@ -1,8 +1,8 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { isUtf8 } from 'node:buffer';
 import type { ApiConfig } from '../config.js';
 import { bodyKind } from '../lib/body-kind.js';
-import { readBody } from '../lib/read-body.js';
+import { declaresNoBody, NO_BODY, readBody } from '../lib/read-body.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -11,20 +11,27 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * Bytes that are not valid UTF-8 are also given as base64, so the text never hides what arrived.
  */
 export function echo(config: ApiConfig): Middleware {
-  return async (ctx) => {
-    const body = await readBody(ctx, config.limits.bodyBytes);
-    const valid = isUtf8(body);
-    // Serialised here, once, with the header Koa would set for an object body: saves Koa's type lookup.
-    ctx.set('Content-Type', JSON_TYPE);
-    ctx.body = JSON.stringify({
-      method: ctx.method,
-      path: ctx.path,
-      query: ctx.query,
-      headers: ctx.req.headers,
-      body: body.toString('utf8'),
-      ...(valid ? {} : { bodyBase64: body.toString('base64') }),
-      bodyBytes: body.length,
-      bodyKind: bodyKind(ctx.method, ctx.req.headers['content-type'], body.length),
-    });
+  const limit = config.limits.bodyBytes;
+  // Not async: a request without a body (most GETs) is answered without a promise or a tick.
+  return (ctx) => {
+    if (declaresNoBody(ctx.req)) return reflect(ctx, NO_BODY);
+    return readBody(ctx, limit).then((body) => reflect(ctx, body));
   };
+}
+
+function reflect(ctx: Context, body: Buffer): void {
+  const { req } = ctx;
+  const valid = isUtf8(body);
+  // Serialised here, once, with the header Koa would set for an object body: saves Koa's type lookup.
+  ctx.set('Content-Type', JSON_TYPE);
+  ctx.body = JSON.stringify({
+    method: req.method,
+    path: ctx.path,
+    query: ctx.query,
+    headers: req.headers,
+    body: body.toString('utf8'),
+    ...(valid ? {} : { bodyBase64: body.toString('base64') }),
+    bodyBytes: body.length,
+    bodyKind: bodyKind(req.method ?? '', req.headers['content-type'], body.length),
+  });
 }
