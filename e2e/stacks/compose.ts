@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, httpsAnswer, originOf } from '../../launcher/src/caddy.js';
-import { publishPlainOrigins } from './tls-front.js';
+import { pollUntil, publishPlainOrigins } from './tls-front.js';
 import type { Stack } from './stack.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -69,25 +69,16 @@ export async function startComposeStack(): Promise<Stack> {
     // Caddy makes its CA when it starts; the browsers and the checks below trust that root only.
     const caCert = join(scratch, 'root.crt');
     const caddy = running.getContainer(caddyName);
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const result = await caddy.exec(['cat', '/data/caddy/pki/authorities/local/root.crt']);
-      if (result.exitCode === 0 && result.output.includes('BEGIN CERTIFICATE')) {
-        writeFileSync(caCert, result.output);
-        break;
-      }
-      if (Date.now() > deadline) throw new Error(`Caddy's root certificate did not appear in the caddy container: ${result.output}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    const root = await pollUntil(
+      () => caddy.exec(['cat', '/data/caddy/pki/authorities/local/root.crt']),
+      (result) => result.exitCode === 0 && result.output.includes('BEGIN CERTIFICATE'),
+      30_000,
+      "Caddy's root certificate did not appear in the caddy container",
+    );
+    writeFileSync(caCert, root.output);
     // Every service answers through the front before a browser is pointed at it.
     for (const [site, path] of [[sites[0], '/'], [sites[1], '/api/posts']] as const) {
-      const answerDeadline = Date.now() + 60_000;
-      let last: number | string = 'no answer';
-      while (last !== 200) {
-        if (Date.now() > answerDeadline) throw new Error(`https://${site}:${httpsPort}${path} did not answer 200 (last: ${last})`);
-        last = await httpsAnswer(site, httpsPort, path, caCert);
-        if (last !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
-      }
+      await pollUntil(() => httpsAnswer(site, httpsPort, path, caCert), (status) => status === 200, 60_000, `https://${site}:${httpsPort}${path} did not answer 200`);
     }
     publishPlainOrigins('compose', [originOf('http', sites[0], httpPort), originOf('http', sites[1], httpPort)]);
     return {

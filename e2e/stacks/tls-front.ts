@@ -23,6 +23,20 @@ export async function waitForHttp(url: string, timeoutMs: number, what: string, 
 }
 
 /**
+ * Calls attempt every 250 ms until done(result) holds, and resolves with that result; after
+ * timeoutMs rejects with the last result, so the error says what was seen.
+ */
+export async function pollUntil<T>(attempt: () => Promise<T>, done: (result: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const result = await attempt();
+    if (done(result)) return result;
+    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms (last: ${JSON.stringify(result)})`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
  * The TLS stacks also serve both names over plain HTTP/1.1 (the Caddyfile's http:// sites).
  * Only the front specs use those origins, so they travel beside the shared StackInfo.
  */
