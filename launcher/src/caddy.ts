@@ -92,6 +92,7 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
       HTTP_PORT: String(options.httpPort),
       API_UPSTREAM: options.apiUpstream,
       PAGES_UPSTREAM: options.pagesUpstream,
+      ...(process.env.UPSTREAM_IDLE_TIMEOUT ? { UPSTREAM_IDLE_TIMEOUT: process.env.UPSTREAM_IDLE_TIMEOUT } : {}),
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
