@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { freePort, originOf, startCaddy } from '../../launcher/src/caddy.js';
-import { stopChild } from './process.js';
+import { freePort, stopChild } from '@origin-lab/server-kit';
+import { originOf, startCaddy } from '../../launcher/src/caddy.js';
 import { publishPlainOrigins, waitForHttp } from './tls-front.js';
 import type { Stack } from './stack.js';
 

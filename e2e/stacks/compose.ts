@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, httpsAnswer, originOf } from '../../launcher/src/caddy.js';
+import { freePort } from '@origin-lab/server-kit';
+import { httpsAnswer, originOf } from '../../launcher/src/caddy.js';
 import { pollUntil, publishPlainOrigins } from './tls-front.js';
 import type { Stack } from './stack.js';
 

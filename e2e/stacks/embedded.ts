@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Stack } from './stack.js';
-import { stopChild, waitForOutput } from './process.js';
+import { stopChild, waitForOutput } from '@origin-lab/server-kit';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stopChild } from '@origin-lab/server-kit';
 
 /** The repository's Caddyfile: the same file the docker compose set mounts. */
 export const repoCaddyfile = fileURLToPath(new URL('../../Caddyfile', import.meta.url));
@@ -52,18 +52,6 @@ export function findCaddy(env: Record<string, string | undefined> = process.env)
   return undefined;
 }
 
-/** A port nobody listens on right now (the kernel picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export function originOf(scheme: 'https' | 'http', host: string, port: number): string {
   const standard = scheme === 'https' ? 443 : 80;
   return port === standard ? `${scheme}://${host}` : `${scheme}://${host}:${port}`;
@@ -102,7 +90,7 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
     log = (log + chunk.toString()).slice(-20_000);
   });
   const stop = async () => {
-    await stopProcess(child, 5_000);
+    await stopChild(child, 5_000);
     rmSync(home, { recursive: true, force: true });
   };
   try {
@@ -169,14 +157,3 @@ function tail(text: string): string {
   return text.split('\n').slice(-15).join('\n');
 }
 
-function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}

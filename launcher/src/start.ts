@@ -1,7 +1,7 @@
-import { ConfigError, envInt, envString, stopOnSignals } from '@origin-lab/server-kit';
+import { ConfigError, envInt, envString, freePort, stopOnSignals } from '@origin-lab/server-kit';
 import { defaultOrigins } from '@origin-lab/api/config';
 import { startEmbedded } from './embedded.js';
-import { CaddyError, findCaddy, freePort, originOf, startCaddy, type CaddyOptions, type RunningCaddy } from './caddy.js';
+import { CaddyError, findCaddy, originOf, startCaddy, type CaddyOptions, type RunningCaddy } from './caddy.js';
 
 const usage = 'usage: npm start [-- --tls]';
 

@@ -1,3 +1,5 @@
 export * from './serve.js';
 export * from './env.js';
 export * from './log.js';
+export * from './child-process.js';
+export * from './secret.js';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { serve, type RunningServer } from '@origin-lab/server-kit';
+import { serve, stopChild, type RunningServer } from '@origin-lab/server-kit';
 import { apiConfig, type ApiConfig } from '../../src/config.js';
 import { createApp } from '../../src/app.js';
 
@@ -77,17 +77,6 @@ function waitForPort(child: ChildProcess, output: () => string, timeoutMs: numbe
   });
 }
 
-export function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
 
 /** A stopped clock the test moves by hand: the proxy cache reads it instead of the wall clock. */
 export class TestClock {

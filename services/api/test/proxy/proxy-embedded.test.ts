@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopChild } from './harness.js';
+import { stopChild } from '@origin-lab/server-kit';
 
 const launcher = fileURLToPath(new URL('../../../../launcher/dist/start.js', import.meta.url));
 let child: ReturnType<typeof spawn> | undefined;

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import net from 'node:net';
 
 /** Resolves with the first match of pattern in the child's stdout or stderr; rejects on exit or timeout. */
 export function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: number, what: string): Promise<RegExpMatchArray> {
@@ -25,7 +26,7 @@ export function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: n
 }
 
 /** SIGTERM, then SIGKILL if the child is still there after graceMs. */
-export function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
+export function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
@@ -34,5 +35,17 @@ export function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
       resolve();
     });
     child.kill('SIGTERM');
+  });
+}
+
+/** A loopback port that was free a moment ago, for programs that cannot listen on port 0 and report it. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
 }
