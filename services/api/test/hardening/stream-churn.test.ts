@@ -24,12 +24,18 @@ function churnOne(port: number, count: number, ticks: number, ending: Ending): P
     }, 10_000);
     socket.setEncoding('utf8');
     socket.on('connect', () => socket.write(`GET /api/stream?count=${count} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://allowed.example\r\n\r\n`));
+    let left = false;
     socket.on('data', (chunk: string) => {
+      // Leave once: a second resetAndDestroy() on a destroyed socket would throw.
+      if (left) return;
       text += chunk;
       seen = text.split('event: tick').length - 1;
       if (ending === 'complete') {
-        if (text.includes('event: done')) socket.end();
+        if (!text.includes('event: done')) return;
+        left = true;
+        socket.end();
       } else if (seen >= ticks) {
+        left = true;
         if (ending === 'reset') socket.resetAndDestroy();
         else socket.end();
       }
