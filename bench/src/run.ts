@@ -34,6 +34,7 @@ export function machine(): Record<string, string | number> {
     memoryGiB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
     node: process.version,
     kernel: os.release(),
+    loadAverage1m: Math.round(os.loadavg()[0]! * 100) / 100,
   };
 }
 
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2), process.env);
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const started = Date.now();
+  const loadBefore = Math.round(os.loadavg()[0]! * 100) / 100;
   const figures: Figure[] = [];
   for (const name of options.only) {
     log(`[bench] ${name}${options.quick ? ' (quick)' : ''}`);
@@ -55,7 +57,9 @@ async function main(): Promise<void> {
     log(`[bench] ${name} took ${Math.round((Date.now() - benchStarted) / 1000)} s`);
   }
   const host = machine();
-  const header = `Origin Lab benchmarks, ${host.date}: ${host.cpus} CPUs (${host.cpuModel}), ${host.memoryGiB} GiB, Node ${host.node}; ` +
+  host.loadAverage1mBefore = loadBefore;
+  const header = `Origin Lab benchmarks, ${host.date}: ${host.cpus} CPUs (${host.cpuModel}), ${host.memoryGiB} GiB, Node ${host.node}, ` +
+    `load average ${loadBefore} before and ${host.loadAverage1m} after (other work on the machine shows here); ` +
     `${options.runs} run(s) of ${options.durationS} s per throughput figure, ${options.connections} keep-alive connections, medians; total ${Math.round((Date.now() - started) / 1000)} s`;
   process.stdout.write(`\n${header}\n\n${renderTable(figures)}\n`);
   const notes = renderNotes(figures);

@@ -22,6 +22,8 @@ interface Job {
 
 const job = JSON.parse(process.env.SSE_CLIENT_JOB ?? '{}') as Job;
 const lateness = new Float64Array(job.streams * Math.max(0, job.ticks - 1));
+/** When each lateness figure's tick arrived, in ms since the epoch, to tell ramp-up from steady state. */
+const arrivedAt = new Float64Array(lateness.length);
 let latenessCount = 0;
 let opened = 0;
 let firstTicks = 0;
@@ -103,7 +105,10 @@ function recordLateness(arrivals: Float64Array, received: number): void {
     if (arrivals[index]! > 0) start = Math.min(start, arrivals[index]! - index * job.intervalMs);
   }
   for (let index = 1; index < arrivals.length; index++) {
-    if (arrivals[index]! > 0 && latenessCount < lateness.length) lateness[latenessCount++] = arrivals[index]! - (start + index * job.intervalMs);
+    if (arrivals[index]! > 0 && latenessCount < lateness.length) {
+      arrivedAt[latenessCount] = performance.timeOrigin + arrivals[index]!;
+      lateness[latenessCount++] = arrivals[index]! - (start + index * job.intervalMs);
+    }
   }
 }
 
@@ -125,6 +130,7 @@ function reportResult(): void {
       ticksExpected: job.streams * job.ticks,
       errors: Object.fromEntries(errors),
       lateness: Array.from(lateness.subarray(0, latenessCount)),
+      arrivedAt: Array.from(arrivedAt.subarray(0, latenessCount)),
     },
     () => process.exit(0),
   );

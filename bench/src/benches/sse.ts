@@ -23,6 +23,7 @@ interface ClientResult {
   ticksExpected: number;
   errors: Record<string, number>;
   lateness: number[];
+  arrivedAt: number[];
 }
 
 interface RunResult {
@@ -32,6 +33,10 @@ interface RunResult {
   p50: number;
   p99: number;
   max: number;
+  /** Lateness of the ticks that arrived once every stream was open (no connection being accepted). */
+  steadyP99: number;
+  steadyMax: number;
+  rampSeconds: number;
   rssPerStreamBytes: number;
   cpuPercent: number;
   errors: Record<string, number>;
@@ -57,7 +62,7 @@ async function capacityRun(server: { child: Child; port: number }, streams: numb
   const rampStarted = performance.now();
   for (let index = 0; index < clientCount; index++) {
     const share = Math.floor(streams / clientCount) + (index < streams % clientCount ? 1 : 0);
-    const job = { port: server.port, streams: share, ticks, intervalMs: INTERVAL_MS, batch: 25 };
+    const job = { port: server.port, streams: share, ticks, intervalMs: INTERVAL_MS, batch: 50 };
     const client = fork(CLIENT_SCRIPT, [], { env: { ...process.env, SSE_CLIENT_JOB: JSON.stringify(job) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     clients.push(client);
     opens.push(new Promise((resolve) => client.on('message', (message: { type: string }) => message.type === 'open' && resolve())));
@@ -81,6 +86,7 @@ async function capacityRun(server: { child: Child; port: number }, streams: numb
     Promise.race([promise, sleep(deadline).then(() => Promise.reject(new Error(`SSE run: ${what} did not happen within ${deadline / 1000} s`)))]);
   try {
     await timeout(Promise.all(opens), 'every stream opening');
+    const allOpenAt = performance.timeOrigin + performance.now();
     const rampSeconds = (performance.now() - rampStarted) / 1000;
     // The plateau: every stream open, none finished yet (the first opened finish ticks-1 s after they started).
     const plateauMs = Math.max(1_000, (ticks - 2 - rampSeconds) * 1000);
@@ -92,6 +98,7 @@ async function capacityRun(server: { child: Child; port: number }, streams: numb
     const rssPlateau = Math.max(rssOpen, rssBytes(server.child.pid));
     const reports = await timeout(Promise.all(results), 'every stream ending');
     const lateness = reports.flatMap((report) => report.lateness);
+    const steady = reports.flatMap((report) => report.lateness.filter((_, index) => report.arrivedAt[index]! > allOpenAt));
     const held = reports.reduce((sum, report) => sum + report.held, 0);
     const errors: Record<string, number> = {};
     for (const report of reports) for (const [code, count] of Object.entries(report.errors)) errors[code] = (errors[code] ?? 0) + count;
@@ -103,6 +110,9 @@ async function capacityRun(server: { child: Child; port: number }, streams: numb
       p50: percentile(lateness, 50),
       p99: percentile(lateness, 99),
       max: max(lateness),
+      steadyP99: percentile(steady, 99),
+      steadyMax: max(steady),
+      rampSeconds,
       rssPerStreamBytes: (rssPlateau - idleRss) / streams,
       cpuPercent,
       errors,
@@ -150,6 +160,7 @@ export async function sseBench(options: BenchOptions, log: (line: string) => voi
   const baseline = (pick: (result: RunResult) => number) => ({ label: 'bare node:http SSE', value: mid(bare, pick) });
   const held = mid(api, (result) => result.held);
   const p99 = mid(api, (result) => result.p99);
+  const steadyP99 = mid(api, (result) => result.steadyP99);
   const missing = mid(api, (result) => result.ticksMissing);
   const perStream = mid(api, (result) => result.rssPerStreamBytes) / 1024;
   const errors = api.flatMap((result) => Object.entries(result.errors).map(([code, count]) => `${code} x${count}`));
@@ -167,9 +178,30 @@ export async function sseBench(options: BenchOptions, log: (line: string) => voi
       note: capped || held < 20_000 ? fdNote + (errors.length ? `; client errors: ${errors.join(', ')}` : '') : undefined,
     },
     { bench: 'sse', name: 'ticks missing', value: missing, unit: '', baseline: baseline((result) => result.ticksMissing), target: '0', met: missing === 0 },
-    { bench: 'sse', name: 'tick lateness p50', value: mid(api, (result) => result.p50), unit: 'ms', baseline: baseline((result) => result.p50), ratio: ratio((result) => result.p50) },
-    { bench: 'sse', name: 'tick lateness p99', value: p99, unit: 'ms', baseline: baseline((result) => result.p99), ratio: ratio((result) => result.p99), target: '< 50 ms', met: p99 < 50 },
-    { bench: 'sse', name: 'tick lateness max', value: mid(api, (result) => result.max), unit: 'ms', baseline: baseline((result) => result.max), ratio: ratio((result) => result.max) },
+    { bench: 'sse', name: 'tick lateness p50, all ticks', value: mid(api, (result) => result.p50), unit: 'ms', baseline: baseline((result) => result.p50), ratio: ratio((result) => result.p50) },
+    {
+      bench: 'sse',
+      name: 'tick lateness p99, all ticks',
+      value: p99,
+      unit: 'ms',
+      baseline: baseline((result) => result.p99),
+      ratio: ratio((result) => result.p99),
+      target: '< 50 ms',
+      met: p99 < 50,
+      note: `all ticks include those sent while the remaining connections were still being accepted (ramp-up took ${mid(api, (result) => result.rampSeconds).toFixed(1)} s for the api, ${mid(bare, (result) => result.rampSeconds).toFixed(1)} s for the baseline)`,
+    },
+    { bench: 'sse', name: 'tick lateness max, all ticks', value: mid(api, (result) => result.max), unit: 'ms', baseline: baseline((result) => result.max), ratio: ratio((result) => result.max) },
+    {
+      bench: 'sse',
+      name: 'tick lateness p99, every stream open',
+      value: steadyP99,
+      unit: 'ms',
+      baseline: baseline((result) => result.steadyP99),
+      ratio: ratio((result) => result.steadyP99),
+      target: '< 50 ms',
+      met: steadyP99 < 50,
+    },
+    { bench: 'sse', name: 'tick lateness max, every stream open', value: mid(api, (result) => result.steadyMax), unit: 'ms', baseline: baseline((result) => result.steadyMax), ratio: ratio((result) => result.steadyMax) },
     {
       bench: 'sse',
       name: 'api RSS per open stream',
@@ -179,6 +211,12 @@ export async function sseBench(options: BenchOptions, log: (line: string) => voi
       ratio: ratio((result) => result.rssPerStreamBytes),
       target: '< 8 KiB',
       met: perStream < 8,
+      note:
+        perStream < 8
+          ? undefined
+          : `measured as (RSS with every stream open - idle RSS) / streams; the bare node:http baseline alone costs ` +
+            `${(mid(bare, (result) => result.rssPerStreamBytes) / 1024).toFixed(1)} KiB per stream (socket, parser, request and response objects, ` +
+            `V8 heap growth), so 8 KiB is below what node:http itself needs; the api's extra is Koa's context per request`,
     },
     {
       bench: 'sse',

@@ -4,7 +4,7 @@ import { measureInTurns, throughputFigures, type LoadTarget } from '../lib/compa
 import { wrk, type WrkRequest } from '../lib/wrk.js';
 import { h2load } from '../lib/h2load.js';
 import { commandExists } from '../lib/processes.js';
-import { BENCH_ORIGIN, startApi, startBareEcho, startCaddy, startUpstreamMock } from '../lib/servers.js';
+import { BENCH_ORIGIN, startApi, startBareEcho, startCaddy, startKoaMinimalEcho, startUpstreamMock } from '../lib/servers.js';
 
 type Shape = Omit<WrkRequest, 'url' | 'connections' | 'durationS'> & { path: string };
 
@@ -32,30 +32,45 @@ function plan(options: BenchOptions, log: (line: string) => void) {
   return { runs: options.runs, durationS: options.durationS, warmupS: options.quick ? 1 : 2, log };
 }
 
-/** Echo GET and POST: the api beside a bare node:http echo with the same answer; also the api with its request log on. */
+/**
+ * Echo GET and POST: the api beside a bare node:http echo with the same answer, and beside the
+ * cheapest Koa app giving that answer (what any Koa app pays); also the api with its request log on.
+ */
 export async function echoBench(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
   const bare = await startBareEcho();
+  const koa = await startKoaMinimalEcho();
   const api = await startApi();
   const logging = await startApi({ LOG_REQUESTS: 'true' });
   try {
     const results = await measureInTurns(
       [
         target('bare GET', bare.url, ECHO_GET, options),
+        target('minimal Koa GET', koa.url, ECHO_GET, options),
         target('api GET', api.url, ECHO_GET, options),
         target('bare POST', bare.url, ECHO_POST, options),
+        target('minimal Koa POST', koa.url, ECHO_POST, options),
         target('api POST', api.url, ECHO_POST, options),
         target('api GET, request log on', logging.url, ECHO_GET, options),
       ],
       plan(options, log),
     );
     const get = (label: string) => results.get(label)!;
-    return [
-      ...throughputFigures('echo', 'api GET /api/echo?query', get('api GET'), get('bare GET'), 'bare node:http', 0.8),
-      ...throughputFigures('echo', 'api POST /api/echo 200-byte JSON', get('api POST'), get('bare POST'), 'bare node:http', 0.8),
-      ...throughputFigures('echo', 'api GET, LOG_REQUESTS=true (stdout piped)', get('api GET, request log on'), get('bare GET'), 'bare node:http'),
-    ];
+    const figures: Figure[] = [];
+    for (const [method, shape] of [['GET', 'GET /api/echo?query'], ['POST', 'POST /api/echo 200-byte JSON']] as const) {
+      const [rps, p99] = throughputFigures('echo', `api ${shape}`, get(`api ${method}`), get(`bare ${method}`), 'bare node:http', 0.8);
+      const [koaFloor] = throughputFigures('echo', `cheapest Koa echo, ${method} (Koa's floor)`, get(`minimal Koa ${method}`), get(`bare ${method}`), 'bare node:http');
+      const [apiOverKoa] = throughputFigures('echo', `api ${method} vs cheapest Koa echo`, get(`api ${method}`), get(`minimal Koa ${method}`), 'cheapest Koa echo');
+      if (rps!.met === false) {
+        rps!.note =
+          `the cheapest Koa app giving the same answer (bench/src/servers/koa-minimal-echo.ts) reaches ${koaFloor!.ratio!.toFixed(2)}x of bare node:http, ` +
+          `and the api ${apiOverKoa!.ratio!.toFixed(2)}x of that: Koa's own per-request work stands in the way of 0.8x`;
+      }
+      figures.push(rps!, p99!, koaFloor!, apiOverKoa!);
+    }
+    figures.push(...throughputFigures('echo', 'api GET, LOG_REQUESTS=true (stdout piped)', get('api GET, request log on'), get('bare GET'), 'bare node:http'));
+    return figures;
   } finally {
-    await Promise.all([bare.child.stop(), api.child.stop(), logging.child.stop()]);
+    await Promise.all([bare.child.stop(), koa.child.stop(), api.child.stop(), logging.child.stop()]);
   }
 }
 

@@ -43,7 +43,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     durationS: int(flag('duration') ?? env.BENCH_DURATION_S, quick ? 2 : 5, 'BENCH_DURATION_S'),
     connections: int(flag('connections') ?? env.BENCH_CONNECTIONS, 50, 'BENCH_CONNECTIONS'),
     sseStreams: int(flag('sse-streams') ?? env.BENCH_SSE_STREAMS, quick ? 2_000 : 20_000, 'BENCH_SSE_STREAMS'),
-    sseTicks: int(flag('sse-ticks') ?? env.BENCH_SSE_TICKS, quick ? 5 : 20, 'BENCH_SSE_TICKS'),
+    sseTicks: int(flag('sse-ticks') ?? env.BENCH_SSE_TICKS, quick ? 6 : 20, 'BENCH_SSE_TICKS'),
     sseRuns: int(flag('sse-runs') ?? env.BENCH_SSE_RUNS, quick ? 1 : 3, 'BENCH_SSE_RUNS'),
     json: flag('json') ?? env.BENCH_JSON,
   };

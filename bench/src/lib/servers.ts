@@ -30,6 +30,11 @@ export async function startBareEcho(): Promise<Server> {
   return { child, port, url: `http://127.0.0.1:${port}` };
 }
 
+export async function startKoaMinimalEcho(): Promise<Server> {
+  const { child, port } = await startNodeServer('bench/dist/servers/koa-minimal-echo.js', {}, 'the minimal Koa echo');
+  return { child, port, url: `http://127.0.0.1:${port}` };
+}
+
 export async function startUpstreamMock(): Promise<Server> {
   const { child, port } = await startNodeServer('services/upstream-mock/dist/main.js', { UPSTREAM_API_KEY: BENCH_UPSTREAM_KEY }, 'the upstream-mock');
   return { child, port, url: `http://127.0.0.1:${port}` };
