@@ -42,10 +42,15 @@ interface RunResult {
   errors: Record<string, number>;
 }
 
-/** The open-files limit of this process; children inherit it, and it cannot be raised here. */
-function openFilesLimit(): number {
+/**
+ * The open-files limits of this process, which the servers and clients it starts inherit.
+ * `npm run bench` raises the soft limit to the hard one before starting node; a process cannot
+ * go past the hard limit (20,000 on the build machines).
+ */
+function openFilesLimits(): { soft: number; hard: number } {
   const match = readFileSync('/proc/self/limits', 'utf8').match(/Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)/);
-  return match && match[1] !== 'unlimited' ? Number(match[1]) : 1_000_000;
+  const value = (raw: string | undefined) => (raw === undefined || raw === 'unlimited' ? 1_000_000 : Number(raw));
+  return { soft: value(match?.[1]), hard: value(match?.[2]) };
 }
 
 /** One capacity run against one server: N streams from client processes, RSS and CPU of the server at the plateau. */
@@ -128,14 +133,14 @@ async function capacityRun(server: { child: Child; port: number }, streams: numb
  * process, beside a bare node:http SSE server with the same records in the same run.
  */
 export async function sseBench(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
-  const limit = openFilesLimit();
+  const { soft: limit, hard } = openFilesLimits();
   const cap = limit - SERVER_FD_RESERVE;
   const streams = Math.min(options.sseStreams, cap);
   const ticks = options.sseTicks;
   const capped = streams < options.sseStreams;
   const clientProcesses = Math.ceil(streams / SOCKETS_PER_CLIENT);
   log(
-    `  open-files limit ${limit} per process (hard limit; cannot be raised here): ${streams} streams` +
+    `  open-files limit ${limit} per process (hard limit ${hard}${limit < hard ? '; run through npm run bench to raise it' : ', cannot be raised further'}): ${streams} streams` +
       `${capped ? ` instead of ${options.sseStreams}, the server needs ${SERVER_FD_RESERVE} descriptors besides its sockets` : ''}; ` +
       `clients spread over ${clientProcesses} process(es) of at most ${SOCKETS_PER_CLIENT} sockets`,
   );
@@ -164,7 +169,7 @@ export async function sseBench(options: BenchOptions, log: (line: string) => voi
   const missing = mid(api, (result) => result.ticksMissing);
   const perStream = mid(api, (result) => result.rssPerStreamBytes) / 1024;
   const errors = api.flatMap((result) => Object.entries(result.errors).map(([code, count]) => `${code} x${count}`));
-  const fdNote = `open-files hard limit ${limit} per process: one process cannot hold 20,000 sockets plus its own descriptors; measured at ${streams}, clients in ${clientProcesses} other process(es)`;
+  const fdNote = `open-files limit ${limit} per process (hard limit ${hard}): one process cannot hold 20,000 sockets plus its own descriptors; measured at ${streams}, clients in ${clientProcesses} other process(es)`;
   return [
     {
       bench: 'sse',
