@@ -83,7 +83,7 @@ function headerValue(random: Random): Buffer {
   const roll = random();
   if (roll < 0.6) return randomBytes(random, Math.floor(random() * 40), false);
   if (roll < 0.75) return Buffer.from('');
-  if (roll < 0.9) return randomBytes(random, 1 + Math.floor(random() * 30), true).map((byte) => (byte < 0x80 ? byte | 0x80 : byte)); // obs-text
+  if (roll < 0.9) return Buffer.from(randomBytes(random, 1 + Math.floor(random() * 30), true).map((byte) => byte | 0x80)); // obs-text
   if (roll < 0.97) return randomBytes(random, 4_000, false);
   return Buffer.from([0x61, 0x01, 0x62]); // a control byte: the HTTP parser refuses it
 }

@@ -64,8 +64,8 @@ function parseAnswer(bytes: Buffer, method: string): RawAnswer {
     const name = line.slice(0, colon).toLowerCase();
     headers.set(name, [...(headers.get(name) ?? []), line.slice(colon + 1).trim()]);
   }
-  let rest = bytes.subarray(split + 4);
-  let body = Buffer.alloc(0);
+  let rest: Buffer = bytes.subarray(split + 4);
+  let body: Buffer = Buffer.alloc(0);
   const bodiless = method === 'HEAD' || status === 204 || status === 304 || (status >= 100 && status < 200);
   const length = headers.get('content-length');
   if (length !== undefined && length.length > 1) problems.push('more than one Content-Length');
