@@ -27,6 +27,7 @@ export function createApp(config: ApiConfig): ApiApp {
   app.silent = true;
   const openStreams: OpenStreams = new Set();
 
+  const proxy = upstreamProxy(config);
   // One handler per endpoint, found by exact path (see middleware/dispatch.ts).
   const routes = new Map<string, Koa.Middleware>([
     ['/api/posts', posts(config)],
@@ -36,9 +37,10 @@ export function createApp(config: ApiConfig): ApiApp {
     ['/api/flaky', flaky(config)],
     ['/api/slow', slow(config)],
     ['/api/bad-json', badJson()],
+    ['/api/upstream', proxy],
   ]);
   /** Routes that own every path under a prefix, tried in order after the exact paths. */
-  const prefixRoutes: [string, Koa.Middleware][] = [['/api/upstream', upstreamProxy(config)]];
+  const prefixRoutes: [string, Koa.Middleware][] = [['/api/upstream/', proxy]];
 
   if (config.logRequests) app.use(requestLog(config.log));
   app.use(cors(config.allowedOrigins));

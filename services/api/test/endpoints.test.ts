@@ -100,7 +100,7 @@ describe('the endpoint table', () => {
     expect(() => JSON.parse(text)).toThrow(SyntaxError);
   });
 
-  it.each(['/api/nope', '/api/', '/api', '/api/posts/1', '/api/ECHO', '/api/echo/', '/elsewhere'])(
+  it.each(['/api/nope', '/api/', '/api', '/api/posts/1', '/api/ECHO', '/api/echo/', '/api/upstreamposts', '/elsewhere'])(
     'unknown path %s answers 404 { error, path }',
     async (path) => {
       const res = await fetch(`${api.url}${path}`);

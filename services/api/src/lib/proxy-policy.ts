@@ -18,7 +18,9 @@ const UNSHAREABLE_DIRECTIVE = /(?:^|,)\s*(?:private|no-store|no-cache)\s*(?:[=,]
  * - anything else is passed on unshared, keeping its own Cache-Control (or no-store), never its
  *   Set-Cookie: an upstream cookie belongs to the server's upstream session, not to the page;
  * - 401/403 mean the server's own key was refused, and a redirect would unpin the host: both are
- *   a 502 to the page; an answer that contains the key is withheld with a 502.
+ *   a 502 to the page; an answer that contains the key is withheld with a 502;
+ * - a 5xx is the third party failing, as a gateway reports it: a 502 naming the upstream's status,
+ *   so the page can tell our failure from theirs. A 4xx (a bad page number, say) is passed on.
  */
 export function judgeUpstreamAnswer(upstream: UpstreamAnswer, apiKey: string, ttlSeconds: number): JudgedAnswer {
   if (upstream.body.includes(apiKey) || upstream.headerText.includes(apiKey)) {
@@ -30,6 +32,9 @@ export function judgeUpstreamAnswer(upstream: UpstreamAnswer, apiKey: string, tt
       "the upstream refused the server's credentials",
       `the upstream answered ${upstream.status}; check UPSTREAM_API_KEY (or UPSTREAM_API_KEY_FILE) on the server`,
     );
+  }
+  if (upstream.status >= 500) {
+    throw new UpstreamFailure(502, 'the upstream failed', `the upstream answered ${upstream.status}`);
   }
   if (upstream.status >= 300 && upstream.status < 400) {
     throw new UpstreamFailure(502, 'the upstream redirected', `the upstream answered ${upstream.status}; the proxy does not follow redirects`);

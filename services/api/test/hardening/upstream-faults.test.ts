@@ -91,13 +91,13 @@ describe('upstream faults through /api/upstream/<path>', () => {
     });
   }
 
-  it('an upstream 500 is passed on as it is (the proxy decision in docs/decisions.md), never cached', async () => {
+  it('an upstream 500 is a clear 502 JSON naming it, never cached', async () => {
     upstream.mode = 'status-500';
     const path = '/api/upstream/tags?fault=status-500';
     const failed = await throughProxy(api.url, path);
-    expect(failed.status).toBe(500);
+    expect(failed.status).toBe(502);
     expect(failed.headers.get('cache-control')).toBe('no-store');
-    expect(failed.body).toEqual({ error: 'upstream exploded' });
+    expect(failed.body).toEqual({ error: 'the upstream failed', detail: 'the upstream answered 500' });
     upstream.mode = 'ok';
     const recovered = await throughProxy(api.url, path);
     expect(recovered.status).toBe(200);

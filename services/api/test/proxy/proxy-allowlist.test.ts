@@ -81,7 +81,6 @@ const ESCAPES = [
   '/api/upstream',
   '/api/upstream/',
   '/api/upstream?x=1',
-  '/api/upstreamposts',
   '/api/upstream/post',
   '/api/upstream/postsx',
   '/api/upstream/posts.json',
@@ -113,7 +112,6 @@ const ESCAPES = [
   '/api/upstream/%2e/posts',
   // backslashes
   '/api/upstream/\\posts',
-  '/api/upstream\\posts',
   '/api/upstream/posts\\..\\tags',
   '/api/upstream/%5cposts',
   // another host: //host, absolute URLs, @ and : tricks
@@ -158,7 +156,8 @@ describe('everything else under /api/upstream/', () => {
 
   it('none of them reached the upstream', async () => {
     for (const target of ESCAPES) await rawGet(target);
-    for (const target of ['/api/UPSTREAM/posts', '/api/Upstream/tags', '/API/upstream/posts', '/api/%75pstream/posts', '/api/./upstream/posts']) {
+    // Not under /api/upstream/ at all: the API's JSON 404 for unknown paths.
+    for (const target of ['/api/upstreamposts', '/api/upstream\\posts', '/api/UPSTREAM/posts', '/api/Upstream/tags', '/API/upstream/posts', '/api/%75pstream/posts', '/api/./upstream/posts']) {
       const res = await rawGet(target);
       expect(res.status, target).toBe(404);
     }

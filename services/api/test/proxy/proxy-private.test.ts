@@ -31,7 +31,6 @@ describe('what the proxy never stores', () => {
     ['Cache-Control: no-store', 'mock=no-store', 200, 'no-store'],
     ['Cache-Control: no-cache', 'mock=no-cache', 200, 'no-cache'],
     ['Set-Cookie', 'mock=cookie', 200, 'no-store'],
-    ['an error status (500)', 'mock=fail', 500, 'no-store'],
     ['an error status (400)', 'page=0', 400, 'no-store'],
   ])('an answer with %s is passed on, not stored, without the public cache headers', async (_what, query, status, cacheControl) => {
     for (const { res, body } of await twice(`/api/upstream/posts?${query}`)) {
@@ -41,6 +40,15 @@ describe('what the proxy never stores', () => {
       expect(res.headers.get('cache-control')).not.toMatch(/public|max-age=300/);
       expect(res.headers.get('set-cookie')).toBeNull();
       expect(body.length).toBeGreaterThan(0);
+    }
+    expect((await upstream.calls()).total).toBe(2);
+  });
+
+  it('an upstream 5xx is the third party failing: a 502 JSON naming its status, never stored', async () => {
+    for (const { res, body } of await twice('/api/upstream/posts?mock=fail')) {
+      expect(res.status).toBe(502);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(JSON.parse(body)).toEqual({ error: 'the upstream failed', detail: 'the upstream answered 500' });
     }
     expect((await upstream.calls()).total).toBe(2);
   });
