@@ -30,12 +30,17 @@ describe('query bounds', () => {
   });
 
   it('a client that leaves /api/slow stops the wait: the log shows it closed early', async () => {
-    const controller = new AbortController();
-    const pending = fetch(`${api.url}/api/slow?ms=200`, { signal: controller.signal }).catch((err: Error) => err.name);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    controller.abort();
-    expect(await pending).toBe('AbortError');
-    await expect.poll(() => api.logs.find((line) => line.url === '/api/slow?ms=200' && line.completed === false)).toBeDefined();
+    const patient = await startApi({ slowMs: { min: 0, max: 600_000, default: 600_000 } });
+    try {
+      const controller = new AbortController();
+      // Leave only once the server holds the request, so the test does not depend on timing.
+      patient.server.once('request', () => setImmediate(() => controller.abort()));
+      const outcome = await fetch(`${patient.url}/api/slow?ms=600000`, { signal: controller.signal }).catch((err: Error) => err.name);
+      expect(outcome).toBe('AbortError');
+      await expect.poll(() => patient.logs.find((line) => line.url === '/api/slow?ms=600000')).toMatchObject({ completed: false });
+    } finally {
+      await patient.stop();
+    }
   });
 });
 
