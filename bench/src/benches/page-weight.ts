@@ -1,7 +1,7 @@
 import type { BenchOptions } from '../lib/options.js';
 import type { Figure } from '../lib/report.js';
-import { freePort } from '../lib/ports.js';
-import { startChild, waitForOutput } from '../lib/processes.js';
+import { freePort, waitForOutput } from '@origin-lab/server-kit';
+import { startChild } from '../lib/processes.js';
 
 const LIMIT_KIB = 100;
 
@@ -68,7 +68,7 @@ export async function pageWeightBench(_options: BenchOptions, log: (line: string
   const port = await freePort();
   const child = startChild(process.execPath, ['launcher/dist/start.js'], { env: { ...process.env, PORT: String(port), LOG_REQUESTS: 'false' } });
   try {
-    await waitForOutput(child, /http:\/\/localhost:\d+\//, 15_000, 'the embedded stack');
+    await waitForOutput(child.process, /http:\/\/localhost:\d+\//, 15_000, 'the embedded stack');
     const weights = await weighPages(`http://127.0.0.1:${port}`);
     return weights.map(({ page, bytes, files }) => {
       log(`  ${page}: ${bytes} bytes in ${files} files`);

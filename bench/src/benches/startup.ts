@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { BenchOptions } from '../lib/options.js';
 import type { Figure } from '../lib/report.js';
-import { freePort } from '../lib/ports.js';
+import { freePort } from '@origin-lab/server-kit';
 import { repoRoot, sleep } from '../lib/processes.js';
 import { median } from '../lib/stats.js';
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { stopChild, waitForOutput } from '@origin-lab/server-kit';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -30,7 +31,7 @@ export function startChild(command: string, args: string[], options: SpawnOption
     output: () => seen,
     stop: (graceMs = 3_000) => {
       running.delete(handle);
-      return stopProcess(child, graceMs);
+      return stopChild(child, graceMs);
     },
   };
   running.add(handle);
@@ -41,46 +42,12 @@ export async function stopAllChildren(): Promise<void> {
   await Promise.allSettled([...running].map((child) => child.stop(1_000)));
 }
 
-/** SIGTERM, then SIGKILL after graceMs. */
-export function stopProcess(child: ChildProcess, graceMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
 
-/** Resolves with the first match of pattern in the child's output; rejects on exit or timeout. */
-export function waitForOutput(child: Child, pattern: RegExp, timeoutMs: number, what: string): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const match = child.output().match(pattern);
-      if (match) finish(() => resolve(match));
-    };
-    const onExit = (code: number | null) => finish(() => reject(new Error(`${what} exited (${code}) before it was ready:\n${child.output()}`)));
-    const timer = setTimeout(() => finish(() => reject(new Error(`${what} was not ready within ${timeoutMs} ms:\n${child.output()}`))), timeoutMs);
-    function finish(settle: () => void) {
-      clearTimeout(timer);
-      child.process.stdout?.off('data', check);
-      child.process.stderr?.off('data', check);
-      child.process.off('exit', onExit);
-      settle();
-    }
-    child.process.stdout?.on('data', check);
-    child.process.stderr?.on('data', check);
-    child.process.once('exit', onExit);
-    check();
-  });
-}
 
 /** A node server that prints its port: the api (JSON log line) or one of the bench's own servers. */
 export async function startNodeServer(script: string, env: Record<string, string>, what: string, nodeArgs: string[] = []): Promise<{ child: Child; port: number }> {
   const child = startChild(process.execPath, [...nodeArgs, script], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env } });
-  const match = await waitForOutput(child, /"port":(\d+)|listening on (\d+)/, 15_000, what);
+  const match = await waitForOutput(child.process, /"port":(\d+)|listening on (\d+)/, 15_000, what);
   return { child, port: Number(match[1] ?? match[2]) };
 }
 

@@ -3,7 +3,7 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChild, startNodeServer, sleep, type Child } from './processes.js';
-import { freePort } from './ports.js';
+import { freePort } from '@origin-lab/server-kit';
 
 /** The origin every benchmark request claims; it is on the api's allowlist, so CORS headers are computed and sent. */
 export const BENCH_ORIGIN = 'https://a.localhost';
