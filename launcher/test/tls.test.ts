@@ -133,7 +133,7 @@ describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)'
       expect(headers?.['content-encoding']).toBeUndefined();
       // The client leaves: Caddy closes its side to the api, whose request log records the stream
       // as not completed (the log line is written when the response closes).
-      request.close(http2.constants.NRST_CANCEL);
+      request.close(http2.constants.NGHTTP2_CANCEL);
       await waitFor(
         () => output().split('\n').some((line) => line.includes('"url":"/api/stream?count=30"') && line.includes('"completed":false')),
         10_000,

@@ -47,7 +47,8 @@ describe('the endpoint table', () => {
   });
 
   it('POST /api/beacon answers 202 with a zero-length body, whatever the Content-Type', async () => {
-    for (const headers of [{}, { 'Content-Type': 'text/plain;charset=UTF-8' }, { 'Content-Type': 'application/json' }]) {
+    const contentTypes: Record<string, string>[] = [{}, { 'Content-Type': 'text/plain;charset=UTF-8' }, { 'Content-Type': 'application/json' }];
+    for (const headers of contentTypes) {
       const res = await fetch(`${api.url}/api/beacon`, { method: 'POST', body: '{"a":1,"b":2,"c":3}', headers });
       expect(res.status).toBe(202);
       expect(res.headers.get('content-length')).toBe('0');

@@ -15,13 +15,18 @@ export interface TestApi {
   stop(): Promise<void>;
 }
 
-/** A real API on a free loopback port, with logs collected in memory instead of stdout. */
-export async function startApi(overrides: Partial<ApiConfig> = {}): Promise<TestApi> {
+/**
+ * A real API on a free loopback port, with logs collected in memory instead of stdout (at most
+ * keepLogs lines, for long runs). Streams tick every 20 ms unless overridden.
+ */
+export async function startApi(overrides: Partial<ApiConfig> = {}, keepLogs = Infinity): Promise<TestApi> {
   const logs: Record<string, unknown>[] = [];
   const config = apiConfig({
     allowedOrigins: [ALLOWED, ALSO_ALLOWED],
     streamIntervalMs: 20,
-    log: (entry) => logs.push(entry),
+    log: (entry) => {
+      if (logs.length < keepLogs) logs.push(entry);
+    },
     ...overrides,
   });
   const app = createApp(config);

@@ -1,43 +1,18 @@
-import { serve, type RunningServer } from '@origin-lab/server-kit';
+import { serve } from '@origin-lab/server-kit';
 import { apiConfig, type ApiConfig } from '../../src/config.js';
-import { createApp, type ApiApp } from '../../src/app.js';
+import { startApi, type TestApi } from '../start-api.js';
 import { createApp as createUpstreamMock } from '../../../upstream-mock/src/app.js';
 
 export const HARDENING_KEY = 'hardening-upstream-key-5f1c9a';
-export const ALLOWED_ORIGIN = 'http://allowed.example';
 
 /** The seed of every random choice in the hardening tests; HARDENING_SEED replays another run. */
 export const SEED = Number(process.env.HARDENING_SEED ?? 20_261_121);
 
-export interface HardenedApi {
-  url: string;
-  port: number;
-  app: ApiApp;
-  server: RunningServer['server'];
-  logs: Record<string, unknown>[];
-  stop(): Promise<void>;
-}
+export type HardenedApi = TestApi;
 
-/** The real api in this process on a free port, logs kept in memory (bounded), with overrides. */
-export async function startHardenedApi(overrides: Partial<ApiConfig> = {}, keepLogs = 50_000): Promise<HardenedApi> {
-  const logs: Record<string, unknown>[] = [];
-  const config = apiConfig({
-    allowedOrigins: [ALLOWED_ORIGIN, 'https://b.localhost'],
-    log: (entry) => {
-      if (logs.length < keepLogs) logs.push(entry);
-    },
-    ...overrides,
-  });
-  const app = createApp(config);
-  const running = await serve(app.callback(), { port: 0, host: '127.0.0.1', onStopping: () => app.endStreams() });
-  return {
-    url: `http://127.0.0.1:${running.port}`,
-    port: running.port,
-    app,
-    server: running.server,
-    logs,
-    stop: () => running.stop(500),
-  };
+/** The real api in this process on a free port, at the real stream pace, logs kept in memory (bounded). */
+export function startHardenedApi(overrides: Partial<ApiConfig> = {}, keepLogs = 50_000): Promise<HardenedApi> {
+  return startApi({ streamIntervalMs: apiConfig().streamIntervalMs, ...overrides }, keepLogs);
 }
 
 /** The upstream-mock app in this process, the third party behind /api/upstream/. */
