@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -119,6 +120,34 @@ export async function startApi(upstream: Partial<ApiConfig['upstream']> & { url:
     clock,
     stop: () => running.stop(500),
   };
+}
+
+export interface ProxyStack {
+  upstream: UpstreamProcess;
+  api: TestApi;
+}
+
+/**
+ * For the test file that calls it: a real upstream-mock process started before all tests, and a
+ * real API in front of it, both stopped after. With resetEachTest the upstream's call counts and
+ * held requests are cleared before each test.
+ */
+export function proxyStackForFile(
+  apiKey: string,
+  settings: Partial<ApiConfig['upstream']> = {},
+  { resetEachTest = false } = {},
+): ProxyStack {
+  const stack = {} as ProxyStack;
+  beforeAll(async () => {
+    stack.upstream = await startUpstreamProcess(apiKey);
+    stack.api = await startApi({ url: stack.upstream.url, apiKey, ...settings });
+  });
+  afterAll(async () => {
+    await stack.api?.stop();
+    await stack.upstream?.stop();
+  });
+  if (resetEachTest) beforeEach(() => stack.upstream.reset());
+  return stack;
 }
 
 /** Polls until check() holds, or fails after timeoutMs. */

@@ -1,45 +1,34 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { distinctiveKey, startApi, startUpstreamProcess, type TestApi, type UpstreamProcess } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { distinctiveKey, proxyStackForFile } from './harness.js';
 import { rawGet as rawGetOn } from './raw-get.js';
 
 const key = distinctiveKey();
-let upstream: UpstreamProcess;
-let api: TestApi;
+const stack = proxyStackForFile(key, {}, { resetEachTest: true });
 
-beforeAll(async () => {
-  upstream = await startUpstreamProcess(key);
-  api = await startApi({ url: upstream.url, apiKey: key });
-});
-afterAll(async () => {
-  await api?.stop();
-  await upstream?.stop();
-});
-beforeEach(() => upstream.reset());
-
-const rawGet = (target: string) => rawGetOn(api.port, target);
+const rawGet = (target: string) => rawGetOn(stack.api.port, target);
 
 describe('the allowed upstream paths', () => {
   it('forwards /api/upstream/posts and /api/upstream/tags to the pinned upstream, with the bearer key and Accept: application/json', async () => {
-    const posts = await fetch(`${api.url}/api/upstream/posts`);
+    const posts = await fetch(`${stack.api.url}/api/upstream/posts`);
     expect(posts.status).toBe(200);
     expect(((await posts.json()) as { posts: unknown[] }).posts.length).toBeGreaterThan(0);
-    const tags = await fetch(`${api.url}/api/upstream/tags`);
+    const tags = await fetch(`${stack.api.url}/api/upstream/tags`);
     expect(tags.status).toBe(200);
     expect(((await tags.json()) as { tags: string[] }).tags).toContain('cors');
 
-    const calls = await upstream.calls();
+    const calls = await stack.upstream.calls();
     expect(calls.byPath).toEqual({ '/posts': 1, '/tags': 1 });
     expect(calls.unauthorized).toBe(0);
     for (const call of calls.recent) expect(call.accept).toBe('application/json');
   });
 
   it('passes the query string on unchanged, so paging and filters reach the upstream', async () => {
-    const res = await fetch(`${api.url}/api/upstream/posts?page=2&perPage=5&tag=cors`);
+    const res = await fetch(`${stack.api.url}/api/upstream/posts?page=2&perPage=5&tag=cors`);
     const body = (await res.json()) as { page: number; perPage: number; posts: { tags: string[] }[] };
     expect(body.page).toBe(2);
     expect(body.perPage).toBe(5);
     for (const post of body.posts) expect(post.tags).toContain('cors');
-    expect((await upstream.calls()).recent.map((call) => call.query)).toEqual(['page=2&perPage=5&tag=cors']);
+    expect((await stack.upstream.calls()).recent.map((call) => call.query)).toEqual(['page=2&perPage=5&tag=cors']);
   });
 
   it('keeps the host pinned whatever the query holds', async () => {
@@ -47,7 +36,7 @@ describe('the allowed upstream paths', () => {
       const res = await rawGet(`/api/upstream/posts?${query}`);
       expect(res.status, query).toBe(200);
     }
-    const calls = await upstream.calls();
+    const calls = await stack.upstream.calls();
     expect(calls.total).toBe(6);
     expect(Object.keys(calls.byPath)).toEqual(['/posts']);
   });
@@ -59,17 +48,17 @@ describe('the allowed upstream paths', () => {
     const long = await rawGet(`/api/upstream/posts?q=${'a'.repeat(1_100)}`);
     expect(long.status).toBe(414);
     expect(JSON.parse(long.body).detail).toMatch(/PROXY_MAX_QUERY_CHARS/);
-    expect((await upstream.calls()).total).toBe(0);
+    expect((await stack.upstream.calls()).total).toBe(0);
   });
 
   it('answers HEAD like GET without a body, and other methods with 405', async () => {
-    const head = await fetch(`${api.url}/api/upstream/tags`, { method: 'HEAD' });
+    const head = await fetch(`${stack.api.url}/api/upstream/tags`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
-    const post = await fetch(`${api.url}/api/upstream/posts`, { method: 'POST', body: '{}' });
+    const post = await fetch(`${stack.api.url}/api/upstream/posts`, { method: 'POST', body: '{}' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
-    const deleteUnknown = await fetch(`${api.url}/api/upstream/secret`, { method: 'DELETE' });
+    const deleteUnknown = await fetch(`${stack.api.url}/api/upstream/secret`, { method: 'DELETE' });
     expect(deleteUnknown.status).toBe(404);
     expect(await deleteUnknown.text()).toBe('Not proxied');
   });
@@ -147,7 +136,7 @@ describe('everything else under /api/upstream/', () => {
   );
 
   it('absolute-form request targets are not proxied, whatever host they name', async () => {
-    for (const target of [`http://evil.example/api/upstream/posts`, `http://127.0.0.1:${api.port}/api/upstream/posts`]) {
+    for (const target of [`http://evil.example/api/upstream/posts`, `http://127.0.0.1:${stack.api.port}/api/upstream/posts`]) {
       const res = await rawGet(target);
       expect(res.status, target).toBe(404);
       expect(res.body).toBe('Not proxied');
@@ -161,15 +150,15 @@ describe('everything else under /api/upstream/', () => {
       const res = await rawGet(target);
       expect(res.status, target).toBe(404);
     }
-    expect((await upstream.calls()).total).toBe(0);
+    expect((await stack.upstream.calls()).total).toBe(0);
   });
 
   it('a preflight to the proxy is answered by the CORS rules, not forwarded', async () => {
-    const res = await fetch(`${api.url}/api/upstream/posts`, {
+    const res = await fetch(`${stack.api.url}/api/upstream/posts`, {
       method: 'OPTIONS',
       headers: { Origin: 'http://allowed.example', 'Access-Control-Request-Method': 'GET' },
     });
     expect(res.status).toBe(204);
-    expect((await upstream.calls()).total).toBe(0);
+    expect((await stack.upstream.calls()).total).toBe(0);
   });
 });

@@ -1,19 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { distinctiveKey, refusedUrl, startApi, startUpstreamProcess, type TestApi, type UpstreamProcess } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { distinctiveKey, proxyStackForFile, refusedUrl, startApi } from './harness.js';
 
 const key = distinctiveKey();
-let upstream: UpstreamProcess;
-let api: TestApi;
-
-beforeAll(async () => {
-  upstream = await startUpstreamProcess(key);
-  api = await startApi({ url: upstream.url, apiKey: key, timeoutMs: 300, maxBodyBytes: 10_000 });
-});
-afterAll(async () => {
-  await api?.stop();
-  await upstream?.stop();
-});
-beforeEach(() => upstream.reset());
+const stack = proxyStackForFile(key, { timeoutMs: 300, maxBodyBytes: 10_000 }, { resetEachTest: true });
 
 interface ErrorBody {
   error: string;
@@ -32,17 +21,17 @@ async function expectJsonError(res: Response, status: number, error: RegExp, det
 describe('when the upstream fails', () => {
   it('slower than the timeout (UPSTREAM_TIMEOUT_MS): 504 with a JSON error, nothing cached', async () => {
     for (let i = 0; i < 2; i += 1) {
-      const res = await fetch(`${api.url}/api/upstream/posts?mock=slow&delayMs=15000`, { signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${stack.api.url}/api/upstream/posts?mock=slow&delayMs=15000`, { signal: AbortSignal.timeout(10_000) });
       await expectJsonError(res, 504, /timed out/, /300 ms/);
     }
-    expect((await upstream.calls()).total).toBe(2);
+    expect((await stack.upstream.calls()).total).toBe(2);
   });
 
   it('closing the connection without an answer: 502, nothing cached', async () => {
     for (let i = 0; i < 2; i += 1) {
-      await expectJsonError(await fetch(`${api.url}/api/upstream/posts?mock=close`), 502, /unavailable/, /closed the connection/);
+      await expectJsonError(await fetch(`${stack.api.url}/api/upstream/posts?mock=close`), 502, /unavailable/, /closed the connection/);
     }
-    expect((await upstream.calls()).total).toBe(2);
+    expect((await stack.upstream.calls()).total).toBe(2);
   });
 
   it('refusing connections (down): 502 saying so', async () => {
@@ -67,14 +56,14 @@ describe('when the upstream fails', () => {
   });
 
   it('refusing the server\'s key (401): 502 naming the setting, never a cached success', async () => {
-    const wrongKey = await startApi({ url: upstream.url, apiKey: distinctiveKey() });
+    const wrongKey = await startApi({ url: stack.upstream.url, apiKey: distinctiveKey() });
     try {
       for (let i = 0; i < 2; i += 1) {
         const res = await fetch(`${wrongKey.url}/api/upstream/posts`);
         await expectJsonError(res, 502, /credentials/, /401.*UPSTREAM_API_KEY/);
         expect(res.headers.get('www-authenticate')).toBeNull();
       }
-      const calls = await upstream.calls();
+      const calls = await stack.upstream.calls();
       expect(calls.total).toBe(2);
       expect(calls.unauthorized).toBe(2);
     } finally {
@@ -83,19 +72,19 @@ describe('when the upstream fails', () => {
   });
 
   it('a redirect is not followed (the host stays pinned): 502', async () => {
-    await expectJsonError(await fetch(`${api.url}/api/upstream/posts?mock=redirect`), 502, /redirected/, /302/);
+    await expectJsonError(await fetch(`${stack.api.url}/api/upstream/posts?mock=redirect`), 502, /redirected/, /302/);
   });
 
   it('an answer over UPSTREAM_MAX_BODY_BYTES: 502, not stored', async () => {
     for (let i = 0; i < 2; i += 1) {
-      await expectJsonError(await fetch(`${api.url}/api/upstream/posts?mock=big&padBytes=20000`), 502, /too large/, /10000 bytes/);
+      await expectJsonError(await fetch(`${stack.api.url}/api/upstream/posts?mock=big&padBytes=20000`), 502, /too large/, /10000 bytes/);
     }
-    expect((await upstream.calls()).total).toBe(2);
+    expect((await stack.upstream.calls()).total).toBe(2);
   });
 
   it('the proxy recovers: a good answer after the failures is cached as usual', async () => {
-    await fetch(`${api.url}/api/upstream/tags?mock=close`);
-    expect((await fetch(`${api.url}/api/upstream/tags`)).headers.get('x-cache')).toBe('MISS');
-    expect((await fetch(`${api.url}/api/upstream/tags`)).headers.get('x-cache')).toBe('HIT');
+    await fetch(`${stack.api.url}/api/upstream/tags?mock=close`);
+    expect((await fetch(`${stack.api.url}/api/upstream/tags`)).headers.get('x-cache')).toBe('MISS');
+    expect((await fetch(`${stack.api.url}/api/upstream/tags`)).headers.get('x-cache')).toBe('HIT');
   });
 });

@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { distinctiveKey, startApi, startUpstreamProcess, type TestApi, type UpstreamProcess } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { distinctiveKey, proxyStackForFile } from './harness.js';
 
 const key = distinctiveKey();
-let upstream: UpstreamProcess;
-let api: TestApi;
-
-beforeAll(async () => {
-  upstream = await startUpstreamProcess(key);
-  api = await startApi({ url: upstream.url, apiKey: key });
-});
-afterAll(async () => {
-  await api?.stop();
-  await upstream?.stop();
-});
-beforeEach(() => upstream.reset());
+const stack = proxyStackForFile(key, {}, { resetEachTest: true });
 
 /** Asks twice: an answer that must not be shared reaches the upstream both times. */
 async function twice(path: string) {
   const answers = [];
   for (let i = 0; i < 2; i += 1) {
-    const res = await fetch(`${api.url}${path}`);
+    const res = await fetch(`${stack.api.url}${path}`);
     answers.push({ res, body: await res.text() });
   }
   return answers;
@@ -41,7 +30,7 @@ describe('what the proxy never stores', () => {
       expect(res.headers.get('set-cookie')).toBeNull();
       expect(body.length).toBeGreaterThan(0);
     }
-    expect((await upstream.calls()).total).toBe(2);
+    expect((await stack.upstream.calls()).total).toBe(2);
   });
 
   it('an upstream 5xx is the third party failing: a 502 JSON naming its status, never stored', async () => {
@@ -50,11 +39,11 @@ describe('what the proxy never stores', () => {
       expect(res.headers.get('cache-control')).toBe('no-store');
       expect(JSON.parse(body)).toEqual({ error: 'the upstream failed', detail: 'the upstream answered 500' });
     }
-    expect((await upstream.calls()).total).toBe(2);
+    expect((await stack.upstream.calls()).total).toBe(2);
   });
 
   it('an upstream cookie never reaches the page: it belongs to the server\'s upstream session', async () => {
-    const res = await fetch(`${api.url}/api/upstream/tags?mock=cookie`);
+    const res = await fetch(`${stack.api.url}/api/upstream/tags?mock=cookie`);
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie()).toEqual([]);
   });
@@ -64,6 +53,6 @@ describe('what the proxy never stores', () => {
     const [first, second] = await twice('/api/upstream/tags');
     expect(first!.res.headers.get('x-cache')).toBe('MISS');
     expect(second!.res.headers.get('x-cache')).toBe('HIT');
-    expect((await upstream.calls()).total).toBe(3);
+    expect((await stack.upstream.calls()).total).toBe(3);
   });
 });

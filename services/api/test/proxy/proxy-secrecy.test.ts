@@ -1,25 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '@origin-lab/server-kit';
 import { apiConfig, apiConfigFromEnv } from '../../src/config.js';
 import { createApp } from '../../src/app.js';
-import { ALLOWED_ORIGIN, distinctiveKey, refusedUrl, startApi, startUpstreamProcess, waitUntil, type TestApi, type UpstreamProcess } from './harness.js';
+import { ALLOWED_ORIGIN, distinctiveKey, proxyStackForFile, refusedUrl, startApi, waitUntil } from './harness.js';
 import { rawGet } from './raw-get.js';
 
 const key = distinctiveKey();
-let upstream: UpstreamProcess;
-let api: TestApi;
-
-beforeAll(async () => {
-  upstream = await startUpstreamProcess(key);
-  api = await startApi({ url: upstream.url, apiKey: key, timeoutMs: 300, maxBodyBytes: 10_000 });
-});
-afterAll(async () => {
-  await api?.stop();
-  await upstream?.stop();
-});
+const stack = proxyStackForFile(key, { timeoutMs: 300, maxBodyBytes: 10_000 });
 
 /** Every kind of answer the proxy can give: success, hit, pass, each failure, each refusal. */
 const PATHS = [
@@ -46,25 +36,25 @@ const PATHS = [
 
 describe('the upstream key never leaves the server', () => {
   it('appears in no response, header or body, whatever the outcome; nor in any log line of either service', async () => {
-    const wrongKey = await startApi({ url: upstream.url, apiKey: distinctiveKey() });
+    const wrongKey = await startApi({ url: stack.upstream.url, apiKey: distinctiveKey() });
     const down = await startApi({ url: await refusedUrl(), apiKey: key });
     try {
       const seen: string[] = [];
       for (const target of PATHS) {
         for (const origin of [undefined, ALLOWED_ORIGIN]) {
-          const res = await rawGet(api.port, target, 'GET');
+          const res = await rawGet(stack.api.port, target, 'GET');
           seen.push(res.text);
-          const viaFetch = await fetch(`${api.url}${target.replace('#', '%23')}`, { headers: origin ? { Origin: origin } : {} });
+          const viaFetch = await fetch(`${stack.api.url}${target.replace('#', '%23')}`, { headers: origin ? { Origin: origin } : {} });
           seen.push(JSON.stringify([...viaFetch.headers]), await viaFetch.text());
         }
       }
       for (const other of [wrongKey, down]) seen.push((await rawGet(other.port, '/api/upstream/posts')).text);
-      for (const method of ['HEAD', 'POST', 'OPTIONS']) seen.push((await rawGet(api.port, '/api/upstream/posts', method)).text);
+      for (const method of ['HEAD', 'POST', 'OPTIONS']) seen.push((await rawGet(stack.api.port, '/api/upstream/posts', method)).text);
 
       // It really was sent: the misbehaving upstream put it in its body, and the proxy withheld that.
-      const reflected = await fetch(`${upstream.url}/posts?mock=reflect`, { headers: { Authorization: `Bearer ${key}` } });
+      const reflected = await fetch(`${stack.upstream.url}/posts?mock=reflect`, { headers: { Authorization: `Bearer ${key}` } });
       expect(await reflected.text()).toContain(key);
-      const withheld = await fetch(`${api.url}/api/upstream/posts?mock=reflect`);
+      const withheld = await fetch(`${stack.api.url}/api/upstream/posts?mock=reflect`);
       expect(withheld.status).toBe(502);
       expect(((await withheld.json()) as { error: string }).error).toMatch(/withheld/);
 
@@ -72,13 +62,13 @@ describe('the upstream key never leaves the server', () => {
       expect(everything.length).toBeGreaterThan(1_000);
       expect(everything).not.toContain(key);
 
-      const logs = [api, wrongKey, down].flatMap((proxy) => proxy.logs).map((entry) => JSON.stringify(entry));
+      const logs = [stack.api, wrongKey, down].flatMap((proxy) => proxy.logs).map((entry) => JSON.stringify(entry));
       expect(logs.some((line) => line.includes('"upstream call"'))).toBe(true);
       expect(logs.some((line) => line.includes('"upstream failed"'))).toBe(true);
       expect(logs.join('\n')).not.toContain(key);
-      await waitUntil('the upstream-mock to log its requests', () => upstream.output().includes('"upstream request"'));
-      expect(upstream.output()).toContain('[redacted]');
-      expect(upstream.output()).not.toContain(key);
+      await waitUntil('the upstream-mock to log its requests', () => stack.upstream.output().includes('"upstream request"'));
+      expect(stack.upstream.output()).toContain('[redacted]');
+      expect(stack.upstream.output()).not.toContain(key);
     } finally {
       await wrongKey.stop();
       await down.stop();
@@ -88,7 +78,7 @@ describe('the upstream key never leaves the server', () => {
   it('the upstream-mock refuses a missing or wrong key with 401 and does not echo what was presented', async () => {
     const guess = distinctiveKey();
     for (const headers of [{} as Record<string, string>, { Authorization: `Bearer ${guess}` }, { Authorization: `Basic ${guess}` }, { Authorization: `Bearer ${key}x` }, { Authorization: `Bearer  ${key}` }]) {
-      const res = await fetch(`${upstream.url}/posts`, { headers });
+      const res = await fetch(`${stack.upstream.url}/posts`, { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('cache-control')).toBe('no-store');
       const text = await res.text();
