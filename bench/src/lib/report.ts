@@ -13,10 +13,6 @@ export interface Figure {
   note?: string;
 }
 
-export function ratioOf(value: number, baseline: number): number {
-  return baseline === 0 ? NaN : value / baseline;
-}
-
 export function formatNumber(value: number, unit: string): string {
   if (!Number.isFinite(value)) return 'n/a';
   const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;

@@ -5,10 +5,6 @@ export function base64Length(bytes: number): number {
   return 4 * Math.ceil(bytes / 3);
 }
 
-export function utf8Length(text: string): number {
-  return new TextEncoder().encode(text).length;
-}
-
 /** Base64 of raw bytes (btoa needs a binary string). */
 export function toBase64(bytes: Uint8Array): string {
   let binary = '';
