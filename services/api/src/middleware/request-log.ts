@@ -6,7 +6,7 @@ import { redactHeaders, type LogSink } from '@origin-lab/server-kit';
  * (written straight to the socket) are logged too, with their full duration.
  */
 export function requestLog(log: LogSink): Middleware {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const started = performance.now();
     const { req, res } = ctx;
     res.once('close', () => {
@@ -20,6 +20,6 @@ export function requestLog(log: LogSink): Middleware {
         headers: redactHeaders(req.headers),
       });
     });
-    await next();
+    return next();
   };
 }
