@@ -33,23 +33,30 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     onStopping: () => endStreams(),
   });
 
-  const env = options.env ?? process.env;
-  const config = apiConfigFromEnv(env, front.port);
-  if (options.log) config.log = options.log;
-  // The proxy's third party: the upstream-mock on a private loopback port, sharing the api's key,
-  // unless UPSTREAM_URL names a real one.
+  // A bad setting is found after the front listens: stop it again rather than leave it open.
   let stopUpstream = async () => {};
-  if (!env.UPSTREAM_URL) {
-    const mock = createUpstreamMock({ apiKey: config.upstream.apiKey, log: options.log });
-    const upstream = await serve(mock.callback(), { port: 0, host: '127.0.0.1', onStopping: () => mock.release() });
-    config.upstream.url = `http://127.0.0.1:${upstream.port}`;
-    stopUpstream = () => upstream.stop();
+  try {
+    const env = options.env ?? process.env;
+    const config = apiConfigFromEnv(env, front.port);
+    if (options.log) config.log = options.log;
+    // The proxy's third party: the upstream-mock on a private loopback port, sharing the api's key,
+    // unless UPSTREAM_URL names a real one.
+    if (!env.UPSTREAM_URL) {
+      const mock = createUpstreamMock({ apiKey: config.upstream.apiKey, log: options.log });
+      const upstream = await serve(mock.callback(), { port: 0, host: '127.0.0.1', onStopping: () => mock.release() });
+      config.upstream.url = `http://127.0.0.1:${upstream.port}`;
+      stopUpstream = () => upstream.stop();
+    }
+    const api = createApi(config);
+    const apiHandler = api.callback();
+    const pagesHandler = createPages({ root: env.PAGES_ROOT || defaultPagesRoot }).callback();
+    endStreams = () => api.endStreams();
+    route = (req, res) => (isApiPath(req.url ?? '/') ? apiHandler(req, res) : pagesHandler(req, res));
+  } catch (err) {
+    await stopUpstream();
+    await front.stop();
+    throw err;
   }
-  const api = createApi(config);
-  const apiHandler = api.callback();
-  const pagesHandler = createPages({ root: env.PAGES_ROOT || defaultPagesRoot }).callback();
-  endStreams = () => api.endStreams();
-  route = (req, res) => (isApiPath(req.url ?? '/') ? apiHandler(req, res) : pagesHandler(req, res));
 
   return {
     port: front.port,
