@@ -1,25 +1,48 @@
 #!/usr/bin/env bash
-# Provides, without a container registry, the base images our Dockerfiles and docker-compose.yml
-# name, so that those files stay the standard ones users build and run:
-#   node:20-bookworm-slim  Debian bookworm (debootstrap minbase) + this machine's node and npm,
-#                          laid out as in the official image (/usr/local, user "node" uid 1000),
-#                          trusting this machine's CA bundle (builds run npm ci, and the build
-#                          machines reach the npm registry through a TLS-inspecting proxy)
-#   caddy:2                Debian bookworm + Debian's caddy, with the official image's
-#                          environment, working directory and command
-# Images that already exist are left alone. Needs root, debootstrap and a running Docker engine.
+# Provides the base images our Dockerfiles and docker-compose.yml name, so that those files stay
+# the standard ones users build and run, on an engine that may have no registry to pull from:
+#   1. images already in the engine are left alone;
+#   2. a cache saved by an earlier run is loaded (seconds): BASE_IMAGE_CACHE, by default
+#      ~/.cache/origin-lab, keyed by this machine's node and caddy versions;
+#   3. images that can be pulled are pulled (each pull bounded by BASE_IMAGE_PULL_SECONDS, 30);
+#   4. the rest are made locally, then both are saved to the cache:
+#      node:20-bookworm-slim  Debian bookworm (debootstrap minbase) + this machine's node and npm,
+#                             laid out as in the official image (/usr/local, user "node" uid 1000),
+#                             trusting this machine's CA bundle (builds run npm ci, and a machine
+#                             may reach the npm registry through a TLS-inspecting proxy)
+#      caddy:2                Debian bookworm + Debian's caddy, with the official image's
+#                             environment, working directory and command
+# Making them needs root, debootstrap and caddy. Talks to the engine DOCKER_HOST names.
 set -euo pipefail
 
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+pull_seconds=${BASE_IMAGE_PULL_SECONDS:-30}
+cache_dir=${BASE_IMAGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/origin-lab}
+images=(node:20-bookworm-slim caddy:2)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 have() { docker image inspect "$1" >/dev/null 2>&1; }
+missing() { for image in "${images[@]}"; do have "$image" || echo "$image"; done; }
 
-if have node:20-bookworm-slim && have caddy:2; then
-  echo "base-images: node:20-bookworm-slim and caddy:2 already present"
-  exit 0
+[ -z "$(missing)" ] && exit 0
+
+caddy_version=$(command -v caddy >/dev/null && caddy version | cut -d' ' -f1 || echo none)
+cache="$cache_dir/base-images-node$(node --version)-caddy${caddy_version}.tar"
+if [ -f "$cache" ]; then
+  echo "base-images: loading ${images[*]} from $cache"
+  docker load -i "$cache" >/dev/null
+  [ -z "$(missing)" ] && exit 0
 fi
+
+for image in $(missing); do
+  if timeout "$pull_seconds" docker pull -q "$image" >"$work/pull.log" 2>&1; then
+    echo "base-images: pulled $image"
+  else
+    echo "base-images: $image cannot be pulled ($(tail -n 1 "$work/pull.log" | cut -c1-160)); making it locally"
+  fi
+done
+[ -z "$(missing)" ] && exit 0
 
 if ! have localhost/debian:bookworm; then
   echo "base-images: debootstrap bookworm (minbase) from $mirror"
@@ -36,7 +59,8 @@ if ! have node:20-bookworm-slim; then
   echo "base-images: node:20-bookworm-slim from $node_bin ($(node --version)) and $npm_dir"
   mkdir -p "$work/node/npm"
   cp "$node_bin" "$work/node/node"
-  cp "${CA_BUNDLE:-/etc/ssl/certs/ca-certificates.crt}" "$work/node/ca-certificates.crt"
+  ca_bundle=${CA_BUNDLE:-/etc/ssl/certs/ca-certificates.crt}
+  if [ -f "$ca_bundle" ]; then cp "$ca_bundle" "$work/node/ca-certificates.crt"; else touch "$work/node/ca-certificates.crt"; fi
   cp -a "$npm_dir/." "$work/node/npm/"
   cat >"$work/node/Dockerfile" <<'DOCKERFILE'
 FROM localhost/debian:bookworm
@@ -69,4 +93,7 @@ DOCKERFILE
   docker build -q -t caddy:2 "$work/caddy" >/dev/null
 fi
 
-docker image ls --format '  {{.Repository}}:{{.Tag}} {{.Size}}' | grep -E 'node:20-bookworm-slim|caddy:2|localhost/debian' || true
+# Cached for the next run, whose engine may be a new one with an empty data root.
+mkdir -p "$cache_dir"
+docker save -o "$cache.partial" "${images[@]}" && mv "$cache.partial" "$cache"
+echo "base-images: ${images[*]} ready (saved to $cache)"

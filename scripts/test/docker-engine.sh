@@ -1,44 +1,70 @@
 #!/usr/bin/env bash
-# A throwaway Docker engine for CI: `docker-engine.sh start DIR` runs dockerd with its data and
-# exec roots under DIR and waits until it answers; `docker-engine.sh stop DIR` stops that dockerd
-# (by the PID it wrote) and waits for it to exit. Nothing outside DIR is kept.
+# A Docker engine of one test run's own.
+#
+#   docker-engine.sh start DIR   starts dockerd with its data, exec root and socket under DIR,
+#                                waits until it answers, and prints the DOCKER_HOST to use
+#   docker-engine.sh stop DIR    stops that dockerd and removes what start made
+#
+# Two runs on one machine each get their own engine: start takes a free slot (a lock held by the
+# calling shell through file descriptor DOCKER_SLOT_FD, see claim_slot in setup.sh) and gives the
+# engine a bridge and address pools of that slot only, so two engines never share a network,
+# a socket or a data root, and stopping one leaves the other alone.
 set -euo pipefail
 
 cmd=${1:?usage: docker-engine.sh start|stop DIR}
 dir=${2:?usage: docker-engine.sh start|stop DIR}
 ready_seconds=${DOCKER_READY_SECONDS:-60}
+slot=${DOCKER_SLOT:-0}
+bridge="olab${slot}"
+# Root or password-less sudo; setup.sh says which.
+as_root=${AS_ROOT:-}
 
 case "$cmd" in
   start)
-    if docker version >/dev/null 2>&1; then
-      # Someone else's engine: use it, and leave it running on stop (no PID file is written).
-      echo "docker-engine: an engine already answers on the default socket; using it"
-      exit 0
-    fi
     mkdir -p "$dir/data" "$dir/exec"
-    dockerd --data-root "$dir/data" --exec-root "$dir/exec" --pidfile "$dir/dockerd.pid" \
-      --host unix:///var/run/docker.sock >"$dir/dockerd.log" 2>&1 &
+    echo "$slot" >"$dir/slot"
+    # A bridge of this slot's own (dockerd's default docker0 would be shared between engines).
+    $as_root ip link delete "$bridge" 2>/dev/null || true
+    $as_root ip link add name "$bridge" type bridge
+    $as_root ip addr add "192.168.$((210 + slot)).1/24" dev "$bridge"
+    $as_root ip link set "$bridge" up
+    group_option=()
+    [ -n "$as_root" ] && group_option=(--group "$(id -gn)")
+    # Its own session: a Ctrl-C meant for the tests must not stop the engine under their teardown.
+    $as_root setsid dockerd --data-root "$dir/data" --exec-root "$dir/exec" --pidfile "$dir/dockerd.pid" \
+      --host "unix://$dir/docker.sock" --bridge "$bridge" \
+      --default-address-pool "base=172.$((24 + slot)).0.0/16,size=24" "${group_option[@]}" \
+      >"$dir/dockerd.log" 2>&1 &
     for _ in $(seq 1 "$ready_seconds"); do
-      if docker version >/dev/null 2>&1; then
-        echo "docker-engine: dockerd $(docker version --format '{{.Server.Version}}') ready (log: $dir/dockerd.log)"
+      if DOCKER_HOST="unix://$dir/docker.sock" docker version >/dev/null 2>&1; then
+        echo "unix://$dir/docker.sock"
         exit 0
       fi
       sleep 1
     done
-    echo "docker-engine: dockerd did not answer within ${ready_seconds} s; its log:" >&2
+    echo "dockerd did not answer within ${ready_seconds} s; the end of its log ($dir/dockerd.log):" >&2
     tail -n 40 "$dir/dockerd.log" >&2 || true
     exit 1
     ;;
   stop)
-    [ -f "$dir/dockerd.pid" ] || exit 0
-    pid=$(cat "$dir/dockerd.pid")
-    kill -TERM "$pid" 2>/dev/null || exit 0
-    for _ in $(seq 1 30); do
-      kill -0 "$pid" 2>/dev/null || { echo "docker-engine: dockerd stopped"; exit 0; }
-      sleep 1
-    done
-    echo "docker-engine: dockerd ignored SIGTERM for 30 s; killing it" >&2
-    kill -KILL "$pid" 2>/dev/null || true
+    [ -f "$dir/slot" ] || exit 0
+    bridge="olab$(cat "$dir/slot")"
+    if [ -f "$dir/dockerd.pid" ]; then
+      pid=$(cat "$dir/dockerd.pid")
+      if $as_root kill -TERM "$pid" 2>/dev/null; then
+        for _ in $(seq 1 30); do
+          $as_root kill -0 "$pid" 2>/dev/null || break
+          sleep 1
+        done
+        if $as_root kill -0 "$pid" 2>/dev/null; then
+          echo "dockerd ignored SIGTERM for 30 s; killing it" >&2
+          $as_root kill -KILL "$pid" 2>/dev/null || true
+          sleep 1
+        fi
+      fi
+    fi
+    $as_root ip link delete "$bridge" 2>/dev/null || true
+    $as_root rm -rf "$dir"
     ;;
   *)
     echo "usage: docker-engine.sh start|stop DIR" >&2

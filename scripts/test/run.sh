@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# npm test: set the machine up for the suite (setup.sh), then build, type-check, lint and run
+# every test: vitest, then Playwright on each chosen stack and browser. What it starts (a Docker
+# engine of its own) it stops on the way out: after a failure, on Ctrl-C and on SIGTERM too.
+#
+#   npm test                       everything
+#   npm run test:e2e -- [ARGS]     set-up and the e2e suite only; ARGS go to playwright test
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/test/setup.sh
+
+only=""
+if [ "${1:-}" = "--only-e2e" ]; then only=e2e; shift; fi
+
+started=$(date +%s)
+step() { echo "=== [$(($(date +%s) - started)) s] $*"; }
+
+child=""
+finish() {
+  local status=$1
+  trap - EXIT INT TERM
+  if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
+    # Playwright's teardown takes its stacks down on SIGINT; give it a bounded while to do so.
+    kill -INT "$child" 2>/dev/null || true
+    for _ in $(seq 1 60); do kill -0 "$child" 2>/dev/null || break; sleep 1; done
+    kill -KILL "$child" 2>/dev/null || true
+  fi
+  stop_docker_engine
+  step "done (exit $status)"
+  exit "$status"
+}
+trap 'finish $?' EXIT
+trap 'echo "[test] interrupted"; finish 130' INT
+trap 'echo "[test] terminated"; finish 143' TERM
+
+# Each step runs in the background and is waited for, so a signal reaches the trap at once.
+run() {
+  "$@" &
+  child=$!
+  wait "$child"
+  child=""
+}
+
+step "set-up"
+set_up_for_tests
+
+# testcontainers: no reaper image can be pulled on a machine without a registry, and this run
+# removes what it starts itself; published ports are on loopback.
+export TESTCONTAINERS_RYUK_DISABLED=${TESTCONTAINERS_RYUK_DISABLED:-true}
+export TESTCONTAINERS_HOST_OVERRIDE=${TESTCONTAINERS_HOST_OVERRIDE:-127.0.0.1}
+# The e2e suite runs exactly what set-up prepared, and fails if any of it cannot run.
+E2E_STACKS=$(IFS=,; echo "${chosen_stacks[*]}")
+E2E_BROWSERS=$(IFS=,; echo "${chosen_browsers[*]}")
+export E2E_STACKS E2E_BROWSERS
+
+step "build"
+run npm run --silent build
+if [ "$only" != e2e ]; then
+  step "type-check"
+  run npm run --silent typecheck
+  step "unit and integration tests (vitest)"
+  run npx vitest run
+fi
+step "end-to-end tests (Playwright: $E2E_STACKS in $E2E_BROWSERS)"
+run npx playwright test -c e2e/playwright.config.ts "$@"

@@ -1,0 +1,210 @@
+# Sourced by run.sh: finds what the chosen tests need, installs what is missing with apt-get where
+# it may (root, or sudo without a password), starts a Docker engine of this run's own, provides
+# the base images. One line per thing it installs, starts or leaves out, and why. Where it may
+# not, it prints the commands to run and returns non-zero before any test runs.
+#
+# Reads: E2E_STACKS, E2E_BROWSERS (what to run; docs/testing.md), TEST_SETUP (install | check),
+# CI. Sets: chosen_stacks, chosen_browsers, DOCKER_HOST (when it starts an engine).
+
+say() { echo "[setup] $*"; }
+
+# --- what is wanted -----------------------------------------------------------------------------
+
+all_stacks=(embedded caddy compose)
+all_browsers=(chromium firefox)
+
+# Names from a comma list, checked against the known ones.
+pick() {
+  local variable=$1 list=$2 known=$3 name
+  local -a names
+  IFS=',' read -r -a names <<<"$list"
+  for name in "${names[@]}"; do
+    name=${name// /}
+    [ -z "$name" ] && continue
+    if [[ " $known " != *" $name "* ]]; then
+      echo "[setup] $variable names an unknown one: $name (known: $known)" >&2
+      return 2
+    fi
+    echo "$name"
+  done
+}
+
+wanted_parts() {
+  local list
+  list=$(pick E2E_STACKS "${E2E_STACKS:-$(IFS=,; echo "${all_stacks[*]}")}" "${all_stacks[*]}") || return 2
+  mapfile -t chosen_stacks <<<"$list"
+  list=$(pick E2E_BROWSERS "${E2E_BROWSERS:-$(IFS=,; echo "${all_browsers[*]}")}" "${all_browsers[*]}") || return 2
+  mapfile -t chosen_browsers <<<"$list"
+  if [ -z "${chosen_stacks[*]}" ] || [ -z "${chosen_browsers[*]}" ]; then
+    echo "[setup] E2E_STACKS and E2E_BROWSERS must each name at least one" >&2
+    return 2
+  fi
+  local name
+  for name in "${all_stacks[@]}"; do
+    [[ " ${chosen_stacks[*]} " == *" $name "* ]] || say "stack $name left out: E2E_STACKS=${E2E_STACKS}"
+  done
+  for name in "${all_browsers[@]}"; do
+    [[ " ${chosen_browsers[*]} " == *" $name "* ]] || say "browser $name left out: E2E_BROWSERS=${E2E_BROWSERS}"
+  done
+}
+
+wants() { [[ " ${chosen_stacks[*]} ${chosen_browsers[*]} " == *" $1 "* ]]; }
+
+# --- packages -----------------------------------------------------------------------------------
+
+# "package|check|why" for each tool the chosen parts need; check is a command name or a path.
+needed_tools() {
+  wants chromium && echo "chromium|${CHROMIUM_PATH:-/usr/lib/chromium/chromium}|the chromium e2e projects"
+  wants firefox && echo "firefox-esr|${FIREFOX_PATH:-/usr/bin/firefox-esr}|the firefox e2e projects"
+  if wants caddy || wants compose || is_ci; then
+    echo "caddy|caddy|the caddy stack, npm start --tls's tests and the compose stack's caddy:2 stand-in"
+  fi
+  if wants caddy || wants compose; then
+    echo "libnss3-tools|certutil|the browsers trust each TLS stack's CA through certutil"
+  fi
+  if wants compose; then
+    echo "docker.io|dockerd|the compose stack needs a Docker engine"
+    echo "docker.io|docker|the compose stack talks to the engine with the docker client"
+    echo "docker-compose|docker-compose|the compose stack runs docker-compose.yml"
+    echo "iproute2|ip|each run's Docker engine gets a network bridge of its own"
+  fi
+}
+
+present() { if [[ $1 == /* ]]; then [ -x "$1" ]; else command -v "$1" >/dev/null 2>&1; fi; }
+
+is_ci() { case "${CI:-}" in '' | 0 | false | FALSE | False) return 1 ;; *) return 0 ;; esac; }
+
+# Sets as_root to "" (root) or "sudo -n"; fails when neither may install.
+may_act_as_root() {
+  if [ "$(id -u)" = 0 ]; then as_root=""; return 0; fi
+  if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then as_root="sudo -n"; return 0; fi
+  return 1
+}
+
+why_not_root() {
+  if ! command -v apt-get >/dev/null 2>&1; then echo "this machine has no apt-get"
+  elif [ "${TEST_SETUP:-install}" = check ]; then echo "TEST_SETUP=check"
+  else echo "not root, and no sudo without a password"; fi
+}
+
+can_install() { [ "${TEST_SETUP:-install}" != check ] && command -v apt-get >/dev/null 2>&1 && may_act_as_root; }
+
+# What a person runs by hand when this script may not.
+print_commands() {
+  local -a packages=("$@")
+  cat >&2 <<EOF
+[setup] npm test cannot set this machine up ($(why_not_root)). Run, then npm test again:
+  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${packages[*]}
+[setup] Or leave parts out, e.g. E2E_STACKS=embedded,caddy E2E_BROWSERS=chromium npm test (docs/testing.md).
+EOF
+}
+
+install_packages() {
+  local -a missing_packages=() lines
+  local line package check why
+  mapfile -t lines < <(needed_tools)
+  for line in "${lines[@]}"; do
+    IFS='|' read -r package check why <<<"$line"
+    present "$check" && continue
+    [[ " ${missing_packages[*]} " == *" $package "* ]] && continue
+    missing_packages+=("$package")
+    say "$package is missing ($check): $why"
+  done
+  [ "${#missing_packages[@]}" -eq 0 ] && { say "packages: everything the chosen stacks and browsers need is installed"; return 0; }
+  if ! can_install; then
+    print_commands "${missing_packages[@]}"
+    return 1
+  fi
+
+  # Packages must not start their services (docker, caddy): this run starts what it needs.
+  local policy_rc=/usr/sbin/policy-rc.d ours=""
+  if [ ! -e "$policy_rc" ]; then
+    printf '#!/bin/sh\nexit 101\n' | $as_root tee "$policy_rc" >/dev/null && $as_root chmod +x "$policy_rc" && ours=yes
+  fi
+  local apt=($as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout="${APT_LOCK_SECONDS:-120}")
+  local log status=0
+  log=$(mktemp)
+  say "installing ${missing_packages[*]} (apt-get; a minute or two)"
+  if ! "${apt[@]}" update -qq >"$log" 2>&1; then
+    status=1
+    echo "[setup] 'apt-get update' failed, so ${missing_packages[*]} could not be installed. Its last lines:" >&2
+  elif ! "${apt[@]}" install -y -qq --no-install-recommends "${missing_packages[@]}" >"$log" 2>&1; then
+    status=1
+    echo "[setup] installing ${missing_packages[*]} failed: apt-get install -y --no-install-recommends ${missing_packages[*]}. Its last lines:" >&2
+  fi
+  [ "$status" -ne 0 ] && sed 's/^/  /' <(tail -n 15 "$log") >&2
+  rm -f "$log"
+  [ -n "$ours" ] && $as_root rm -f "$policy_rc"
+  [ "$status" -eq 0 ] && say "installed ${missing_packages[*]}"
+  return "$status"
+}
+
+# --- the Docker engine and base images (compose stack only) --------------------------------------
+
+# A lock per slot, held by this shell (so released however it ends); DOCKER_SLOT says which.
+claim_slot() {
+  local slot
+  for slot in 0 1 2 3; do
+    exec {slot_fd}>"/tmp/origin-lab-docker-slot-$slot.lock"
+    if flock -n "$slot_fd"; then export DOCKER_SLOT=$slot; return 0; fi
+    exec {slot_fd}>&-
+  done
+  echo "[setup] four test runs already have a Docker engine of their own on this machine; wait for one to end" >&2
+  return 1
+}
+
+engine_dir=""
+
+start_docker_engine() {
+  if [ -n "${DOCKER_HOST:-}" ] || timeout 10 docker version >/dev/null 2>&1; then
+    say "Docker engine: using the one that answers at ${DOCKER_HOST:-the default socket} (left running afterwards)"
+    return 0
+  fi
+  if ! can_install; then
+    cat >&2 <<EOF
+[setup] The compose stack needs a running Docker engine, and npm test may not start one ($(why_not_root)).
+  Start it (e.g. sudo systemctl start docker) or leave the stack out: E2E_STACKS=embedded,caddy npm test
+EOF
+    return 1
+  fi
+  claim_slot || return 1
+  engine_dir=$(mktemp -d /tmp/olab-docker.XXXXXX)
+  say "Docker engine: none answers; starting one for this run only (slot $DOCKER_SLOT, data under $engine_dir, removed afterwards)"
+  local host
+  host=$(AS_ROOT="$as_root" bash scripts/test/docker-engine.sh start "$engine_dir") || return 1
+  export DOCKER_HOST=$host
+  say "Docker engine: dockerd $(docker version --format '{{.Server.Version}}') ready at $DOCKER_HOST"
+}
+
+stop_docker_engine() {
+  [ -n "$engine_dir" ] || return 0
+  say "Docker engine: stopping this run's dockerd"
+  AS_ROOT="$as_root" bash scripts/test/docker-engine.sh stop "$engine_dir" || true
+  engine_dir=""
+}
+
+provide_base_images() {
+  local images="node:20-bookworm-slim caddy:2" image missing=""
+  for image in $images; do docker image inspect "$image" >/dev/null 2>&1 || missing+=" $image"; done
+  [ -z "$missing" ] && { say "base images:$images present"; return 0; }
+  if ! command -v debootstrap >/dev/null 2>&1 && can_install; then
+    say "debootstrap is missing: base images that cannot be pulled are made from Debian with it"
+    $as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout="${APT_LOCK_SECONDS:-120}" \
+      install -y -qq --no-install-recommends debootstrap >/dev/null 2>&1 \
+      || { echo "[setup] installing debootstrap failed: apt-get install -y --no-install-recommends debootstrap" >&2; return 1; }
+  fi
+  say "base images:$missing missing; loading, pulling or making them"
+  $as_root env DOCKER_HOST="${DOCKER_HOST:-}" HOME="$HOME" PATH="$PATH" bash scripts/test/base-images.sh | sed 's/^/[setup] /'
+  return "${PIPESTATUS[0]}"
+}
+
+# --- all of it ----------------------------------------------------------------------------------
+
+set_up_for_tests() {
+  wanted_parts || return $?
+  install_packages || return 1
+  if wants compose; then
+    start_docker_engine || return 1
+    provide_base_images || return 1
+  fi
+}
