@@ -95,5 +95,7 @@ fi
 
 # Cached for the next run, whose engine may be a new one with an empty data root.
 mkdir -p "$cache_dir"
-docker save -o "$cache.partial" "${images[@]}" && mv "$cache.partial" "$cache"
+# Written aside and renamed, so two runs saving at once never leave a torn file.
+partial=$(mktemp "$cache.XXXXXX")
+docker save -o "$partial" "${images[@]}" && mv "$partial" "$cache"
 echo "base-images: ${images[*]} ready (saved to $cache)"

@@ -20,10 +20,10 @@ finish() {
   local status=$1
   trap - EXIT INT TERM
   if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
-    # Playwright's teardown takes its stacks down on SIGINT; give it a bounded while to do so.
-    kill -INT "$child" 2>/dev/null || true
+    # The step's whole process group: Playwright's teardown takes its stacks down on SIGINT.
+    kill -INT -- "-$child" 2>/dev/null || true
     for _ in $(seq 1 60); do kill -0 "$child" 2>/dev/null || break; sleep 1; done
-    kill -KILL "$child" 2>/dev/null || true
+    kill -KILL -- "-$child" 2>/dev/null || true
   fi
   stop_docker_engine
   step "done (exit $status)"
@@ -33,9 +33,10 @@ trap 'finish $?' EXIT
 trap 'echo "[test] interrupted"; finish 130' INT
 trap 'echo "[test] terminated"; finish 143' TERM
 
-# Each step runs in the background and is waited for, so a signal reaches the trap at once.
+# Each step runs in a process group of its own, in the background, and is waited for: a signal
+# reaches the trap at once, and the trap can stop the step with everything it started.
 run() {
-  "$@" &
+  setsid "$@" &
   child=$!
   wait "$child"
   child=""
@@ -59,7 +60,7 @@ if [ "$only" != e2e ]; then
   step "type-check"
   run npm run --silent typecheck
   step "unit and integration tests (vitest)"
-  run npx vitest run
+  run node_modules/.bin/vitest run
 fi
 step "end-to-end tests (Playwright: $E2E_STACKS in $E2E_BROWSERS)"
-run npx playwright test -c e2e/playwright.config.ts "$@"
+run node_modules/.bin/playwright test -c e2e/playwright.config.ts "$@"
