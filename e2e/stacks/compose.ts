@@ -21,8 +21,8 @@ const upTimeoutMs = Number(process.env.E2E_COMPOSE_UP_TIMEOUT_MS ?? 3 * 60_000);
 const downTimeoutMs = 60_000;
 
 /**
- * The docker compose set exactly as a workshop runs it (docker-compose.yml, the services'
- * Dockerfiles, Caddy in the caddy:2 image), brought up by testcontainers on free host ports
+ * The docker compose set exactly as a workshop runs it (docker-compose.yml, the root
+ * Dockerfile, Caddy in the caddy:2 image), brought up by testcontainers on free host ports
  * under a project name of its own, and taken down with its volumes by stop().
  */
 export async function startComposeStack(): Promise<Stack> {

@@ -1,0 +1,79 @@
+# The images of the three Node services, from one Dockerfile at the root of the npm workspace.
+# Each service is a final stage of its own; pick it with --target:
+#   docker build --target api           -t origin-lab-api .
+#   docker build --target pages         -t origin-lab-pages .
+#   docker build --target upstream-mock -t origin-lab-upstream-mock .
+# (docker-compose.yml does the same with `build: { context: ., target: ... }`.)
+# The manifests, build and deps stages are written once and shared by the three targets, so the
+# builder's layer cache installs and builds the workspace once for all three images. Works with
+# the legacy builder (no BuildKit syntax).
+
+# Only the package manifests, so that the install is redone only when dependencies change. Every
+# package.json of the context is kept, so each workspace that `npm ci` needs (packages/*,
+# services/*, launcher, and any workspace added later) is there without being listed here. (A
+# `COPY packages/*/package.json` would not do: the builder flattens a wildcard's matches into one
+# folder.) The layers after this stage are reused as long as the manifests stay the same.
+FROM node:20-bookworm-slim AS manifests
+WORKDIR /app
+COPY . .
+RUN find . -type f ! -name package.json ! -name package-lock.json -delete && find . -type d -empty -delete
+
+# Compiles the whole workspace (TypeScript and the pages' browser code).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY --from=manifests /app ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY . .
+RUN npm run build
+
+# Production dependencies only.
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY --from=manifests /app ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+
+# What every service's image holds: production node_modules, the root manifest and server-kit.
+# packages/contract is types only: no service loads it at run time.
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/package.json ./
+COPY --from=build /app/packages/server-kit/package.json packages/server-kit/
+COPY --from=build /app/packages/server-kit/dist packages/server-kit/dist
+
+# Each final stage below adds its one service and runs as the image's `node` user. Any HTTP answer
+# within 3 s to the healthcheck means the process is serving; the interval is long so that the
+# check does not crowd the request log a workshop reads. Node is PID 1 and handles SIGTERM itself
+# (open streams end, in-flight requests finish); compose adds an init process as well
+# (init: true) to reap strays.
+
+FROM runtime AS api
+ENV PORT=3000
+COPY --from=build /app/services/api/package.json services/api/
+COPY --from=build /app/services/api/dist services/api/dist
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/api/posts', { signal: AbortSignal.timeout(3000) }).then(() => process.exit(0), () => process.exit(1))"]
+CMD ["node", "services/api/dist/main.js"]
+
+FROM runtime AS pages
+ENV PORT=3001
+COPY --from=build /app/services/pages/package.json services/pages/
+COPY --from=build /app/services/pages/dist services/pages/dist
+USER node
+EXPOSE 3001
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/', { signal: AbortSignal.timeout(3000) }).then(() => process.exit(0), () => process.exit(1))"]
+CMD ["node", "services/pages/dist/main.js"]
+
+FROM runtime AS upstream-mock
+ENV PORT=8090
+COPY --from=build /app/services/upstream-mock/package.json services/upstream-mock/
+COPY --from=build /app/services/upstream-mock/dist services/upstream-mock/dist
+USER node
+EXPOSE 8090
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/', { signal: AbortSignal.timeout(3000) }).then(() => process.exit(0), () => process.exit(1))"]
+CMD ["node", "services/upstream-mock/dist/main.js"]
