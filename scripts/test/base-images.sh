@@ -28,7 +28,8 @@ missing() { for image in "${images[@]}"; do have "$image" || echo "$image"; done
 [ -z "$(missing)" ] && exit 0
 
 caddy_version=$(command -v caddy >/dev/null && caddy version | cut -d' ' -f1 || echo none)
-cache="$cache_dir/base-images-node$(node --version)-caddy${caddy_version}.tar"
+# "v2": the recipe below; a change to it must not load an older cache.
+cache="$cache_dir/base-images-v2-node$(node --version)-caddy${caddy_version}.tar"
 if [ -f "$cache" ]; then
   echo "base-images: loading ${images[*]} from $cache"
   docker load -i "$cache" >/dev/null
@@ -49,6 +50,22 @@ if ! have localhost/debian:bookworm; then
   debootstrap --variant=minbase bookworm "$work/rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
     || { tail -n 30 "$work/debootstrap.log" >&2; exit 1; }
   rm -rf "$work/rootfs/var/cache/apt/archives/"*.deb "$work/rootfs/var/lib/apt/lists/"*
+  # The suites the official debian:bookworm image lists: debootstrap writes only the first, and
+  # without bookworm-security the browsers it would install are too old for Playwright.
+  rm -f "$work/rootfs/etc/apt/sources.list"
+  cat >"$work/rootfs/etc/apt/sources.list.d/debian.sources" <<SOURCES
+Types: deb
+URIs: $mirror
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: ${mirror%/debian}/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SOURCES
   tar -C "$work/rootfs" -c . | docker import - localhost/debian:bookworm >/dev/null
   rm -rf "$work/rootfs"
 fi

@@ -139,6 +139,31 @@ install_packages() {
   return "$status"
 }
 
+# Playwright 1.64 drives Firefox ESR through WebDriver BiDi; measured: 153 works, 140 lacks a
+# command it sends. Debian ships the newer ESR in bookworm-security.
+firefox_min_major=153
+
+check_firefox_version() {
+  wants firefox || return 0
+  local firefox=${FIREFOX_PATH:-/usr/bin/firefox-esr} major
+  major=$("$firefox" --version 2>/dev/null | grep -oE '[0-9]+' | head -n 1)
+  [ "${major:-0}" -ge "$firefox_min_major" ] && return 0
+  if can_install; then
+    say "firefox-esr $major is older than Playwright drives ($firefox_min_major or newer): upgrading it"
+    $as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout="${APT_LOCK_SECONDS:-120}" \
+      install -y -qq --only-upgrade firefox-esr >/dev/null 2>&1 || true
+    major=$("$firefox" --version 2>/dev/null | grep -oE '[0-9]+' | head -n 1)
+    [ "${major:-0}" -ge "$firefox_min_major" ] && { say "firefox-esr upgraded to $major"; return 0; }
+  fi
+  cat >&2 <<EOF
+[setup] firefox-esr ${major:-?} is too old for Playwright's WebDriver BiDi ($firefox_min_major or newer is needed).
+  Debian has it in bookworm-security: add that suite to /etc/apt/sources.list.d/debian.sources, then
+  sudo apt-get update && sudo apt-get install -y firefox-esr
+  or leave Firefox out: E2E_BROWSERS=chromium npm test
+EOF
+  return 1
+}
+
 # --- the Docker engine and base images (compose stack only) --------------------------------------
 
 # A lock per slot, held by this shell (so released however it ends); DOCKER_SLOT says which.
@@ -203,6 +228,7 @@ provide_base_images() {
 set_up_for_tests() {
   wanted_parts || return $?
   install_packages || return 1
+  check_firefox_version || return 1
   if wants compose; then
     start_docker_engine || return 1
     provide_base_images || return 1
