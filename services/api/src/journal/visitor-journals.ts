@@ -1,0 +1,113 @@
+/**
+ * What the server saw, kept per visitor: a bounded ring of entries for each token, the visitors
+ * themselves bounded and dropped when idle. Each entry gets an id, increasing per visitor, so a
+ * reader that reconnects with the last id it saw gets exactly what it missed.
+ */
+
+export interface JournalLimits {
+  /** Entries kept per visitor; the oldest go first. */
+  entriesPerVisitor: number;
+  /** Visitors kept; the one seen least recently goes first. */
+  visitors: number;
+  /** A visitor with no entry recorded and no reader for this long is dropped. */
+  idleMs: number;
+}
+
+export interface Stored<T> {
+  id: number;
+  entry: T;
+}
+
+/** A live reader: each new entry, and the end when its visitor is dropped to make room. */
+export interface Reader<T> {
+  entry(stored: Stored<T>): void;
+  end(): void;
+}
+
+interface Visitor<T> {
+  entries: Stored<T>[];
+  nextId: number;
+  lastSeen: number;
+  readers: Set<Reader<T>>;
+}
+
+export class VisitorJournals<T> {
+  /** In order of last activity, least recent first: eviction takes from the front. */
+  private readonly visitors = new Map<string, Visitor<T>>();
+
+  constructor(
+    private readonly limits: JournalLimits,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Adds an entry to the visitor's journal and hands it to the visitor's live readers. */
+  record(token: string, entry: T): Stored<T> {
+    const visitor = this.touch(token);
+    const stored = { id: visitor.nextId++, entry };
+    visitor.entries.push(stored);
+    if (visitor.entries.length > this.limits.entriesPerVisitor) visitor.entries.shift();
+    for (const reader of visitor.readers) reader.entry(stored);
+    return stored;
+  }
+
+  /** The visitor's entries with an id above afterId (all of them for 0), oldest first. */
+  entriesAfter(token: string, afterId = 0): Stored<T>[] {
+    this.dropIdle();
+    const visitor = this.visitors.get(token);
+    return visitor ? visitor.entries.filter((stored) => stored.id > afterId) : [];
+  }
+
+  /** Hands each new entry of the visitor to reader until the returned function is called. */
+  subscribe(token: string, reader: Reader<T>): () => void {
+    const visitor = this.touch(token);
+    visitor.readers.add(reader);
+    return () => {
+      visitor.readers.delete(reader);
+      // Reading counts as activity: the idle clock starts when the last reader leaves.
+      if (this.visitors.get(token) === visitor) this.touch(token);
+    };
+  }
+
+  get visitorCount(): number {
+    return this.visitors.size;
+  }
+
+  private touch(token: string): Visitor<T> {
+    this.dropIdle();
+    let visitor = this.visitors.get(token);
+    if (visitor) this.visitors.delete(token);
+    else {
+      visitor = { entries: [], nextId: 1, lastSeen: 0, readers: new Set() };
+      this.makeRoom();
+    }
+    visitor.lastSeen = this.now();
+    this.visitors.set(token, visitor);
+    return visitor;
+  }
+
+  /** Drops the least recently seen visitor when a new one would pass the cap. */
+  private makeRoom(): void {
+    while (this.visitors.size >= this.limits.visitors) {
+      const oldest = this.visitors.keys().next();
+      if (oldest.done) return;
+      this.drop(oldest.value);
+    }
+  }
+
+  private dropIdle(): void {
+    const cutoff = this.now() - this.limits.idleMs;
+    for (const [token, visitor] of this.visitors) {
+      if (visitor.lastSeen > cutoff) return;
+      if (visitor.readers.size === 0) this.drop(token);
+    }
+  }
+
+  private drop(token: string): void {
+    const visitor = this.visitors.get(token);
+    this.visitors.delete(token);
+    if (!visitor) return;
+    const readers = [...visitor.readers];
+    visitor.readers.clear();
+    for (const reader of readers) reader.end();
+  }
+}

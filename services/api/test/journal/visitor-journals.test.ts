@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { VisitorJournals, type Stored } from '../../src/journal/visitor-journals.js';
+import { isVisitorToken } from '../../src/journal/visitor-token.js';
+
+/** A clock the test moves by hand: idle expiry without sleeping. */
+function manualClock() {
+  let now = 1_000_000;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+const limits = { entriesPerVisitor: 3, visitors: 2, idleMs: 60_000 };
+const ids = (stored: Stored<string>[]) => stored.map((s) => s.id);
+const entries = (stored: Stored<string>[]) => stored.map((s) => s.entry);
+
+describe('visitor tokens', () => {
+  it.each([
+    ['16 base64url characters (96 bits)', 'AAAAAAAAAAAAAAAA', true],
+    ['22 characters (128 bits)', 'abcdefghijklmnopqrstuv', true],
+    ['- and _ are base64url', 'ab-cd_ef-gh_ij-kl', true],
+    ['64 characters', 'a'.repeat(64), true],
+    ['15 characters: fewer than 96 bits', 'a'.repeat(15), false],
+    ['65 characters', 'a'.repeat(65), false],
+    ['empty', '', false],
+    ['+ and / are not base64url', 'abcdefgh+/abcdefgh', false],
+    ['padding', 'abcdefghijklmnop==', false],
+    ['a line break', 'abcdefghijklmnop\n', false],
+  ])('%s', (_case, token, valid) => {
+    expect(isVisitorToken(token)).toBe(valid);
+  });
+});
+
+describe('the journal of one visitor', () => {
+  it('numbers entries from 1 and reads them back in order', () => {
+    const journals = new VisitorJournals<string>(limits);
+    journals.record('visitor-a', 'GET /api/posts');
+    journals.record('visitor-a', 'OPTIONS /api/echo');
+    expect(journals.entriesAfter('visitor-a')).toEqual([
+      { id: 1, entry: 'GET /api/posts' },
+      { id: 2, entry: 'OPTIONS /api/echo' },
+    ]);
+  });
+
+  it('keeps only the newest entries past its cap, ids still increasing', () => {
+    const journals = new VisitorJournals<string>(limits);
+    for (const n of [1, 2, 3, 4, 5]) journals.record('visitor-a', `request ${n}`);
+    expect(ids(journals.entriesAfter('visitor-a'))).toEqual([3, 4, 5]);
+  });
+
+  it('resumes after the last id a reader saw, neither losing nor repeating', () => {
+    const journals = new VisitorJournals<string>(limits);
+    for (const n of [1, 2, 3]) journals.record('visitor-a', `request ${n}`);
+    expect(entries(journals.entriesAfter('visitor-a', 1))).toEqual(['request 2', 'request 3']);
+    expect(journals.entriesAfter('visitor-a', 3)).toEqual([]);
+  });
+
+  it('an unknown visitor simply has no entries', () => {
+    expect(new VisitorJournals<string>(limits).entriesAfter('nobody-here-yet')).toEqual([]);
+  });
+
+  it('shows a visitor none of another visitor’s entries', () => {
+    const journals = new VisitorJournals<string>(limits);
+    journals.record('visitor-a', 'a request');
+    journals.record('visitor-b', 'b request');
+    expect(entries(journals.entriesAfter('visitor-b'))).toEqual(['b request']);
+  });
+});
+
+describe('bounds on visitors', () => {
+  it('drops the visitor seen least recently to make room for a new one', () => {
+    const journals = new VisitorJournals<string>(limits);
+    journals.record('visitor-a', 'a1');
+    journals.record('visitor-b', 'b1');
+    journals.record('visitor-a', 'a2'); // a is now the more recent
+    journals.record('visitor-c', 'c1');
+    expect(journals.visitorCount).toBe(2);
+    expect(journals.entriesAfter('visitor-b')).toEqual([]);
+    expect(entries(journals.entriesAfter('visitor-a'))).toEqual(['a1', 'a2']);
+  });
+
+  it('drops a visitor idle for longer than the limit, but not one with a reader', () => {
+    const clock = manualClock();
+    const journals = new VisitorJournals<string>({ ...limits, visitors: 10 }, clock.now);
+    journals.record('idle-visitor', 'old');
+    journals.record('reading-visitor', 'old too');
+    const stop = journals.subscribe('reading-visitor', { entry: () => {}, end: () => {} });
+    clock.advance(limits.idleMs + 1);
+    expect(journals.entriesAfter('idle-visitor')).toEqual([]);
+    expect(entries(journals.entriesAfter('reading-visitor'))).toEqual(['old too']);
+    stop();
+    clock.advance(limits.idleMs + 1);
+    expect(journals.entriesAfter('reading-visitor')).toEqual([]);
+    expect(journals.visitorCount).toBe(0);
+  });
+});
+
+describe('live readers', () => {
+  it('get each new entry of their visitor only, until they stop', () => {
+    const journals = new VisitorJournals<string>(limits);
+    const seen: Stored<string>[] = [];
+    const stop = journals.subscribe('visitor-a', { entry: (stored) => seen.push(stored), end: () => {} });
+    journals.record('visitor-a', 'first');
+    journals.record('visitor-b', 'someone else');
+    stop();
+    journals.record('visitor-a', 'after stopping');
+    expect(seen).toEqual([{ id: 1, entry: 'first' }]);
+  });
+
+  it('are ended when their visitor is dropped to make room', () => {
+    const journals = new VisitorJournals<string>(limits);
+    let ended = false;
+    journals.subscribe('visitor-a', { entry: () => {}, end: () => (ended = true) });
+    journals.record('visitor-b', 'b');
+    journals.record('visitor-c', 'c');
+    expect(ended).toBe(true);
+  });
+});
