@@ -79,3 +79,4 @@ export interface CallSummary {
   held: number;
   recent: ReceivedCall[];
 }
+export type { ServerJournalEntry } from './server-journal.js';

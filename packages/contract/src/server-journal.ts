@@ -1,0 +1,38 @@
+import type { BodyKind } from './index.js';
+
+/**
+ * One request as the api saw it and answered it, in a visitor's journal (the "What the server saw"
+ * view). Cookie and Authorization values are never kept, only whether they were present; long
+ * values are cut.
+ */
+export interface ServerJournalEntry {
+  /** When the request arrived, ISO 8601. */
+  at: string;
+  method: string;
+  path: string;
+  /** The raw query string without the visitor token; empty when there was none. */
+  query: string;
+  /** The HTTP version the browser used, as the front reports it ("HTTP/2.0", "HTTP/1.1"). */
+  httpVersion: string;
+  origin: string | null;
+  secFetch: { mode: string | null; site: string | null; dest: string | null };
+  /** An OPTIONS request carrying Access-Control-Request-Method: the browser's own question. */
+  preflight: boolean;
+  accessControlRequest: { method: string | null; headers: string | null };
+  contentType: string | null;
+  bodyKind: BodyKind;
+  /** Declared request body bytes (Content-Length), 0 without one. */
+  bytesIn: number;
+  /** Response body bytes written. */
+  bytesOut: number;
+  status: number;
+  durationMs: number;
+  /** The Access-Control-* headers of the answer; null when it carried none. */
+  cors: Record<string, string> | null;
+  /** Whether the request carried these, never their values. */
+  credentials: { cookie: boolean; authorization: boolean };
+  /** Asked for a WebSocket upgrade (Upgrade: websocket). */
+  upgrade: string | null;
+  /** Only for the same-origin proxy. */
+  proxy?: { cache: string | null; upstreamStatus: number | null };
+}

@@ -1,0 +1,68 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BodyKind, ServerJournalEntry } from '@origin-lab/contract';
+
+/** Longest header or query value kept; the rest is cut with an ellipsis. */
+const MAX_VALUE_CHARS = 256;
+
+/** The front (Caddy) tells the api which HTTP version the browser spoke; see the Caddyfile. */
+export const HTTP_VERSION_HEADER = 'x-origin-lab-http-version';
+
+export interface ExchangeFacts {
+  req: IncomingMessage;
+  res: ServerResponse;
+  arrivedAt: number;
+  finishedAt: number;
+  /** The query string with the visitor token taken out. */
+  query: string;
+  bodyKind: BodyKind;
+  bytesOut: number;
+  proxy?: { cache: string | null; upstreamStatus: number | null };
+}
+
+/** What the journal keeps of one exchange: the request as it arrived and the answer as sent. */
+export function journalEntry(facts: ExchangeFacts): ServerJournalEntry {
+  const { req, res } = facts;
+  const header = (name: string) => cut(req.headers[name]);
+  const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+  const entry: ServerJournalEntry = {
+    at: new Date(facts.arrivedAt).toISOString(),
+    method: req.method ?? '',
+    path: cut((req.url ?? '/').split('?')[0]) ?? '/',
+    query: cut(facts.query) ?? '',
+    httpVersion: header(HTTP_VERSION_HEADER) ?? `HTTP/${req.httpVersion}`,
+    origin: header('origin'),
+    secFetch: { mode: header('sec-fetch-mode'), site: header('sec-fetch-site'), dest: header('sec-fetch-dest') },
+    preflight,
+    accessControlRequest: {
+      method: header('access-control-request-method'),
+      headers: header('access-control-request-headers'),
+    },
+    contentType: header('content-type'),
+    bodyKind: facts.bodyKind,
+    bytesIn: Number(req.headers['content-length'] ?? 0) || 0,
+    bytesOut: facts.bytesOut,
+    status: res.statusCode,
+    durationMs: Math.round(facts.finishedAt - facts.arrivedAt),
+    cors: corsHeaders(res),
+    credentials: { cookie: req.headers.cookie !== undefined, authorization: req.headers.authorization !== undefined },
+    upgrade: header('upgrade'),
+  };
+  if (facts.proxy) entry.proxy = facts.proxy;
+  return entry;
+}
+
+function corsHeaders(res: ServerResponse): Record<string, string> | null {
+  let found: Record<string, string> | null = null;
+  for (const name of res.getHeaderNames()) {
+    if (!name.startsWith('access-control-')) continue;
+    found ??= {};
+    found[name] = cut(String(res.getHeader(name))) ?? '';
+  }
+  return found;
+}
+
+function cut(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  const text = Array.isArray(value) ? value.join(', ') : value;
+  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
+}

@@ -1,0 +1,68 @@
+import type { Middleware } from 'koa';
+import type { ServerJournalEntry } from '@origin-lab/contract';
+import { bodyKind } from '../lib/body-kind.js';
+import { journalEntry } from './journal-entry.js';
+import type { VisitorJournals } from './visitor-journals.js';
+import { isVisitorToken, VISITOR_PARAMETER } from './visitor-token.js';
+
+/**
+ * Records every request that carries a visitor token in its URL, preflights included, in that
+ * visitor's journal once the answer is sent (or the client went away). First in the chain, so it
+ * sees each request as it arrived and each answer as it left. Requests without a valid token are
+ * recorded nowhere: nobody could read them.
+ */
+export function recordVisitors(journals: VisitorJournals<ServerJournalEntry>): Middleware {
+  return (ctx, next) => {
+    // Cheap test first: this runs on every request.
+    if (!ctx.querystring.includes(`${VISITOR_PARAMETER}=`)) return next();
+    const params = new URLSearchParams(ctx.querystring);
+    const token = params.get(VISITOR_PARAMETER);
+    if (token === null || !isVisitorToken(token)) return next();
+    params.delete(VISITOR_PARAMETER);
+
+    const { req, res } = ctx;
+    const arrivedAt = Date.now();
+    const bytesOut = countBytesWritten(res);
+    res.once('close', () => {
+      const cache = res.getHeader('x-cache');
+      journals.record(
+        token,
+        journalEntry({
+          req,
+          res,
+          arrivedAt,
+          finishedAt: Date.now(),
+          query: params.toString(),
+          bodyKind: bodyKind(req.method ?? '', req.headers['content-type'], Number(req.headers['content-length'] ?? 0)),
+          bytesOut: bytesOut(),
+          ...(cache !== undefined && { proxy: { cache: String(cache), upstreamStatus: upstreamStatusOf(ctx.state) } }),
+        }),
+      );
+    });
+    return next();
+  };
+}
+
+/** Counts the body bytes a response writes, by wrapping its write and end. */
+function countBytesWritten(res: import('node:http').ServerResponse): () => number {
+  let bytes = 0;
+  const count = (chunk: unknown, encoding?: unknown) => {
+    if (typeof chunk === 'string') bytes += Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+    else if (chunk instanceof Uint8Array) bytes += chunk.byteLength;
+  };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+  res.write = ((...args: unknown[]) => {
+    count(args[0], args[1]);
+    return write(...args);
+  }) as typeof res.write;
+  res.end = ((...args: unknown[]) => {
+    if (typeof args[0] !== 'function') count(args[0], args[1]);
+    return end(...args);
+  }) as typeof res.end;
+  return () => bytes;
+}
+
+function upstreamStatusOf(state: Record<string, unknown>): number | null {
+  return typeof state.upstreamStatus === 'number' ? state.upstreamStatus : null;
+}
