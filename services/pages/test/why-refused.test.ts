@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import type { ServerJournalEntry } from '@origin-lab/contract';
+import { explain, type RequestFacts, type Rule, type ServerFacts } from '../web/ts/server-view/why-refused.js';
+
+const PAGE = 'http://127.0.0.1:8080';
+
+/** A journal entry as the api would record it; each case overrides what it is about. */
+function entry(overrides: Partial<ServerJournalEntry>): ServerJournalEntry {
+  return {
+    at: '2026-11-23T08:00:00.000Z',
+    method: 'GET',
+    path: '/api/posts',
+    query: '',
+    httpVersion: 'HTTP/1.1',
+    origin: PAGE,
+    secFetch: { mode: 'cors', site: 'same-site', dest: 'empty' },
+    preflight: false,
+    accessControlRequest: { method: null, headers: null },
+    contentType: null,
+    bodyKind: 'none',
+    bytesIn: 0,
+    bytesOut: 100,
+    status: 200,
+    durationMs: 1,
+    cors: { 'access-control-allow-origin': PAGE },
+    credentials: { cookie: false, authorization: false },
+    upgrade: null,
+    ...overrides,
+  };
+}
+
+const preflight = (overrides: Partial<ServerJournalEntry>) =>
+  entry({ method: 'OPTIONS', preflight: true, status: 204, accessControlRequest: { method: 'POST', headers: 'content-type' }, ...overrides });
+
+const API_PREFLIGHT = {
+  'access-control-allow-origin': PAGE,
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'Content-Type, X-Requested-With',
+  'access-control-max-age': '86400',
+};
+
+const request = (overrides: Partial<RequestFacts> = {}): RequestFacts => ({
+  pageOrigin: PAGE,
+  method: 'GET',
+  headers: [],
+  credentials: false,
+  read: false,
+  ...overrides,
+});
+
+const cases: [string, RequestFacts, ServerFacts, Rule, RegExp, boolean][] = [
+  ['a read that worked', request({ read: true }), { actual: entry({}) }, 'read', /answered 200/, true],
+  ['nothing reached the server', request(), {}, 'not-reached', /never reached the server/, false],
+  [
+    'cors=off: handled, no CORS headers',
+    request(),
+    { actual: entry({ query: 'cors=off', cors: null }) },
+    'no-cors-headers',
+    /cors=off/,
+    true,
+  ],
+  [
+    'an origin off the allowlist: handled, no Allow-Origin',
+    request({ pageOrigin: 'http://evil.example' }),
+    { actual: entry({ origin: 'http://evil.example', cors: null }) },
+    'origin-not-allowed',
+    /not on the server's allowlist/,
+    true,
+  ],
+  [
+    'a preflight refused with 403 for an origin off the allowlist',
+    request({ method: 'POST', headers: ['Content-Type'] }),
+    { preflight: preflight({ status: 403, cors: null }) },
+    'origin-not-allowed',
+    /403/,
+    false,
+  ],
+  [
+    'a preflight answered 401',
+    request({ method: 'PUT' }),
+    { preflight: preflight({ status: 401, cors: { 'access-control-allow-origin': PAGE } }) },
+    'preflight-status',
+    /401; only 200 or 204/,
+    false,
+  ],
+  [
+    'a header the preflight did not list, named',
+    request({ method: 'POST', headers: ['Content-Type', 'X-Custom-Thing'] }),
+    { preflight: preflight({ cors: API_PREFLIGHT }) },
+    'header-not-allowed',
+    /X-Custom-Thing/,
+    false,
+  ],
+  [
+    'Authorization is never covered by *',
+    request({ headers: ['Authorization'] }),
+    { preflight: preflight({ cors: { 'access-control-allow-origin': PAGE, 'access-control-allow-headers': '*' } }) },
+    'header-not-allowed',
+    /Authorization/,
+    false,
+  ],
+  [
+    'a method the preflight did not list',
+    request({ method: 'DELETE' }),
+    { preflight: preflight({ cors: API_PREFLIGHT }) },
+    'method-not-allowed',
+    /DELETE/,
+    false,
+  ],
+  [
+    'credentials without Allow-Credentials',
+    request({ credentials: true }),
+    { actual: entry({}) },
+    'credentials-not-allowed',
+    /Access-Control-Allow-Credentials: true/,
+    true,
+  ],
+  [
+    '* with credentials',
+    request({ credentials: true }),
+    { actual: entry({ cors: { 'access-control-allow-origin': '*', 'access-control-allow-credentials': 'true' } }) },
+    'wildcard-with-credentials',
+    /\(\*\)/,
+    true,
+  ],
+  [
+    'another origin named',
+    request(),
+    { actual: entry({ cors: { 'access-control-allow-origin': 'http://localhost:8080' } }) },
+    'origin-mismatch',
+    /allowed http:\/\/localhost:8080, not/,
+    true,
+  ],
+];
+
+describe('why a request failed, from what the server saw', () => {
+  it.each(cases)('%s', (_name, facts, server, rule, text, handled) => {
+    const explanation = explain(facts, server);
+    expect(explanation.rule).toBe(rule);
+    expect(explanation.text).toMatch(text);
+    expect(explanation.handled).toBe(handled);
+  });
+
+  it('says what the handler answered when it ran', () => {
+    expect(explain(request(), { actual: entry({ status: 500, query: 'cors=off', cors: null }) })).toMatchObject({
+      handled: true,
+      status: 500,
+    });
+  });
+
+  it('lets a listed header through, whatever its case, and a simple method without a list', () => {
+    const explanation = explain(request({ method: 'POST', headers: ['content-type'] }), {
+      preflight: preflight({ cors: API_PREFLIGHT }),
+    });
+    expect(explanation.rule).toBe('preflight-status');
+    expect(explanation.text).toMatch(/never arrived/);
+  });
+});
