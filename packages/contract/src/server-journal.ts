@@ -19,6 +19,8 @@ export interface ServerJournalEntry {
   /** An OPTIONS request carrying Access-Control-Request-Method: the browser's own question. */
   preflight: boolean;
   accessControlRequest: { method: string | null; headers: string | null };
+  /** Accept: text/event-stream tells an EventSource request from a fetch. */
+  accept: string | null;
   contentType: string | null;
   bodyKind: BodyKind;
   /** Declared request body bytes (Content-Length), 0 without one. */

@@ -16,6 +16,7 @@ function entry(overrides: Partial<ServerJournalEntry>): ServerJournalEntry {
     secFetch: { mode: 'cors', site: 'same-site', dest: 'empty' },
     preflight: false,
     accessControlRequest: { method: null, headers: null },
+    accept: '*/*',
     contentType: null,
     bodyKind: 'none',
     bytesIn: 0,

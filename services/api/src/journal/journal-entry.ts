@@ -37,6 +37,7 @@ export function journalEntry(facts: ExchangeFacts): ServerJournalEntry {
       method: header('access-control-request-method'),
       headers: header('access-control-request-headers'),
     },
+    accept: header('accept'),
     contentType: header('content-type'),
     bodyKind: facts.bodyKind,
     bytesIn: Number(req.headers['content-length'] ?? 0) || 0,

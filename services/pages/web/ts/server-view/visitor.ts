@@ -1,0 +1,73 @@
+/**
+ * This page load's visitor token, and the tagging that puts it in the URL of every demonstration
+ * request: fetch, XMLHttpRequest, EventSource and sendBeacon to /api/ on either origin. A URL is
+ * the only part of a request that preflights, beacons and EventSource requests carry too, so the
+ * server can file each of them under this visitor.
+ */
+
+export const VISITOR_PARAMETER = 'visitor';
+
+/** 128 random bits, base64url: unguessable, so a visitor reads only its own journal. */
+export const visitorToken: string = makeToken();
+
+function makeToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/** The URL with this visitor's token added, when it goes to /api/ on one of the given origins. */
+export function tagUrl(url: string, origins: readonly string[]): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url, location.href);
+  } catch {
+    return url; // Let the API under test report the bad URL itself.
+  }
+  if (!origins.includes(parsed.origin) || !parsed.pathname.startsWith('/api/')) return url;
+  if (parsed.searchParams.has(VISITOR_PARAMETER)) return url;
+  parsed.searchParams.append(VISITOR_PARAMETER, visitorToken);
+  return parsed.href;
+}
+
+/** The URL as people should read it: without the token. */
+export function untagUrl(url: string): string {
+  return url.replace(new RegExp(`([?&])${VISITOR_PARAMETER}=[A-Za-z0-9_-]+(&|$)`), (_all, before: string, after: string) =>
+    after ? before : '',
+  );
+}
+
+/**
+ * Wraps fetch, XMLHttpRequest.open, EventSource and navigator.sendBeacon so that every request
+ * to the given origins' /api/ carries the token. Install it before anything else wraps them (the
+ * waterfall), so what the page shows is the URL the experiment wrote.
+ */
+export function tagDemonstrationTraffic(origins: readonly string[]): void {
+  const originalFetch = window.fetch.bind(window);
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    if (input instanceof Request) {
+      const tagged = tagUrl(input.url, origins);
+      return originalFetch(tagged === input.url ? input : new Request(tagged, input), init);
+    }
+    return originalFetch(tagUrl(String(input), origins), init);
+  };
+
+  const { open } = XMLHttpRequest.prototype;
+  XMLHttpRequest.prototype.open = function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
+    return (open as (...args: unknown[]) => void).call(this, method, tagUrl(String(url), origins), ...rest);
+  } as typeof open;
+
+  const OriginalEventSource = window.EventSource;
+  window.EventSource = class extends OriginalEventSource {
+    constructor(url: string | URL, init?: EventSourceInit) {
+      super(tagUrl(String(url), origins), init);
+    }
+  };
+
+  if (typeof navigator.sendBeacon === 'function') {
+    const sendBeacon = navigator.sendBeacon.bind(navigator);
+    navigator.sendBeacon = (url: string | URL, data?: BodyInit | null) => sendBeacon(tagUrl(String(url), origins), data);
+  }
+}
