@@ -1,9 +1,9 @@
-import { attempt } from '../lib/attempt.js';
-import { h } from '../lib/dom.js';
-import { base64Length, sampleFileBytes, toBase64 } from '../lib/encodings.js';
-import { experiment, runAllButton } from '../lib/experiment.js';
-import { setupPage } from '../lib/page.js';
-import { pageProtocol, supportsRequestStreams } from '../lib/protocol.js';
+import { attempt } from '../probes/attempt.js';
+import { h } from '../frame/dom.js';
+import { base64Length, sampleFileBytes, toBase64 } from '../rules/encodings.js';
+import { experiment, runAllButton } from '../frame/experiment.js';
+import { setupPage } from '../frame/page.js';
+import { pageProtocol, supportsRequestStreams } from '../probes/protocol.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;

@@ -1,9 +1,9 @@
-import { byId, h } from '../lib/dom.js';
-import { expectedReconnectMs, sameFamilyDelay } from '../lib/engine.js';
-import { experiment, runAllButton } from '../lib/experiment.js';
-import { setupPage } from '../lib/page.js';
-import { addCounter } from '../lib/strip.js';
-import { CLOSED, StreamRecorder, type Decision } from '../lib/stream-recorder.js';
+import { byId, h } from '../frame/dom.js';
+import { expectedReconnectMs, sameFamilyDelay } from '../rules/engine.js';
+import { experiment, runAllButton } from '../frame/experiment.js';
+import { setupPage } from '../frame/page.js';
+import { addCounter } from '../frame/strip.js';
+import { CLOSED, StreamRecorder, type Decision } from '../probes/stream-recorder.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;

@@ -1,8 +1,8 @@
-import { byId, h } from '../lib/dom.js';
-import { experiment, runAllButton } from '../lib/experiment.js';
-import { describeEntries, describeValue } from '../lib/form-entries.js';
-import { computeJsonTable, JSON_CASES, stringifyOutcome } from '../lib/json-cases.js';
-import { setupPage } from '../lib/page.js';
+import { byId, h } from '../frame/dom.js';
+import { experiment, runAllButton } from '../frame/experiment.js';
+import { describeEntries, describeValue } from '../rules/form-entries.js';
+import { computeJsonTable, JSON_CASES, stringifyOutcome } from '../rules/json-cases.js';
+import { setupPage } from '../frame/page.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;

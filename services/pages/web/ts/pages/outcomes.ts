@@ -1,9 +1,9 @@
-import { attempt } from '../lib/attempt.js';
-import { experiment, runAllButton } from '../lib/experiment.js';
-import { setupPage } from '../lib/page.js';
-import { TransportError, type FailureKind, type TransportOptions, type TransportResult } from '../transport/contract.js';
-import { fetchTransport } from '../transport/fetch-transport.js';
-import { xhrTransport } from '../transport/xhr-transport.js';
+import { attempt } from '../probes/attempt.js';
+import { experiment, runAllButton } from '../frame/experiment.js';
+import { setupPage } from '../frame/page.js';
+import { TransportError, type FailureKind, type TransportOptions, type TransportResult } from '../probes/transport/contract.js';
+import { fetchTransport } from '../probes/transport/fetch-transport.js';
+import { xhrTransport } from '../probes/transport/xhr-transport.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;

@@ -1,12 +1,12 @@
-import { attempt, label } from '../lib/attempt.js';
-import { needsPreflight, isSafelistedResponseHeader, SAFELISTED_RESPONSE_HEADERS } from '../lib/cors-rules.js';
-import { marker } from '../lib/dom.js';
-import { preflightCacheCapSeconds } from '../lib/engine.js';
-import { experiment, runAllButton } from '../lib/experiment.js';
-import { findInJournal } from '../lib/journal.js';
-import { setupPage } from '../lib/page.js';
-import { supportsRequestStreams } from '../lib/protocol.js';
-import { sendXhr } from '../lib/xhr.js';
+import { attempt, label } from '../probes/attempt.js';
+import { needsPreflight, isSafelistedResponseHeader, SAFELISTED_RESPONSE_HEADERS } from '../rules/cors-rules.js';
+import { marker } from '../frame/dom.js';
+import { preflightCacheCapSeconds } from '../rules/engine.js';
+import { experiment, runAllButton } from '../frame/experiment.js';
+import { findInJournal } from '../probes/journal.js';
+import { setupPage } from '../frame/page.js';
+import { supportsRequestStreams } from '../probes/protocol.js';
+import { sendXhr } from '../probes/xhr.js';
 
 const ctx = setupPage();
 const { experiments: box, site } = ctx;

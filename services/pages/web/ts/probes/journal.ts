@@ -1,4 +1,4 @@
-import { sleep } from './dom.js';
+import { sleep } from '../frame/dom.js';
 
 /** One entry of the server's beacon journal (GET /api/beacon), newest first. */
 export interface JournalEntry {
