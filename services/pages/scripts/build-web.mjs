@@ -4,7 +4,7 @@
 // js/build-info.js. Runs after the server's tsc -b (npm run build), which compiles the table
 // and the shell to dist/.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { PAGES } from '../dist/page-table.js';
@@ -16,6 +16,15 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', here('../web/tsconfig.json')], { stdio: 'inherit' });
+// The browser has no import map: a module importing a package by name (a runtime import of
+// @origin-lab/contract where `import type` was meant, say) would not load. Refuse to ship one.
+for (const file of readdirSync(`${out}/js`, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))) {
+  const text = readFileSync(`${out}/js/${file}`, 'utf8');
+  for (const [, from, bare] of text.matchAll(/^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm)) {
+    const specifier = from ?? bare ?? '';
+    if (!specifier.startsWith('.') && !specifier.startsWith('/')) throw new Error(`js/${file} imports "${specifier}": browser modules may import only relative paths`);
+  }
+}
 cpSync(here('../web/static'), out, { recursive: true });
 for (const page of PAGES) {
   // A row without its module would ship a page whose script 404s: stop the build instead.

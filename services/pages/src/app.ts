@@ -1,3 +1,4 @@
+import type { ErrorBody } from '@origin-lab/contract';
 import Koa from 'koa';
 import serveStatic from 'koa-static';
 import type { PagesConfig } from './config.js';
@@ -19,7 +20,7 @@ export function createApp(config: PagesConfig): Koa {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.status = 405;
       ctx.set('Allow', 'GET, HEAD');
-      ctx.body = { error: 'method not allowed', path: ctx.path };
+      ctx.body = { error: 'method not allowed', path: ctx.path } satisfies ErrorBody;
       return;
     }
     ctx.set('Cache-Control', 'no-cache');

@@ -1,3 +1,4 @@
+import type { StreamRecords } from '@origin-lab/contract';
 import { byId, h } from '../frame/dom.js';
 import { expectedReconnectMs, sameFamilyDelay } from '../rules/engine.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
@@ -58,7 +59,7 @@ function followStream(url: string, closeOnDone: boolean, timeoutMs: number, onLo
     };
     source.addEventListener('open', () => finish(recorder.open(performance.now())));
     source.addEventListener('tick', (event) => {
-      const { n, of } = JSON.parse((event as MessageEvent<string>).data) as { n: number; of: number };
+      const { n, of } = JSON.parse((event as MessageEvent<string>).data) as StreamRecords['tick'];
       ticksCounter.add();
       finish(recorder.tick(n, of));
     });

@@ -1,3 +1,4 @@
+import type { EchoReflection } from '@origin-lab/contract';
 import { attempt, label } from '../probes/attempt.js';
 import { needsPreflight, isSafelistedResponseHeader, SAFELISTED_RESPONSE_HEADERS } from '../rules/cors-rules.js';
 import { marker } from '../frame/dom.js';
@@ -88,7 +89,7 @@ experiment(box, {
   async run() {
     const result = await attempt(async () => {
       const response = await fetch(`${ctx.other()}/api/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ a: 1 }) });
-      const echo = (await response.json()) as { headers: Record<string, string>; bodyKind: string };
+      const echo = (await response.json()) as EchoReflection;
       return { status: response.status, contentType: echo.headers['content-type'], bodyKind: echo.bodyKind };
     });
     return {
@@ -106,7 +107,7 @@ experiment(box, {
   async run() {
     const listed = await attempt(async () => {
       const response = await fetch(`${ctx.other()}/api/echo`, { headers: { 'X-Requested-With': 'origin-lab' } });
-      const echo = (await response.json()) as { headers: Record<string, string> };
+      const echo = (await response.json()) as EchoReflection;
       return { status: response.status, echoed: echo.headers['x-requested-with'] };
     });
     const unlisted = await attempt(() => fetch(`${ctx.other()}/api/echo`, { headers: { 'X-Demo': 'yes' } }));
@@ -126,7 +127,7 @@ experiment(box, {
   async run() {
     const same = await attempt(async () => {
       const response = await fetch('/api/echo', { method: 'PUT', body: 'x' });
-      return { status: response.status, method: ((await response.json()) as { method: string }).method };
+      return { status: response.status, method: ((await response.json()) as EchoReflection).method };
     });
     const cross = await attempt(() => fetch(`${ctx.other()}/api/echo`, { method: 'PUT', body: 'x' }));
     const observed = { sameStatus: same.ok ? same.value.status : same.error, sameMethod: same.ok ? same.value.method : null, crossError: cross.ok ? null : cross.error };
