@@ -1,5 +1,5 @@
-import { h, byId } from './dom.js';
 import { engineFamily, type EngineFamily } from '../rules/engine.js';
+import { h, byId } from './dom.js';
 import { currentSite, type SiteOrigins } from './site.js';
 import { renderStrip } from './strip.js';
 import { installWaterfall, renderWaterfall } from './waterfall.js';

@@ -1,10 +1,10 @@
 import type { EchoReflection, ErrorBody } from '@origin-lab/contract';
-import { attempt } from '../probes/attempt.js';
 import { h } from '../frame/dom.js';
-import { base64Length, sampleFileBytes, toBase64 } from '../rules/encodings.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../frame/page.js';
+import { attempt } from '../probes/attempt.js';
 import { pageProtocol, supportsRequestStreams } from '../probes/protocol.js';
+import { base64Length, sampleFileBytes, toBase64 } from '../rules/encodings.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;

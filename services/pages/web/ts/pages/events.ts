@@ -1,10 +1,10 @@
 import type { StreamRecords } from '@origin-lab/contract';
 import { byId, h } from '../frame/dom.js';
-import { expectedReconnectMs, sameFamilyDelay } from '../rules/engine.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../frame/page.js';
 import { addCounter } from '../frame/strip.js';
 import { CLOSED, StreamRecorder, type Decision } from '../probes/stream-recorder.js';
+import { expectedReconnectMs, sameFamilyDelay } from '../rules/engine.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;

@@ -1,7 +1,7 @@
 import type { ErrorBody } from '@origin-lab/contract';
-import { attempt } from '../probes/attempt.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../frame/page.js';
+import { attempt } from '../probes/attempt.js';
 import { TransportError, type FailureKind, type TransportOptions, type TransportResult } from '../probes/transport/contract.js';
 import { fetchTransport } from '../probes/transport/fetch-transport.js';
 import { xhrTransport } from '../probes/transport/xhr-transport.js';

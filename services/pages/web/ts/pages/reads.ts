@@ -1,13 +1,13 @@
 import type { EchoReflection } from '@origin-lab/contract';
-import { attempt, label } from '../probes/attempt.js';
-import { needsPreflight, isSafelistedResponseHeader, SAFELISTED_RESPONSE_HEADERS } from '../rules/cors-rules.js';
 import { marker } from '../frame/dom.js';
-import { preflightCacheCapSeconds } from '../rules/engine.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
-import { findInJournal } from '../probes/journal.js';
 import { setupPage } from '../frame/page.js';
+import { attempt, label } from '../probes/attempt.js';
+import { findInJournal } from '../probes/journal.js';
 import { supportsRequestStreams } from '../probes/protocol.js';
 import { sendXhr } from '../probes/xhr.js';
+import { needsPreflight, isSafelistedResponseHeader, SAFELISTED_RESPONSE_HEADERS } from '../rules/cors-rules.js';
+import { preflightCacheCapSeconds } from '../rules/engine.js';
 
 const ctx = setupPage();
 const { experiments: box, site } = ctx;
