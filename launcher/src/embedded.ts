@@ -2,7 +2,8 @@ import type http from 'node:http';
 import { serve, type LogSink } from '@origin-lab/server-kit';
 import { apiConfigFromEnv } from '@origin-lab/api/config';
 import { createApp as createApi } from '@origin-lab/api/app';
-import { createApp as createPages, defaultPagesRoot } from '@origin-lab/pages/app';
+import { createApp as createPages } from '@origin-lab/pages/app';
+import { pagesConfigFromEnv } from '@origin-lab/pages/config';
 import { createApp as createUpstreamMock } from '@origin-lab/upstream-mock/app';
 
 export interface EmbeddedOptions {
@@ -49,7 +50,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     }
     const api = createApi(config);
     const apiHandler = api.callback();
-    const pagesHandler = createPages({ root: env.PAGES_ROOT || defaultPagesRoot }).callback();
+    // start.ts writes the --tls host pair to process.env after copying it into env: read it from there too.
+    const pagesHandler = createPages(pagesConfigFromEnv({ ...env, SITE_PAIRS: env.SITE_PAIRS || process.env.SITE_PAIRS })).callback();
     endStreams = () => api.endStreams();
     route = (req, res) => (isApiPath(req.url ?? '/') ? apiHandler(req, res) : pagesHandler(req, res));
   } catch (err) {

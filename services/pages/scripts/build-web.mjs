@@ -1,9 +1,14 @@
 // Browser half of the pages build: compile web/ts to dist/public/js (plain ES modules, no
-// bundler), copy web/static as it is, and stamp the build time into js/build-info.js.
+// bundler), copy web/static (CSS) as it is, write each page's HTML from the table of pages
+// (src/page-table.ts) and its body fragment (web/bodies), and stamp the build time into
+// js/build-info.js. Runs after the server's tsc -b (npm run build), which compiles the table
+// and the shell to dist/.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { PAGES } from '../dist/page-table.js';
+import { renderPage } from '../dist/page-shell.js';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const out = here('../dist/public');
@@ -11,5 +16,20 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', here('../web/tsconfig.json')], { stdio: 'inherit' });
+// The browser has no import map: a module importing a package by name (a runtime import of
+// @origin-lab/contract where `import type` was meant, say) would not load. Refuse to ship one.
+for (const file of readdirSync(`${out}/js`, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))) {
+  const text = readFileSync(`${out}/js/${file}`, 'utf8');
+  for (const [, from, bare] of text.matchAll(/^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm)) {
+    const specifier = from ?? bare ?? '';
+    if (!specifier.startsWith('.') && !specifier.startsWith('/')) throw new Error(`js/${file} imports "${specifier}": browser modules may import only relative paths`);
+  }
+}
 cpSync(here('../web/static'), out, { recursive: true });
+for (const page of PAGES) {
+  // A row without its module would ship a page whose script 404s: stop the build instead.
+  if (!existsSync(`${out}/js/pages/${page.name}.js`)) throw new Error(`src/page-table.ts lists "${page.name}" but web/ts/pages/${page.name}.ts does not exist`);
+  const body = readFileSync(here(`../web/bodies/${page.name}.html`), 'utf8');
+  writeFileSync(`${out}/${page.name}.html`, renderPage(PAGES, page, body));
+}
 writeFileSync(`${out}/js/build-info.js`, `export const builtAt = ${JSON.stringify(new Date().toISOString())};\n`);

@@ -1,25 +1,17 @@
+import type { ErrorBody } from '@origin-lab/contract';
 import Koa from 'koa';
 import serveStatic from 'koa-static';
-import { fileURLToPath } from 'node:url';
-import { DEFAULT_SITE_PAIRS, parseSitePairs, siteConfigScript, type HostPair } from './site-pairs.js';
-
-export interface PagesConfig {
-  /** The folder of built pages. */
-  root: string;
-  /** Host pairs the pages swap between; defaults to SITE_PAIRS or DEFAULT_SITE_PAIRS. */
-  sitePairs?: HostPair[];
-}
-
-export const defaultPagesRoot = fileURLToPath(new URL('./public', import.meta.url));
+import type { PagesConfig } from './config.js';
+import { siteConfigScript } from './site-pairs.js';
 
 /**
  * Serves the built pages. Every answer says no-cache: the browser keeps its copy but asks
  * again each time (a cheap 304 while nothing changed), so a rebuild is never hidden by a
- * stale page or module.
+ * stale page or module. Settings come only from config (pagesConfigFromEnv reads the
+ * environment), so tests and the launcher can run several apps side by side.
  */
 export function createApp(config: PagesConfig): Koa {
-  const pairs = config.sitePairs ?? parseSitePairs(process.env.SITE_PAIRS || DEFAULT_SITE_PAIRS);
-  const script = siteConfigScript(pairs);
+  const script = siteConfigScript(config.sitePairs);
   const app = new Koa();
   app.silent = true;
   app.use(async (ctx, next) => {
@@ -28,7 +20,7 @@ export function createApp(config: PagesConfig): Koa {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.status = 405;
       ctx.set('Allow', 'GET, HEAD');
-      ctx.body = { error: 'method not allowed', path: ctx.path };
+      ctx.body = { error: 'method not allowed', path: ctx.path } satisfies ErrorBody;
       return;
     }
     ctx.set('Cache-Control', 'no-cache');

@@ -1,7 +1,5 @@
 import { ConfigError } from '@origin-lab/server-kit';
-
-/** Two host names that serve the same content; a page on one is cross-origin to the other. */
-export type HostPair = [string, string];
+import type { HostPair } from '@origin-lab/contract';
 
 export const DEFAULT_SITE_PAIRS = 'localhost<->127.0.0.1,a.localhost<->b.localhost';
 

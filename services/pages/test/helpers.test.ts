@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { otherOrigin, originRole } from '../web/ts/lib/site.js';
-import { engineFamily, expectedReconnectMs, preflightCacheCapSeconds, sameFamilyDelay } from '../web/ts/lib/engine.js';
-import { hasCorsUnsafeByte, isSafelistedRequestHeader, isSafelistedResponseHeader, needsPreflight } from '../web/ts/lib/cors-rules.js';
-import { base64Length, expectedBodyKind, sampleFileBytes, toBase64 } from '../web/ts/lib/encodings.js';
-import { computeJsonTable, stringifyOutcome } from '../web/ts/lib/json-cases.js';
-import { describeEntries } from '../web/ts/lib/form-entries.js';
-import { ExitBeacon } from '../web/ts/lib/exit-beacon.js';
-import { StreamRecorder } from '../web/ts/lib/stream-recorder.js';
+import { otherOrigin, originRole } from '../web/ts/frame/site.js';
+import { engineFamily, expectedReconnectMs, preflightCacheCapSeconds, sameFamilyDelay } from '../web/ts/rules/engine.js';
+import { hasCorsUnsafeByte, isSafelistedRequestHeader, isSafelistedResponseHeader, needsPreflight } from '../web/ts/rules/cors-rules.js';
+import { base64Length, expectedBodyKind, sampleFileBytes, toBase64 } from '../web/ts/rules/encodings.js';
+import { computeJsonTable, stringifyOutcome } from '../web/ts/rules/json-cases.js';
+import { describeEntries } from '../web/ts/rules/form-entries.js';
+import { ExitBeacon } from '../web/ts/probes/exit-beacon.js';
+import { StreamRecorder } from '../web/ts/probes/stream-recorder.js';
 
 const PAIRS: [string, string][] = [
   ['localhost', '127.0.0.1'],

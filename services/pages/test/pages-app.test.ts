@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import http from 'node:http';
 import { serve, type RunningServer } from '@origin-lab/server-kit';
 import { createApp } from '../src/app.js';
+import { defaultPagesRoot, pagesConfigFromEnv } from '../src/config.js';
 import { parseSitePairs, siteConfigScript } from '../src/site-pairs.js';
 
 describe('SITE_PAIRS', () => {
@@ -21,6 +22,25 @@ describe('SITE_PAIRS', () => {
 
   it('renders a classic script that sets the pairs on window', () => {
     expect(siteConfigScript([['a', 'b']])).toContain('window.ORIGIN_LAB_SITE = {"pairs":[["a","b"]]};');
+  });
+});
+
+describe('settings from the environment', () => {
+  it('fall back to the defaults when unset or empty', () => {
+    for (const env of [{}, { PAGES_ROOT: '', SITE_PAIRS: '' }]) {
+      expect(pagesConfigFromEnv(env)).toEqual({
+        root: defaultPagesRoot,
+        sitePairs: [
+          ['localhost', '127.0.0.1'],
+          ['a.localhost', 'b.localhost'],
+        ],
+      });
+    }
+  });
+
+  it('take PAGES_ROOT and SITE_PAIRS as given, and refuse a bad pair', () => {
+    expect(pagesConfigFromEnv({ PAGES_ROOT: '/srv/pages', SITE_PAIRS: 'x.test<->y.test' })).toEqual({ root: '/srv/pages', sitePairs: [['x.test', 'y.test']] });
+    expect(() => pagesConfigFromEnv({ SITE_PAIRS: 'x.test' })).toThrow(/SITE_PAIRS/);
   });
 });
 

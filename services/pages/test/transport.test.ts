@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from '@origin-lab/server-kit';
 import { apiConfig } from '@origin-lab/api/config';
 import { createApp } from '@origin-lab/api/app';
-import { classifyFailure, isOkStatus, parseJsonOrNull, TransportError } from '../web/ts/transport/contract.js';
-import { fetchTransport } from '../web/ts/transport/fetch-transport.js';
+import { classifyFailure, isOkStatus, parseJsonOrNull, TransportError } from '../web/ts/probes/transport/contract.js';
+import { fetchTransport } from '../web/ts/probes/transport/fetch-transport.js';
 
 const aborted = () => AbortSignal.abort();
 const live = () => new AbortController().signal;

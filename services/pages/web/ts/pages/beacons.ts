@@ -1,10 +1,10 @@
-import { attempt } from '../lib/attempt.js';
-import { byId, h, marker, show } from '../lib/dom.js';
-import { experiment, runAllButton } from '../lib/experiment.js';
-import { ExitBeacon, type SendReason } from '../lib/exit-beacon.js';
-import { findInJournal } from '../lib/journal.js';
-import { setupPage } from '../lib/page.js';
-import { addCounter } from '../lib/strip.js';
+import { byId, h, marker, show } from '../frame/dom.js';
+import { experiment, runAllButton } from '../frame/experiment.js';
+import { setupPage } from '../frame/page.js';
+import { addCounter } from '../frame/strip.js';
+import { attempt } from '../probes/attempt.js';
+import { ExitBeacon, type SendReason } from '../probes/exit-beacon.js';
+import { findInJournal } from '../probes/journal.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;

@@ -1,29 +1,35 @@
-import { attempt } from '../lib/attempt.js';
-import { h } from '../lib/dom.js';
-import { base64Length, sampleFileBytes, toBase64 } from '../lib/encodings.js';
-import { experiment, runAllButton } from '../lib/experiment.js';
-import { setupPage } from '../lib/page.js';
-import { pageProtocol, supportsRequestStreams } from '../lib/protocol.js';
+import type { EchoReflection, ErrorBody } from '@origin-lab/contract';
+import { h } from '../frame/dom.js';
+import { experiment, runAllButton } from '../frame/experiment.js';
+import { setupPage } from '../frame/page.js';
+import { attempt } from '../probes/attempt.js';
+import { pageProtocol, supportsRequestStreams } from '../probes/protocol.js';
+import { base64Length, sampleFileBytes, toBase64 } from '../rules/encodings.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;
 runAllButton(box);
 
-interface Echoed {
+/** The part of /api/echo's reflection these experiments compare with the spec. */
+interface EchoSummary extends Pick<EchoReflection, 'bodyKind' | 'bodyBytes'> {
   contentType: string | null;
   contentLength: string | null;
-  bodyKind: string;
-  bodyBytes: number;
 }
 
-async function echo(init: RequestInit): Promise<Echoed> {
+/** A header as the echo reflected it; a repeated header (never Content-Type or -Length) joined as HTTP would. */
+function reflectedHeader(reflection: EchoReflection, name: string): string | null {
+  const value = reflection.headers[name];
+  return Array.isArray(value) ? value.join(', ') : (value ?? null);
+}
+
+async function echo(init: RequestInit): Promise<EchoSummary> {
   const response = await fetch('/api/echo', { method: 'POST', ...init });
-  const body = (await response.json()) as { headers: Record<string, string | undefined>; bodyKind: string; bodyBytes: number };
+  const reflection = (await response.json()) as EchoReflection;
   return {
-    contentType: body.headers['content-type'] ?? null,
-    contentLength: body.headers['content-length'] ?? null,
-    bodyKind: body.bodyKind,
-    bodyBytes: body.bodyBytes,
+    contentType: reflectedHeader(reflection, 'content-type'),
+    contentLength: reflectedHeader(reflection, 'content-length'),
+    bodyKind: reflection.bodyKind,
+    bodyBytes: reflection.bodyBytes,
   };
 }
 
@@ -173,7 +179,7 @@ experiment(box, {
   async run() {
     const post = () => formOf({ title: 'Boundary demo', author: 'the bodies page', tags: 'multipart' });
     const wrong = await fetch('/api/posts', { method: 'POST', body: post(), headers: { 'Content-Type': 'multipart/form-data' } });
-    const wrongBody = (await wrong.json()) as { error?: string; detail?: string };
+    const wrongBody = (await wrong.json()) as ErrorBody;
     const right = await fetch('/api/posts', { method: 'POST', body: post() });
     const rightBody = (await right.json()) as { post?: { title?: string } };
     const observed = { wrongStatus: wrong.status, wrongError: wrongBody.error ?? null, wrongDetail: wrongBody.detail ?? null, rightStatus: right.status, rightTitle: rightBody.post?.title ?? null };

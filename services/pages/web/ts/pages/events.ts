@@ -1,9 +1,10 @@
-import { byId, h } from '../lib/dom.js';
-import { expectedReconnectMs, sameFamilyDelay } from '../lib/engine.js';
-import { experiment, runAllButton } from '../lib/experiment.js';
-import { setupPage } from '../lib/page.js';
-import { addCounter } from '../lib/strip.js';
-import { CLOSED, StreamRecorder, type Decision } from '../lib/stream-recorder.js';
+import type { StreamRecords } from '@origin-lab/contract';
+import { byId, h } from '../frame/dom.js';
+import { experiment, runAllButton } from '../frame/experiment.js';
+import { setupPage } from '../frame/page.js';
+import { addCounter } from '../frame/strip.js';
+import { CLOSED, StreamRecorder, type Decision } from '../probes/stream-recorder.js';
+import { expectedReconnectMs, sameFamilyDelay } from '../rules/engine.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;
@@ -58,7 +59,7 @@ function followStream(url: string, closeOnDone: boolean, timeoutMs: number, onLo
     };
     source.addEventListener('open', () => finish(recorder.open(performance.now())));
     source.addEventListener('tick', (event) => {
-      const { n, of } = JSON.parse((event as MessageEvent<string>).data) as { n: number; of: number };
+      const { n, of } = JSON.parse((event as MessageEvent<string>).data) as StreamRecords['tick'];
       ticksCounter.add();
       finish(recorder.tick(n, of));
     });

@@ -1,8 +1,9 @@
-import { byId, h } from '../lib/dom.js';
-import { experiment, runAllButton } from '../lib/experiment.js';
-import { describeEntries, describeValue } from '../lib/form-entries.js';
-import { computeJsonTable, JSON_CASES, stringifyOutcome } from '../lib/json-cases.js';
-import { setupPage } from '../lib/page.js';
+import { byId, h } from '../frame/dom.js';
+import { experiment, runAllButton } from '../frame/experiment.js';
+import { setupPage } from '../frame/page.js';
+import { DEMO_FORM_ENTRIES, EMPTY_FILE, IMAGE_INPUT_ADDS, SUBMIT_BUTTON_ADDS } from '../rules/demo-form.js';
+import { describeEntries, describeValue } from '../rules/form-entries.js';
+import { computeJsonTable, JSON_CASES, stringifyOutcome } from '../rules/json-cases.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;
@@ -27,21 +28,7 @@ form.addEventListener('submit', (event) => {
   live.textContent = `submitted by ${event.submitter?.id ?? 'nothing'}:\n` + entries.map(([name, value]) => `${name} = ${value}`).join('\n');
 });
 
-const EXPECTED: [string, string][] = [
-  ['title', 'Hello'],
-  ['colour', 'green'],
-  ['note', 'Some text'],
-  ['agree', 'on'],
-  ['size', 'l'],
-  ['langs', 'en'],
-  ['langs', 'de'],
-  ['phone', '111'],
-  ['phone', '222'],
-  ['emptyFile', 'File(name="", size=0, type="application/octet-stream")'],
-  ['photos', 'File(name="a.txt", size=5, type="text/plain")'],
-  ['photos', 'File(name="b.txt", size=7, type="text/plain")'],
-];
-const same = (a: [string, string][], b: [string, string][]) => JSON.stringify(a) === JSON.stringify(b);
+const same = (a: readonly (readonly [string, string])[], b: readonly (readonly [string, string])[]) => JSON.stringify(a) === JSON.stringify(b);
 
 experiment(box, {
   id: 'collect',
@@ -52,7 +39,7 @@ experiment(box, {
     form.reset();
     fillFiles();
     const entries = describeEntries(new FormData(form));
-    return { observed: { entries }, summary: entries.map(([n, v]) => `${n} = ${v}`).join('\n'), agrees: same(entries, EXPECTED) };
+    return { observed: { entries }, summary: entries.map(([n, v]) => `${n} = ${v}`).join('\n'), agrees: same(entries, DEMO_FORM_ENTRIES) };
   },
 });
 
@@ -88,9 +75,9 @@ experiment(box, {
       observed,
       summary: `submit button adds ${JSON.stringify(observed.submitAdds)}; null same as none: ${observed.nullSameAsNone}; image adds ${JSON.stringify(observed.imageAdds)}; reset button: ${observed.reset}; plain button: ${observed.plainButton}`,
       agrees:
-        same(observed.submitAdds, [['action', 'publish']]) &&
+        same(observed.submitAdds, SUBMIT_BUTTON_ADDS) &&
         observed.nullSameAsNone &&
-        same(observed.imageAdds, [['pos.x', '0'], ['pos.y', '0']]) &&
+        same(observed.imageAdds, IMAGE_INPUT_ADDS) &&
         observed.reset === 'TypeError' &&
         observed.plainButton === 'TypeError',
     };
@@ -107,7 +94,7 @@ experiment(box, {
     return {
       observed: { isFile: value instanceof File, file },
       summary: value === null ? 'no entry' : describeValue(value as File),
-      agrees: file !== null && file.name === '' && file.size === 0 && file.type === 'application/octet-stream',
+      agrees: file !== null && file.name === EMPTY_FILE.name && file.size === EMPTY_FILE.size && file.type === EMPTY_FILE.type,
     };
   },
 });

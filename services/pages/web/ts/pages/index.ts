@@ -1,3 +1,3 @@
-import { setupPage } from '../lib/page.js';
+import { setupPage } from '../frame/page.js';
 
 setupPage();

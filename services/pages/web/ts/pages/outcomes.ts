@@ -1,9 +1,10 @@
-import { attempt } from '../lib/attempt.js';
-import { experiment, runAllButton } from '../lib/experiment.js';
-import { setupPage } from '../lib/page.js';
-import { TransportError, type FailureKind, type TransportOptions, type TransportResult } from '../transport/contract.js';
-import { fetchTransport } from '../transport/fetch-transport.js';
-import { xhrTransport } from '../transport/xhr-transport.js';
+import type { ErrorBody } from '@origin-lab/contract';
+import { experiment, runAllButton } from '../frame/experiment.js';
+import { setupPage } from '../frame/page.js';
+import { attempt } from '../probes/attempt.js';
+import { TransportError, type FailureKind, type TransportOptions, type TransportResult } from '../probes/transport/contract.js';
+import { fetchTransport } from '../probes/transport/fetch-transport.js';
+import { xhrTransport } from '../probes/transport/xhr-transport.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;
@@ -45,8 +46,8 @@ const kindOf = (d: Described) => ('error' in d ? d.error.kind : null);
 
 const CASES: Case[] = [
   { id: 'ok-200', title: '200 from GET /api/posts', predicted: '{ ok: true, status: 200, data: { posts: [...] } }', url: () => '/api/posts', check: (d) => result(d)?.status === 200 && result(d)?.ok === true && Array.isArray((result(d)?.data as { posts?: unknown })?.posts) },
-  { id: 'not-found', title: '404 from an unknown path', predicted: 'A 404 is data, not an exception: { ok: false, status: 404, data: the Error object { error, path } }', url: () => '/api/no-such-thing', check: (d) => result(d)?.status === 404 && result(d)?.ok === false && (result(d)?.data as { path?: string })?.path === '/api/no-such-thing' },
-  { id: 'flaky-500', title: '500 from /api/flaky?rate=1', predicted: '{ ok: false, status: 500, data: { error, rate: 1 } }', url: () => '/api/flaky?rate=1', check: (d) => result(d)?.status === 500 && result(d)?.ok === false && (result(d)?.data as { rate?: number })?.rate === 1 },
+  { id: 'not-found', title: '404 from an unknown path', predicted: 'A 404 is data, not an exception: { ok: false, status: 404, data: the Error object { error, path } }', url: () => '/api/no-such-thing', check: (d) => result(d)?.status === 404 && result(d)?.ok === false && (result(d)?.data as ErrorBody | null)?.path === '/api/no-such-thing' },
+  { id: 'flaky-500', title: '500 from /api/flaky?rate=1', predicted: '{ ok: false, status: 500, data: { error, rate: 1 } }', url: () => '/api/flaky?rate=1', check: (d) => result(d)?.status === 500 && result(d)?.ok === false && (result(d)?.data as ErrorBody | null)?.rate === 1 },
   { id: 'empty-202', title: '202 with an empty body (POST /api/beacon)', predicted: '{ ok: true, status: 202, data: null } on both transports (fetch\u2019s json() would throw SyntaxError here)', url: () => '/api/beacon', options: () => ({ method: 'POST', body: 'outcomes page' }), check: (d) => result(d)?.status === 202 && result(d)?.ok === true && result(d)?.data === null },
   { id: 'bad-json', title: '200 with a truncated JSON body (/api/bad-json)', predicted: '{ ok: true, status: 200, data: null }', url: () => '/api/bad-json', check: (d) => result(d)?.status === 200 && result(d)?.ok === true && result(d)?.data === null },
   { id: 'deadline', title: 'A 300 ms deadline on /api/slow?ms=5000', predicted: 'throws TransportError kind "timeout" (fetch\u2019s cause: TimeoutError; XHR\u2019s cause: an abort event)', url: () => '/api/slow?ms=5000', options: () => ({ timeoutMs: 300 }), check: (d) => kindOf(d) === 'timeout' },

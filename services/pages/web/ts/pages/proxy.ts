@@ -1,6 +1,6 @@
-import { marker } from '../lib/dom.js';
-import { experiment, runAllButton } from '../lib/experiment.js';
-import { setupPage } from '../lib/page.js';
+import { marker } from '../frame/dom.js';
+import { experiment, runAllButton } from '../frame/experiment.js';
+import { setupPage } from '../frame/page.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;

@@ -1,12 +1,13 @@
-import { attempt, label } from '../lib/attempt.js';
-import { needsPreflight, isSafelistedResponseHeader, SAFELISTED_RESPONSE_HEADERS } from '../lib/cors-rules.js';
-import { marker } from '../lib/dom.js';
-import { preflightCacheCapSeconds } from '../lib/engine.js';
-import { experiment, runAllButton } from '../lib/experiment.js';
-import { findInJournal } from '../lib/journal.js';
-import { setupPage } from '../lib/page.js';
-import { supportsRequestStreams } from '../lib/protocol.js';
-import { sendXhr } from '../lib/xhr.js';
+import type { EchoReflection } from '@origin-lab/contract';
+import { marker } from '../frame/dom.js';
+import { experiment, runAllButton } from '../frame/experiment.js';
+import { setupPage } from '../frame/page.js';
+import { attempt, label } from '../probes/attempt.js';
+import { findInJournal } from '../probes/journal.js';
+import { supportsRequestStreams } from '../probes/protocol.js';
+import { sendXhr } from '../probes/xhr.js';
+import { needsPreflight, isSafelistedResponseHeader, SAFELISTED_RESPONSE_HEADERS } from '../rules/cors-rules.js';
+import { preflightCacheCapSeconds } from '../rules/engine.js';
 
 const ctx = setupPage();
 const { experiments: box, site } = ctx;
@@ -88,7 +89,7 @@ experiment(box, {
   async run() {
     const result = await attempt(async () => {
       const response = await fetch(`${ctx.other()}/api/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ a: 1 }) });
-      const echo = (await response.json()) as { headers: Record<string, string>; bodyKind: string };
+      const echo = (await response.json()) as EchoReflection;
       return { status: response.status, contentType: echo.headers['content-type'], bodyKind: echo.bodyKind };
     });
     return {
@@ -106,7 +107,7 @@ experiment(box, {
   async run() {
     const listed = await attempt(async () => {
       const response = await fetch(`${ctx.other()}/api/echo`, { headers: { 'X-Requested-With': 'origin-lab' } });
-      const echo = (await response.json()) as { headers: Record<string, string> };
+      const echo = (await response.json()) as EchoReflection;
       return { status: response.status, echoed: echo.headers['x-requested-with'] };
     });
     const unlisted = await attempt(() => fetch(`${ctx.other()}/api/echo`, { headers: { 'X-Demo': 'yes' } }));
@@ -126,7 +127,7 @@ experiment(box, {
   async run() {
     const same = await attempt(async () => {
       const response = await fetch('/api/echo', { method: 'PUT', body: 'x' });
-      return { status: response.status, method: ((await response.json()) as { method: string }).method };
+      return { status: response.status, method: ((await response.json()) as EchoReflection).method };
     });
     const cross = await attempt(() => fetch(`${ctx.other()}/api/echo`, { method: 'PUT', body: 'x' }));
     const observed = { sameStatus: same.ok ? same.value.status : same.error, sameMethod: same.ok ? same.value.method : null, crossError: cross.ok ? null : cross.error };

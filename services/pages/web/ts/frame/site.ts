@@ -1,6 +1,5 @@
 /** Which origin is "this" and which is "the other": computed from location.origin at load. */
-
-export type HostPair = [string, string];
+import type { HostPair } from '@origin-lab/contract';
 
 export interface SiteOrigins {
   self: string;

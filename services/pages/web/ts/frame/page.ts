@@ -1,5 +1,5 @@
+import { engineFamily, type EngineFamily } from '../rules/engine.js';
 import { h, byId } from './dom.js';
-import { engineFamily, type EngineFamily } from './engine.js';
 import { currentSite, type SiteOrigins } from './site.js';
 import { renderStrip } from './strip.js';
 import { installWaterfall, renderWaterfall } from './waterfall.js';
@@ -12,30 +12,17 @@ export interface PageContext {
   experiments: HTMLElement;
 }
 
-const TOPICS: [string, string][] = [
-  ['/', 'Index'],
-  ['/reads.html', '1 Cross-origin reads'],
-  ['/bodies.html', '2 Request bodies'],
-  ['/forms.html', '3 Forms and JSON'],
-  ['/beacons.html', '4 Exit beacons'],
-  ['/events.html', '5 Server-sent events'],
-  ['/outcomes.html', '6 Outcomes'],
-  ['/proxy.html', '7 Proxy'],
-];
-
 /**
- * Common frame of every page: navigation, the two origins labelled at run time, a link to the
- * same page on the other host, the instrumentation strip and the waterfall. The waterfall wraps
- * fetch and XHR before any experiment runs.
+ * Common frame of every page, below the navigation the build wrote into the header (from
+ * src/page-table.ts): the two origins labelled at run time, a link to the same page on the other
+ * host, the instrumentation strip and the waterfall. The waterfall wraps fetch and XHR before
+ * any experiment runs.
  */
 export function setupPage(): PageContext {
   const site = currentSite();
   installWaterfall(site);
   const header = byId('top');
   const here = location.pathname;
-  header.append(
-    h('nav', { 'aria-label': 'Pages' }, h('ul', {}, ...TOPICS.map(([href, label]) => h('li', {}, h('a', { href, 'aria-current': href === here ? 'page' : undefined }, label))))),
-  );
   const swapLink = site.other ? h('a', { id: 'other-link', href: `${site.other}${here}${location.search}` }, `Open this page on the other origin (${site.other})`) : null;
   header.append(
     h(

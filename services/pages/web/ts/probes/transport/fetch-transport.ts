@@ -1,11 +1,10 @@
-import { classifyFailure, deadlineSignal, isOkStatus, parseJsonOrNull, TransportError, type TransportOptions, type TransportResult } from './contract.js';
+import { classifyFailure, combinedSignal, deadlineSignal, isOkStatus, parseJsonOrNull, TransportError, type TransportOptions, type TransportResult } from './contract.js';
 
 /** The transport over fetch. Reads the body as text once, then parses it, so an empty body is data null. */
 export async function fetchTransport(url: string, options: TransportOptions = {}): Promise<TransportResult> {
   const deadline = deadlineSignal(options.timeoutMs);
   const cancel = options.signal;
-  const signals = [deadline, cancel].filter((s): s is AbortSignal => s !== undefined);
-  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  const signal = combinedSignal(deadline, cancel);
   try {
     const response = await fetch(url, { method: options.method ?? 'GET', headers: options.headers, body: options.body ?? null, signal });
     const text = await response.text();

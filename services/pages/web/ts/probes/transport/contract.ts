@@ -65,3 +65,9 @@ export function isOkStatus(status: number): boolean {
 export function deadlineSignal(timeoutMs: number | undefined): AbortSignal | undefined {
   return timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
 }
+
+/** One signal for the deadline and the caller's cancel, whichever fires first; undefined for neither. */
+export function combinedSignal(deadline: AbortSignal | undefined, cancel: AbortSignal | undefined): AbortSignal | undefined {
+  const signals = [deadline, cancel].filter((signal): signal is AbortSignal => signal !== undefined);
+  return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+}

@@ -1,3 +1,9 @@
+/**
+ * The one XMLHttpRequest wrapper. The pages use it raw, to show what an XHR lets script see
+ * (reads: status 0, the events, empty headers), and the outcomes transport builds its
+ * { ok, status, data } contract on top of it.
+ */
+
 /** What an XMLHttpRequest showed the page: status, the events that fired, and what it could read. */
 export interface XhrOutcome {
   status: number;
@@ -6,6 +12,8 @@ export interface XhrOutcome {
   events: string[];
   responseText: string;
   headers: string;
+  /** The error, abort or timeout event when there was no answer; null after load. */
+  failure: ProgressEvent | null;
 }
 
 export interface XhrOptions {
@@ -14,19 +22,32 @@ export interface XhrOptions {
   withCredentials?: boolean;
   /** Registers a listener on xhr.upload, which by itself forces a preflight cross-origin. */
   uploadListener?: boolean;
+  /** Aborts the request when it fires (XHR has no signal of its own). */
+  signal?: AbortSignal;
 }
+
+const FAILURES = ['error', 'abort', 'timeout'];
 
 /** Sends one request and settles at loadend, whatever happened; it never rejects. */
 export function sendXhr(method: string, url: string, options: XhrOptions = {}): Promise<XhrOutcome> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     const events: string[] = [];
+    let failure: ProgressEvent | null = null;
+    const abort = () => xhr.abort();
     xhr.open(method, url);
     xhr.withCredentials = options.withCredentials ?? false;
     for (const [name, value] of Object.entries(options.headers ?? {})) xhr.setRequestHeader(name, value);
     if (options.uploadListener) xhr.upload.addEventListener('progress', () => {});
-    for (const type of ['load', 'error', 'abort', 'timeout']) xhr.addEventListener(type, () => events.push(type));
+    xhr.addEventListener('load', () => events.push('load'));
+    for (const type of FAILURES) {
+      xhr.addEventListener(type, (event) => {
+        events.push(type);
+        failure ??= event as ProgressEvent;
+      });
+    }
     xhr.addEventListener('loadend', () => {
+      options.signal?.removeEventListener('abort', abort);
       events.push('loadend');
       resolve({
         status: xhr.status,
@@ -34,8 +55,11 @@ export function sendXhr(method: string, url: string, options: XhrOptions = {}): 
         events,
         responseText: xhr.responseText,
         headers: xhr.getAllResponseHeaders(),
+        failure,
       });
     });
+    options.signal?.addEventListener('abort', abort);
     xhr.send(options.body ?? null);
+    if (options.signal?.aborted) abort();
   });
 }

@@ -1,0 +1,54 @@
+// Renders one page's HTML from the table of pages (page-table.ts) and the page's own body
+// fragment (web/bodies/<name>.html). Everything every page shares is written here once: head,
+// navigation, heading, the experiments box and the waterfall.
+import { pagePath, type PageEntry } from './page-table.js';
+
+/** Where the index's body fragment wants the list of topics. */
+const TOPICS_SLOT = '<!-- topics -->\n';
+
+const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The navigation: every page, numbered after the index, the current one marked for screen readers and CSS. */
+function navigation(pages: readonly PageEntry[], current: PageEntry): string {
+  const items = pages.map((page, index) => {
+    const label = index === 0 ? page.navLabel : `${index} ${page.navLabel}`;
+    const currentMark = page === current ? ' aria-current="page"' : '';
+    return `<li><a href="${pagePath(page)}"${currentMark}>${escapeHtml(label)}</a></li>`;
+  });
+  return `<nav aria-label="Pages"><ul>${items.join('')}</ul></nav>`;
+}
+
+/** The index's list: a link per topic page and what it shows. */
+function topicList(pages: readonly PageEntry[]): string {
+  const items = pages.flatMap((page) => (page.topic ? [`<li><a href="${pagePath(page)}">${escapeHtml(page.title)}</a>: ${escapeHtml(page.topic)}</li>\n`] : []));
+  return `<ol id="topics">\n${items.join('')}</ol>\n`;
+}
+
+/**
+ * The full HTML of one page. body is the page's own markup, placed under its heading; a
+ * "<!-- topics -->" line in it becomes the list of topics.
+ */
+export function renderPage(pages: readonly PageEntry[], page: PageEntry, body: string): string {
+  const documentTitle = page.name === 'index' ? page.title : `${page.title} · Origin Lab`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(documentTitle)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/site.css">
+<script src="/site-config.js"></script>
+<script type="module" src="/js/pages/${page.name}.js"></script>
+</head>
+<body>
+<header id="top">${navigation(pages, page)}</header>
+<main>
+<h1>${escapeHtml(page.title)}</h1>
+${body.replace(TOPICS_SLOT, () => topicList(pages))}<div id="experiments"></div>
+</main>
+<aside id="waterfall" aria-label="Waterfall"></aside>
+</body>
+</html>
+`;
+}
