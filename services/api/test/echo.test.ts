@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type TestApi } from './start-api.js';
-import { rawRequest } from './raw-http.js';
+import { rawExchange } from '@origin-lab/test-kit';
 
 interface Echo {
   method: string;
@@ -98,8 +98,8 @@ describe('bodyKind comes from the Content-Type alone', () => {
 
   it('a body-less POST with no Content-Type is none; with a body and no Content-Type it is other', async () => {
     expect((await echo({ method: 'POST' })).bodyKind).toBe('none');
-    const raw = await rawRequest(api.port, 'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 3\r\n\r\nabc');
-    expect(JSON.parse(raw.body)).toMatchObject({ bodyKind: 'other', body: 'abc' });
+    const raw = await rawExchange(api.port, 'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 3\r\n\r\nabc', { halfClose: true });
+    expect(JSON.parse(raw.text)).toMatchObject({ bodyKind: 'other', body: 'abc' });
   });
 });
 

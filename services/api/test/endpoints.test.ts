@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type TestApi } from './start-api.js';
-import { rawRequest } from './raw-http.js';
+import { rawExchange } from '@origin-lab/test-kit';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -128,10 +128,11 @@ describe('the endpoint table', () => {
   });
 
   it('there is no WebSocket route: an upgrade request is answered as plain HTTP, never 101', async () => {
-    const res = await rawRequest(
+    const res = await rawExchange(
       api.port,
       'GET /api/echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
         'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+        { halfClose: true },
     );
     expect(res.status).toBe(200);
     expect(res.headers.has('sec-websocket-accept')).toBe(false);

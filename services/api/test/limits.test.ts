@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultLimits } from '../src/config.js';
 import { startApi, type TestApi } from './start-api.js';
-import { rawRequest } from './raw-http.js';
+import { rawExchange } from '@origin-lab/test-kit';
 
 const limits = { ...defaultLimits, bodyBytes: 1_000, fileBytes: 100, files: 1, fields: 3, fieldBytes: 50 };
 let api: TestApi;
@@ -58,16 +58,17 @@ describe('body limits', () => {
 
   it('a chunked body with no length is cut at the limit too', async () => {
     const chunk = 'x'.repeat(600);
-    const res = await rawRequest(
+    const res = await rawExchange(
       api.port,
       'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n' +
         `258\r\n${chunk}\r\n258\r\n${chunk}\r\n0\r\n\r\n`,
+        { halfClose: true },
     );
     expect(res.status).toBe(413);
   });
 
   it('a body shorter than its Content-Length is a 400, not a hang', async () => {
-    const res = await rawRequest(api.port, 'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 10\r\n\r\nabc');
+    const res = await rawExchange(api.port, 'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 10\r\n\r\nabc', { halfClose: true });
     // The client half-closed: the server sees the body end early.
     expect([400]).toContain(res.status);
   });
@@ -121,9 +122,10 @@ describe('multipart limits on POST /api/posts', () => {
   });
 
   it('a declared Content-Length far over every limit is refused before reading', async () => {
-    const res = await rawRequest(
+    const res = await rawExchange(
       api.port,
       'POST /api/posts HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 99999999\r\n\r\n',
+      { halfClose: true },
     );
     expect(res.status).toBe(413);
   });

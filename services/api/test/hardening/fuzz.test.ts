@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/lib/seeded-random.js';
 import { fuzzRequest, type FuzzRequest } from './fuzz-requests.js';
-import { rawExchange, type RawAnswer } from './raw-exchange.js';
+import { rawExchange, type RawAnswer } from '@origin-lab/test-kit';
 import { SEED, inParallel, startHardenedApi, startUpstreamMock, upstreamSettings, type HardenedApi } from './harness.js';
 
 /** How many random requests one run sends; FUZZ_REQUESTS changes it. */

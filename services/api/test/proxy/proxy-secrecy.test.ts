@@ -6,7 +6,7 @@ import { ConfigError } from '@origin-lab/server-kit';
 import { apiConfig, apiConfigFromEnv } from '../../src/config.js';
 import { createApp } from '../../src/app.js';
 import { ALLOWED_ORIGIN, distinctiveKey, proxyStackForFile, refusedUrl, startApi, waitUntil } from './harness.js';
-import { rawGet } from './raw-get.js';
+import { rawGet } from '@origin-lab/test-kit';
 
 const key = distinctiveKey();
 const stack = proxyStackForFile(key, { timeoutMs: 300, maxBodyBytes: 10_000 });
@@ -43,13 +43,13 @@ describe('the upstream key never leaves the server', () => {
       for (const target of PATHS) {
         for (const origin of [undefined, ALLOWED_ORIGIN]) {
           const res = await rawGet(stack.api.port, target, 'GET');
-          seen.push(res.text);
+          seen.push(res.raw);
           const viaFetch = await fetch(`${stack.api.url}${target.replace('#', '%23')}`, { headers: origin ? { Origin: origin } : {} });
           seen.push(JSON.stringify([...viaFetch.headers]), await viaFetch.text());
         }
       }
-      for (const other of [wrongKey, down]) seen.push((await rawGet(other.port, '/api/upstream/posts')).text);
-      for (const method of ['HEAD', 'POST', 'OPTIONS']) seen.push((await rawGet(stack.api.port, '/api/upstream/posts', method)).text);
+      for (const other of [wrongKey, down]) seen.push((await rawGet(other.port, '/api/upstream/posts')).raw);
+      for (const method of ['HEAD', 'POST', 'OPTIONS']) seen.push((await rawGet(stack.api.port, '/api/upstream/posts', method)).raw);
 
       // It really was sent: the misbehaving upstream put it in its body, and the proxy withheld that.
       const reflected = await fetch(`${stack.upstream.url}/posts?mock=reflect`, { headers: { Authorization: `Bearer ${key}` } });
