@@ -6,6 +6,8 @@ export interface WatchedProcess {
   child: ChildProcess;
   /** Everything the process wrote so far, stdout and stderr interleaved. */
   output(): string;
+  /** What it wrote to stderr alone. */
+  stderr(): string;
   /** The exit code (null after a signal), whenever it comes. */
   exited: Promise<number | null>;
   /**
@@ -13,6 +15,8 @@ export interface WatchedProcess {
    * rejects when the process exits first or after timeoutMs, with the output so far.
    */
   waitFor(pattern: RegExp, timeoutMs: number, what: string): Promise<RegExpMatchArray>;
+  /** The exit code once the process exits; rejects if it is still running after timeoutMs. */
+  exitWithin(timeoutMs: number): Promise<number | null>;
   /** SIGTERM, then SIGKILL after graceMs (server-kit's stopChild). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -26,13 +30,17 @@ export interface SpawnOptions {
 export function spawnWatched(command: string, args: readonly string[], options: SpawnOptions = {}): WatchedProcess {
   const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const keep = (chunk: Buffer) => (output += chunk.toString());
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stderr += chunk.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     child,
     output: () => output,
+    stderr: () => stderr,
     exited,
     waitFor: (pattern, timeoutMs, what) => {
       const already = output.match(pattern);
@@ -41,6 +49,13 @@ export function spawnWatched(command: string, args: readonly string[], options: 
       return waitForOutput(child, pattern, timeoutMs, what).catch((err: Error) => {
         throw new Error(`${err.message.split('\n')[0]}\n${output}`);
       });
+    },
+    exitWithin: (timeoutMs) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`${[command, ...args].join(' ')} did not exit within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+      });
+      return Promise.race([exited, late]).finally(() => clearTimeout(timer));
     },
     stop: (graceMs) => stopChild(child, graceMs),
   };

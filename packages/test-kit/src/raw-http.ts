@@ -34,7 +34,7 @@ export interface RawOptions {
 }
 
 /**
- * Sends request byte for byte (duplicate headers, odd targets, broken bodies: what fetch would
+ * Sends request byte for byte (a string as UTF-8) (duplicate headers, odd targets, broken bodies: what fetch would
  * normalise or refuse) on a fresh connection to 127.0.0.1:port, and reads until the server
  * closes. The request should say `Connection: close` (or use halfClose). A connection error
  * before any byte of an answer rejects; a reset after a complete answer is fine (the server may
@@ -42,7 +42,7 @@ export interface RawOptions {
  */
 export function rawExchange(port: number, request: string | Buffer, options: RawOptions = {}): Promise<RawAnswer> {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const bytes = typeof request === 'string' ? Buffer.from(request, 'latin1') : request;
+  const bytes = typeof request === 'string' ? Buffer.from(request, 'utf8') : request;
   const method = options.method ?? bytes.subarray(0, 16).toString('latin1').split(' ')[0]!;
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
@@ -75,7 +75,8 @@ export function rawExchange(port: number, request: string | Buffer, options: Raw
  * before a slow (proxied) answer is ready.
  */
 export function rawGet(port: number, target: string, method = 'GET', options: Omit<RawOptions, 'method' | 'halfClose'> = {}): Promise<RawAnswer> {
-  return rawExchange(port, `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, { ...options, method });
+  const request = Buffer.from(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, 'latin1');
+  return rawExchange(port, request, { ...options, method });
 }
 
 function describe(request: Buffer): string {

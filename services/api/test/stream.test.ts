@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
+import { pollUntil } from '@origin-lab/test-kit';
 import { ALLOWED, startApi, type TestApi } from './start-api.js';
 
 let api: TestApi;
@@ -160,8 +161,8 @@ describe('clients that leave mid-stream', () => {
       expect(slowApi.app.openStreamCount()).toBe(50);
 
       for (const req of open) req.destroy();
-      await waitFor(() => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length <= timersBefore);
-      await waitFor(async () => (await openConnections(slowApi.server)) === 0);
+      await pollUntil('the stream timers to be cleared', () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length <= timersBefore, { timeoutMs: 5_000 });
+      await pollUntil('the server to hold no connection', async () => (await openConnections(slowApi.server)) === 0, { timeoutMs: 5_000 });
       expect(slowApi.app.openStreamCount()).toBe(0);
     } finally {
       await slowApi.stop();
@@ -171,12 +172,4 @@ describe('clients that leave mid-stream', () => {
 
 function openConnections(server: http.Server): Promise<number> {
   return new Promise((resolve, reject) => server.getConnections((err, count) => (err ? reject(err) : resolve(count))));
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from '@origin-lab/server-kit';
+import { pollUntil } from '@origin-lab/test-kit';
 import { createApp, type UpstreamApp } from '../src/app.js';
 
 const KEY = 'mock-test-key';
@@ -107,8 +108,7 @@ describe('the upstream-mock', () => {
 
   it('switch hold: waits until released, and the admin route says how many it released', async () => {
     const held = get('/tags?mock=hold');
-    const deadline = Date.now() + 5_000;
-    while (app.calls().held === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await pollUntil('the request to be held', () => app.calls().held !== 0, { timeoutMs: 5_000, intervalMs: 10 });
     expect(app.calls().held).toBe(1);
     const released = await (await fetch(`${url}/_admin/release`, { method: 'POST' })).json();
     expect(released).toEqual({ released: 1 });
@@ -118,12 +118,10 @@ describe('the upstream-mock', () => {
   it('a slow or held request whose client leaves stops waiting', async () => {
     const controller = new AbortController();
     const gone = fetch(`${url}/tags?mock=hold`, { headers: auth, signal: controller.signal }).catch(() => 'aborted');
-    const deadline = Date.now() + 5_000;
-    while (app.calls().held === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await pollUntil('the request to be held', () => app.calls().held !== 0, { timeoutMs: 5_000, intervalMs: 10 });
     controller.abort();
     expect(await gone).toBe('aborted');
-    const after = Date.now() + 5_000;
-    while (app.calls().held !== 0 && Date.now() < after) await new Promise((resolve) => setTimeout(resolve, 10));
+    await pollUntil('the held request to be let go', () => app.calls().held === 0, { timeoutMs: 5_000, intervalMs: 10 });
     expect(app.calls().held).toBe(0);
   });
 

@@ -37,12 +37,3 @@ export async function inParallel<T>(items: readonly T[], limit: number, task: (i
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
-
-/** Polls until check() holds; throws after timeoutMs naming what did not happen. */
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

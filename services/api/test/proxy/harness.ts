@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { serve, stopChild, type RunningServer } from '@origin-lab/server-kit';
+import { serve, type RunningServer } from '@origin-lab/server-kit';
+import { startNodeScript } from '@origin-lab/test-kit';
 import { apiConfig, type ApiConfig } from '../../src/config.js';
 import { createApp } from '../../src/app.js';
 
@@ -34,16 +33,13 @@ export interface UpstreamProcess {
 }
 
 export async function startUpstreamProcess(apiKey: string): Promise<UpstreamProcess> {
-  if (!existsSync(mockMain)) throw new Error(`${mockMain} is missing: run "npm run build" first`);
-  const child = spawn(process.execPath, [mockMain], {
+  const mock = await startNodeScript(mockMain, {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', UPSTREAM_API_KEY: apiKey, UPSTREAM_API_KEY_FILE: '', MOCK_MAX_DELAY_MS: '20000' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    ready: /"msg":"upstream-mock listening","port":(\d+)/,
+    timeoutMs: 10_000,
+    what: 'the upstream-mock',
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const port = await waitForPort(child, () => output, 10_000);
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://127.0.0.1:${mock.ready[1]}`;
   const admin = async (method: string, path: string) => {
     const res = await fetch(`${url}/_admin/${path}`, { method, signal: AbortSignal.timeout(5_000) });
     if (!res.ok) throw new Error(`admin ${path} answered ${res.status}`);
@@ -51,31 +47,12 @@ export async function startUpstreamProcess(apiKey: string): Promise<UpstreamProc
   };
   return {
     url,
-    output: () => output,
+    output: mock.output,
     calls: async () => (await admin('GET', 'calls')) as unknown as CallSummary,
     reset: async () => void (await admin('POST', 'reset')),
     release: async () => (await admin('POST', 'release')).released as number,
-    stop: () => stopChild(child),
+    stop: () => mock.stop(),
   };
-}
-
-function waitForPort(child: ChildProcess, output: () => string, timeoutMs: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(() => reject(new Error(`upstream-mock not listening within ${timeoutMs} ms:\n${output()}`))), timeoutMs);
-    const onData = () => {
-      const match = /"msg":"upstream-mock listening","port":(\d+)/.exec(output());
-      if (match) finish(() => resolve(Number(match[1])));
-    };
-    const onExit = (code: number | null) => finish(() => reject(new Error(`upstream-mock exited (${code}):\n${output()}`)));
-    function finish(settle: () => void) {
-      clearTimeout(timer);
-      child.stdout?.off('data', onData);
-      child.off('exit', onExit);
-      settle();
-    }
-    child.stdout?.on('data', onData);
-    child.once('exit', onExit);
-  });
 }
 
 
@@ -148,15 +125,6 @@ export function proxyStackForFile(
   });
   if (resetEachTest) beforeEach(() => stack.upstream.reset());
   return stack;
-}
-
-/** Polls until check() holds, or fails after timeoutMs. */
-export async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** A closed port: connecting to it is refused. */

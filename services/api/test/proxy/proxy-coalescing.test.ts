@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { distinctiveKey, startApi, startUpstreamProcess, waitUntil, type TestApi, type UpstreamProcess } from './harness.js';
+import { pollUntil, sleep } from '@origin-lab/test-kit';
+import { distinctiveKey, startApi, startUpstreamProcess, type TestApi, type UpstreamProcess } from './harness.js';
 
 const key = distinctiveKey();
 let upstream: UpstreamProcess;
@@ -28,9 +29,9 @@ function connections(proxy: TestApi): Promise<number> {
  * checks that the upstream still saw one call only.
  */
 async function allArrived(proxy: TestApi): Promise<void> {
-  await waitUntil('the first upstream call to be held', async () => (await upstream.calls()).held >= 1);
-  await waitUntil(`${CONCURRENT} client connections`, async () => (await connections(proxy)) >= CONCURRENT);
-  await new Promise((resolve) => setTimeout(resolve, 200)); // let the last requests reach the handler
+  await pollUntil('the first upstream call to be held', async () => (await upstream.calls()).held >= 1, { timeoutMs: 5_000 });
+  await pollUntil(`${CONCURRENT} client connections`, async () => (await connections(proxy)) >= CONCURRENT, { timeoutMs: 5_000 });
+  await sleep(200); // let the last requests reach the handler
   expect((await upstream.calls()).total).toBe(1);
 }
 
@@ -77,7 +78,7 @@ describe('concurrent misses for the same target', () => {
     expect(results.map((result) => result.status)).toEqual(Array(CONCURRENT).fill(502));
     expect((await upstream.calls()).total).toBe(1);
     const again = fetch(`${api.url}/api/upstream/posts?mock=hold,close`);
-    await waitUntil('the retry to reach the upstream', async () => (await upstream.calls()).held === 1);
+    await pollUntil('the retry to reach the upstream', async () => (await upstream.calls()).held === 1, { timeoutMs: 5_000 });
     await upstream.release();
     expect((await again).status).toBe(502);
     expect((await upstream.calls()).total).toBe(2);

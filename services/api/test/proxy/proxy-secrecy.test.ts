@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '@origin-lab/server-kit';
 import { apiConfig, apiConfigFromEnv } from '../../src/config.js';
 import { createApp } from '../../src/app.js';
-import { ALLOWED_ORIGIN, distinctiveKey, proxyStackForFile, refusedUrl, startApi, waitUntil } from './harness.js';
-import { rawGet } from '@origin-lab/test-kit';
+import { pollUntil, rawGet } from '@origin-lab/test-kit';
+import { ALLOWED_ORIGIN, distinctiveKey, proxyStackForFile, refusedUrl, startApi } from './harness.js';
 
 const key = distinctiveKey();
 const stack = proxyStackForFile(key, { timeoutMs: 300, maxBodyBytes: 10_000 });
@@ -66,7 +66,7 @@ describe('the upstream key never leaves the server', () => {
       expect(logs.some((line) => line.includes('"upstream call"'))).toBe(true);
       expect(logs.some((line) => line.includes('"upstream failed"'))).toBe(true);
       expect(logs.join('\n')).not.toContain(key);
-      await waitUntil('the upstream-mock to log its requests', () => stack.upstream.output().includes('"upstream request"'));
+      await pollUntil('the upstream-mock to log its requests', () => stack.upstream.output().includes('"upstream request"'), { timeoutMs: 5_000 });
       expect(stack.upstream.output()).toContain('[redacted]');
       expect(stack.upstream.output()).not.toContain(key);
     } finally {
