@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALLOWED, ALSO_ALLOWED, startApi, type TestApi } from './start-api.js';
+import { describe, expect, it } from 'vitest';
+import { ALLOWED, ALSO_ALLOWED, apiForFile } from './start-api.js';
 import { rawExchange } from '@origin-lab/test-kit';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api.stop());
+const api = apiForFile();
 
 const ENDPOINTS = ['/api/posts', '/api/echo', '/api/flaky?rate=0', '/api/slow?ms=0', '/api/bad-json', '/api/nope'];
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type TestApi } from './start-api.js';
+import { describe, expect, it } from 'vitest';
+import { apiForFile } from './start-api.js';
 import { rawExchange } from '@origin-lab/test-kit';
 
 interface Echo {
@@ -13,11 +13,7 @@ interface Echo {
   bodyKind: string;
 }
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api.stop());
+const api = apiForFile();
 
 async function echo(init: RequestInit & { duplex?: 'half' } = {}, query = ''): Promise<Echo> {
   const res = await fetch(`${api.url}/api/echo${query}`, init);

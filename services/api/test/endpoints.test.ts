@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type TestApi } from './start-api.js';
+import { describe, expect, it } from 'vitest';
+import { apiForFile } from './start-api.js';
 import { rawExchange } from '@origin-lab/test-kit';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi({ flaky: { rate: 0.5, seed: 7 } });
-});
-afterAll(() => api.stop());
+const api = apiForFile({ flaky: { rate: 0.5, seed: 7 } });
 
 const JSON_TYPE = /^application\/json(;|$)/;
 

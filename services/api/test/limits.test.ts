@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultLimits } from '../src/config.js';
-import { startApi, type TestApi } from './start-api.js';
+import { apiForFile, startApi } from './start-api.js';
 import { rawExchange } from '@origin-lab/test-kit';
 
 const limits = { ...defaultLimits, bodyBytes: 1_000, fileBytes: 100, files: 1, fields: 3, fieldBytes: 50 };
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi({ limits, slowMs: { min: 0, max: 200, default: 5 } });
-});
-afterAll(() => api.stop());
+const api = apiForFile({ limits, slowMs: { min: 0, max: 200, default: 5 } });
 
 describe('query bounds', () => {
   it.each(['-1', '201', 'abc', '1e2', '10.5', '0x10', ' 5', ''])('ms=%s answers 400 naming ms and its bounds', async (ms) => {

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type TestApi } from './start-api.js';
+import { describe, expect, it } from 'vitest';
+import { apiForFile } from './start-api.js';
 import { rawExchange } from '@origin-lab/test-kit';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi({ postsMax: 5 });
-});
-afterAll(() => api.stop());
+const api = apiForFile({ postsMax: 5 });
 
 function form(fields: Record<string, string | string[]>): FormData {
   const data = new FormData();

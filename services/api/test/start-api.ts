@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import { serve } from '@origin-lab/server-kit';
+import { forFile } from '@origin-lab/test-kit/vitest';
 import { apiConfig, type ApiConfig } from '../src/config.js';
 import { createApp, type ApiApp } from '../src/app.js';
 
@@ -39,4 +40,9 @@ export async function startApi(overrides: Partial<ApiConfig> = {}, keepLogs = In
     logs,
     stop: () => running.stop(500),
   };
+}
+
+/** For the test file that calls it: startApi(overrides) before all its tests, stopped after them. */
+export function apiForFile(overrides: Partial<ApiConfig> = {}): TestApi {
+  return forFile(() => startApi(overrides));
 }

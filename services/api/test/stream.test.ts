@@ -1,14 +1,10 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
 import { pollUntil } from '@origin-lab/test-kit';
-import { ALLOWED, startApi, type TestApi } from './start-api.js';
+import { ALLOWED, apiForFile, startApi } from './start-api.js';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi({ streamIntervalMs: 10 });
-});
-afterAll(() => api.stop());
+const api = apiForFile({ streamIntervalMs: 10 });
 
 interface SseRecord {
   event?: string;

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { serve, type RunningServer } from '@origin-lab/server-kit';
+import { serve } from '@origin-lab/server-kit';
 import { startNodeScript } from '@origin-lab/test-kit';
+import { forFile } from '@origin-lab/test-kit/vitest';
 import { apiConfig, type ApiConfig } from '../../src/config.js';
-import { createApp } from '../../src/app.js';
+import { ALLOWED, startApi, type TestApi } from '../start-api.js';
 
 const mockMain = fileURLToPath(new URL('../../../upstream-mock/dist/main.js', import.meta.url));
 
@@ -65,43 +66,27 @@ export class TestClock {
   }
 }
 
-export const ALLOWED_ORIGIN = 'http://allowed.example';
+export const ALLOWED_ORIGIN = ALLOWED;
 
-/** The real API, in this process, listening on a free port, with its log lines captured. */
-export interface TestApi {
-  url: string;
-  port: number;
-  server: RunningServer['server'];
-  logs: Record<string, unknown>[];
-  clock: TestClock;
-  stop(): Promise<void>;
-}
+/** The real API (start-api.ts), with request logs and a clock the test moves by hand. */
+export type ProxyApi = TestApi & { clock: TestClock };
 
-export async function startApi(upstream: Partial<ApiConfig['upstream']> & { url: string; apiKey: string }): Promise<TestApi> {
-  const logs: Record<string, unknown>[] = [];
+/** The API in front of an upstream: request logging on, the proxy cache on a TestClock. */
+export async function startProxyApi(upstream: Partial<ApiConfig['upstream']> & { url: string; apiKey: string }): Promise<ProxyApi> {
   const clock = new TestClock();
-  const base = apiConfig();
-  const config = apiConfig({
+  const api = await startApi({
     allowedOrigins: [ALLOWED_ORIGIN],
-    log: (entry) => logs.push(entry),
     logRequests: true,
     now: clock.now,
-    upstream: { ...base.upstream, timeoutMs: 5_000, ...upstream },
+    upstream: { ...apiConfig().upstream, timeoutMs: 5_000, ...upstream },
   });
-  const running = await serve(createApp(config).callback(), { port: 0, host: '127.0.0.1' });
-  return {
-    url: `http://127.0.0.1:${running.port}`,
-    port: running.port,
-    server: running.server,
-    logs,
-    clock,
-    stop: () => running.stop(500),
-  };
+  return { ...api, clock };
 }
 
 export interface ProxyStack {
   upstream: UpstreamProcess;
-  api: TestApi;
+  api: ProxyApi;
+  stop(): Promise<void>;
 }
 
 /**
@@ -114,17 +99,48 @@ export function proxyStackForFile(
   settings: Partial<ApiConfig['upstream']> = {},
   { resetEachTest = false } = {},
 ): ProxyStack {
-  const stack = {} as ProxyStack;
-  beforeAll(async () => {
-    stack.upstream = await startUpstreamProcess(apiKey);
-    stack.api = await startApi({ url: stack.upstream.url, apiKey, ...settings });
-  });
-  afterAll(async () => {
-    await stack.api?.stop();
-    await stack.upstream?.stop();
+  const stack = forFile(async (): Promise<ProxyStack> => {
+    const upstream = await startUpstreamProcess(apiKey);
+    const api = await startProxyApi({ url: upstream.url, apiKey, ...settings }).catch(async (err: unknown) => {
+      await upstream.stop();
+      throw err;
+    });
+    return {
+      upstream,
+      api,
+      stop: async () => {
+        await api.stop();
+        await upstream.stop();
+      },
+    };
   });
   if (resetEachTest) beforeEach(() => stack.upstream.reset());
   return stack;
+}
+
+/**
+ * For a test file whose tests each start their own API: one upstream-mock process for the file,
+ * and freshApi() for an API in front of it that is stopped after the test. After each test the
+ * upstream's call counts are reset; with releaseHeld its held requests are released first.
+ */
+export function upstreamForFile(apiKey: string, { releaseHeld = false } = {}) {
+  const upstream = forFile(() => startUpstreamProcess(apiKey));
+  let current: ProxyApi | undefined;
+  afterEach(async () => {
+    if (releaseHeld) await upstream.release();
+    await current?.stop();
+    current = undefined;
+    await upstream.reset();
+  });
+  return {
+    upstream,
+    /** The API the running test started. */
+    api: (): ProxyApi => {
+      if (!current) throw new Error('no API started in this test: call freshApi() first');
+      return current;
+    },
+    freshApi: async (settings: Partial<ApiConfig['upstream']> = {}): Promise<ProxyApi> => (current = await startProxyApi({ url: upstream.url, apiKey, ...settings })),
+  };
 }
 
 /** A closed port: connecting to it is refused. */

@@ -6,7 +6,7 @@ import { ConfigError } from '@origin-lab/server-kit';
 import { apiConfig, apiConfigFromEnv } from '../../src/config.js';
 import { createApp } from '../../src/app.js';
 import { pollUntil, rawGet } from '@origin-lab/test-kit';
-import { ALLOWED_ORIGIN, distinctiveKey, proxyStackForFile, refusedUrl, startApi } from './harness.js';
+import { ALLOWED_ORIGIN, distinctiveKey, proxyStackForFile, refusedUrl, startProxyApi } from './harness.js';
 
 const key = distinctiveKey();
 const stack = proxyStackForFile(key, { timeoutMs: 300, maxBodyBytes: 10_000 });
@@ -36,8 +36,8 @@ const PATHS = [
 
 describe('the upstream key never leaves the server', () => {
   it('appears in no response, header or body, whatever the outcome; nor in any log line of either service', async () => {
-    const wrongKey = await startApi({ url: stack.upstream.url, apiKey: distinctiveKey() });
-    const down = await startApi({ url: await refusedUrl(), apiKey: key });
+    const wrongKey = await startProxyApi({ url: stack.upstream.url, apiKey: distinctiveKey() });
+    const down = await startProxyApi({ url: await refusedUrl(), apiKey: key });
     try {
       const seen: string[] = [];
       for (const target of PATHS) {
