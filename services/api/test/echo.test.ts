@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { apiForFile } from './start-api.js';
+import type { EchoReflection } from '@origin-lab/contract';
 import { rawExchange } from '@origin-lab/test-kit';
-
-interface Echo {
-  method: string;
-  path: string;
-  query: Record<string, string | string[]>;
-  headers: Record<string, string>;
-  body: string;
-  bodyBase64?: string;
-  bodyBytes: number;
-  bodyKind: string;
-}
 
 const api = apiForFile();
 
-async function echo(init: RequestInit & { duplex?: 'half' } = {}, query = ''): Promise<Echo> {
+async function echo(init: RequestInit & { duplex?: 'half' } = {}, query = ''): Promise<EchoReflection> {
   const res = await fetch(`${api.url}/api/echo${query}`, init);
   expect(res.status).toBe(200);
-  return (await res.json()) as Echo;
+  return (await res.json()) as EchoReflection;
 }
 
 describe('echo reflects the request', () => {
@@ -104,7 +94,7 @@ describe('the Content-Type that fetch writes by itself (as Node fetch reproduces
     const form = new FormData();
     form.set('title', 'x');
     const reflected = await echo({ method: 'POST', body: form });
-    const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(reflected.headers['content-type'] ?? '')?.[1];
+    const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(String(reflected.headers['content-type'] ?? ''))?.[1];
     expect(boundary).toBeDefined();
     expect(reflected.bodyKind).toBe('multipart');
     expect(reflected.body).toContain('Content-Disposition: form-data; name="title"');

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
+import type { StreamRecords } from '@origin-lab/contract';
 import { pollUntil } from '@origin-lab/test-kit';
 import { ALLOWED, apiForFile, startApi } from './start-api.js';
 
@@ -128,7 +129,7 @@ describe('GET /api/stream through a real SSE client', () => {
         const timer = setTimeout(() => reject(new Error(`only ${ticks.length} ticks`)), 15_000);
         source.addEventListener('error', () => errors++);
         source.addEventListener('tick', (event) => {
-          ticks.push((JSON.parse(event.data) as { n: number }).n);
+          ticks.push((JSON.parse(event.data) as StreamRecords['tick']).n);
           if (ticks.length === 2) {
             clearTimeout(timer);
             resolve();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from '@origin-lab/server-kit';
+import type { ErrorBody } from '@origin-lab/contract';
 import { pollUntil } from '@origin-lab/test-kit';
 import { createApp, type UpstreamApp } from '../src/app.js';
 
@@ -26,7 +27,7 @@ describe('the upstream-mock', () => {
       const res = await get('/posts', headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      expect(((await res.json()) as { error: string }).error).toBe('unauthorized');
+      expect(((await res.json()) as ErrorBody).error).toBe('unauthorized');
     }
     expect((await get('/posts', { Authorization: `bearer ${KEY}` })).status).toBe(200);
     expect(app.calls()).toMatchObject({ total: 4, unauthorized: 3 });
@@ -81,7 +82,7 @@ describe('the upstream-mock', () => {
   it('switches: fail, private, no-store, no-cache, cookie, redirect, big, reflect', async () => {
     const fail = await get('/posts?mock=fail');
     expect(fail.status).toBe(500);
-    expect(((await fail.json()) as { error: string }).error).toMatch(/on purpose/);
+    expect(((await fail.json()) as ErrorBody).error).toMatch(/on purpose/);
     expect((await get('/posts?mock=private')).headers.get('cache-control')).toBe('private, max-age=60');
     expect((await get('/posts?mock=no-store')).headers.get('cache-control')).toBe('no-store');
     expect((await get('/posts?mock=no-cache')).headers.get('cache-control')).toBe('no-cache');

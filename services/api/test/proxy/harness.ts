@@ -1,5 +1,6 @@
 import { afterEach, beforeEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import type { CallSummary } from '@origin-lab/contract';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@origin-lab/server-kit';
 import { startNodeScript } from '@origin-lab/test-kit';
@@ -12,14 +13,6 @@ const mockMain = fileURLToPath(new URL('../../../upstream-mock/dist/main.js', im
 /** A key nobody else uses, so finding it anywhere is proof of a leak. */
 export function distinctiveKey(): string {
   return `test-upstream-key-${randomUUID()}`;
-}
-
-export interface CallSummary {
-  total: number;
-  unauthorized: number;
-  byPath: Record<string, number>;
-  held: number;
-  recent: { n: number; path: string; query: string; accept: string | null; authorized: boolean }[];
 }
 
 /** The real upstream-mock as its own process (services/upstream-mock/dist/main.js) on a free port. */

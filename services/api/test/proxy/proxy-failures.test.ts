@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { ErrorBody } from '@origin-lab/contract';
 import { distinctiveKey, proxyStackForFile, refusedUrl, startProxyApi } from './harness.js';
 
 const key = distinctiveKey();
 const stack = proxyStackForFile(key, { timeoutMs: 300, maxBodyBytes: 10_000 }, { resetEachTest: true });
-
-interface ErrorBody {
-  error: string;
-  detail: string;
-}
 
 async function expectJsonError(res: Response, status: number, error: RegExp, detail: RegExp): Promise<void> {
   expect(res.status).toBe(status);

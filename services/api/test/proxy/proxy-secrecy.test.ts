@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '@origin-lab/server-kit';
 import { apiConfig, apiConfigFromEnv } from '../../src/config.js';
 import { createApp } from '../../src/app.js';
+import type { ErrorBody } from '@origin-lab/contract';
 import { pollUntil, rawGet } from '@origin-lab/test-kit';
 import { ALLOWED_ORIGIN, distinctiveKey, proxyStackForFile, refusedUrl, startProxyApi } from './harness.js';
 
@@ -56,7 +57,7 @@ describe('the upstream key never leaves the server', () => {
       expect(await reflected.text()).toContain(key);
       const withheld = await fetch(`${stack.api.url}/api/upstream/posts?mock=reflect`);
       expect(withheld.status).toBe(502);
-      expect(((await withheld.json()) as { error: string }).error).toMatch(/withheld/);
+      expect(((await withheld.json()) as ErrorBody).error).toMatch(/withheld/);
 
       const everything = seen.join('\n');
       expect(everything.length).toBeGreaterThan(1_000);
