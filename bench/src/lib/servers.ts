@@ -4,16 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChild, startNodeServer, type Child } from './processes.js';
 import { freePort } from '@origin-lab/server-kit';
-import { pollUntil } from '@origin-lab/test-kit';
+import { pollUntil, type Listening } from '@origin-lab/test-kit';
 
 /** The origin every benchmark request claims; it is on the api's allowlist, so CORS headers are computed and sent. */
 export const BENCH_ORIGIN = 'https://a.localhost';
 export const BENCH_UPSTREAM_KEY = 'bench-upstream-key-0123456789';
 
-export interface Server {
+export interface Server extends Listening {
   child: Child;
-  port: number;
-  url: string;
 }
 
 async function startServer(script: string, env: Record<string, string>, what: string): Promise<Server> {

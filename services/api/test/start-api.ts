@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import { serve } from '@origin-lab/server-kit';
+import type { Listening } from '@origin-lab/test-kit';
 import { forFile } from '@origin-lab/test-kit/vitest';
 import { apiConfig, type ApiConfig } from '../src/config.js';
 import { createApp, type ApiApp } from '../src/app.js';
@@ -7,9 +8,7 @@ import { createApp, type ApiApp } from '../src/app.js';
 export const ALLOWED = 'http://allowed.example';
 export const ALSO_ALLOWED = 'https://b.localhost';
 
-export interface TestApi {
-  url: string;
-  port: number;
+export interface TestApi extends Listening {
   app: ApiApp;
   server: http.Server;
   logs: Record<string, unknown>[];
