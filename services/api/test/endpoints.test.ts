@@ -129,7 +129,7 @@ describe('the endpoint table', () => {
       api.port,
       'GET /api/echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
         'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
-        { halfClose: true },
+      { halfClose: true },
     );
     expect(res.status).toBe(200);
     expect(res.headers.has('sec-websocket-accept')).toBe(false);

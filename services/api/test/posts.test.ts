@@ -76,7 +76,7 @@ describe('POST /api/posts', () => {
       api.port,
       'POST /api/posts HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: multipart/form-data; boundary=zz\r\n' +
         `Content-Length: ${Buffer.byteLength(truncated)}\r\n\r\n${truncated}`,
-        { halfClose: true },
+      { halfClose: true },
     );
     expect(res.status).toBe(500);
     expect(JSON.parse(res.text)).toMatchObject({ error: expect.any(String), detail: expect.any(String) });
