@@ -36,7 +36,14 @@ export function spawnWatched(command: string, args: readonly string[], options: 
     output += chunk.toString();
     stderr += chunk.toString();
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => resolve(code));
+    // A program that cannot be started (not installed): say so in the output, count it as ended.
+    child.once('error', (err) => {
+      output += `\n${command}: ${err.message}\n`;
+      resolve(null);
+    });
+  });
   return {
     child,
     output: () => output,

@@ -122,6 +122,12 @@ describe('child processes', () => {
     }
   });
 
+  it('a program that cannot be started ends with the reason in its output', async () => {
+    const missing = spawnWatched('/nonexistent/program', []);
+    expect(await missing.exitWithin(5_000)).toBeNull();
+    expect(missing.output()).toMatch(/ENOENT/);
+  });
+
   it('startNodeScript says when the script is not built', async () => {
     await expect(startNodeScript('/nonexistent/dist/main.js', { ready: /x/, timeoutMs: 1_000, what: 'nothing' })).rejects.toThrow(/missing: run "npm run build" first/);
   });
