@@ -3,19 +3,15 @@ import { readFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serve } from '@origin-lab/server-kit';
+import { serve, stopChild } from '@origin-lab/server-kit';
 import { pollUntil, spawnWatched } from '@origin-lab/test-kit';
 import { findCaddy, repoCaddyfile } from '../src/caddy.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcess[] = [];
 afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  // SIGTERM, and SIGKILL if one is still there after the grace time: the hook cannot hang.
+  for (const child of children.splice(0)) await stopChild(child);
 });
 
 interface TlsStart {
