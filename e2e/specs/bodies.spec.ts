@@ -1,3 +1,4 @@
+import type { BodyKind } from '@origin-lab/contract';
 import { test, expect } from '../fixtures.js';
 import { openPage, runAll } from './support/experiments.js';
 
@@ -6,7 +7,7 @@ test('request bodies: Content-Types, sizes, the hand-set boundary mistake, an un
   const protocol = await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).nextHopProtocol);
   const r = await runAll(page);
 
-  const rows = r['content-types']!.observed as Record<string, { contentType?: string | null; bodyKind?: string; error?: string }>;
+  const rows = r['content-types']!.observed as Record<string, { contentType?: string | null; bodyKind?: BodyKind; error?: string }>;
   expect(rows['FormData']!.contentType).toMatch(/^multipart\/form-data; boundary=\S+$/);
   expect(rows['FormData']!.bodyKind).toBe('multipart');
   expect(rows['URLSearchParams']).toMatchObject({ contentType: 'application/x-www-form-urlencoded;charset=UTF-8', bodyKind: 'urlencoded' });

@@ -1,13 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import type { HostPair } from '@origin-lab/contract';
 import { freePort, stopChild } from '@origin-lab/server-kit';
 import { originOf, startCaddy } from '../../launcher/src/caddy.js';
 import { publishPlainOrigins, waitForHttp } from './tls-front.js';
 import type { Stack } from './stack.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const sites: [string, string] = ['a.localhost', 'b.localhost'];
+const sites: HostPair = ['a.localhost', 'b.localhost'];
 
 /**
  * The product's real shape on local processes: api, pages and upstream-mock each in its own

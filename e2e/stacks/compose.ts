@@ -4,13 +4,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { HostPair } from '@origin-lab/contract';
 import { freePort } from '@origin-lab/server-kit';
 import { httpsAnswer, originOf } from '../../launcher/src/caddy.js';
-import { pollUntil, publishPlainOrigins } from './tls-front.js';
+import { pollUntil } from '@origin-lab/test-kit';
+import { publishPlainOrigins } from './tls-front.js';
 import type { Stack } from './stack.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const sites: [string, string] = ['a.localhost', 'b.localhost'];
+const sites: HostPair = ['a.localhost', 'b.localhost'];
 
 /** Compose v1 (Debian's docker-compose); COMPOSE_EXECUTABLE names another. */
 export const composeExecutable = process.env.COMPOSE_EXECUTABLE ?? 'docker-compose';
@@ -70,16 +72,15 @@ export async function startComposeStack(): Promise<Stack> {
     // Caddy makes its CA when it starts; the browsers and the checks below trust that root only.
     const caCert = join(scratch, 'root.crt');
     const caddy = running.getContainer(caddyName);
-    const root = await pollUntil(
-      () => caddy.exec(['cat', '/data/caddy/pki/authorities/local/root.crt']),
-      (result) => result.exitCode === 0 && result.output.includes('BEGIN CERTIFICATE'),
-      30_000,
-      "Caddy's root certificate did not appear in the caddy container",
-    );
+    const root = await pollUntil("Caddy's root certificate to appear in the caddy container", () => caddy.exec(['cat', '/data/caddy/pki/authorities/local/root.crt']), {
+      timeoutMs: 30_000,
+      intervalMs: 250,
+      done: (result) => result.exitCode === 0 && result.output.includes('BEGIN CERTIFICATE'),
+    });
     writeFileSync(caCert, root.output);
     // Every service answers through the front before a browser is pointed at it.
     for (const [site, path] of [[sites[0], '/'], [sites[1], '/api/posts']] as const) {
-      await pollUntil(() => httpsAnswer(site, httpsPort, path, caCert), (status) => status === 200, 60_000, `https://${site}:${httpsPort}${path} did not answer 200`);
+      await pollUntil(`https://${site}:${httpsPort}${path} to answer 200`, () => httpsAnswer(site, httpsPort, path, caCert), { timeoutMs: 60_000, intervalMs: 250, done: (status) => status === 200 });
     }
     publishPlainOrigins('compose', [originOf('http', sites[0], httpPort), originOf('http', sites[1], httpPort)]);
     return {

@@ -1,54 +1,31 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { spawnWatched, type WatchedProcess } from '@origin-lab/test-kit';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const children: ChildProcess[] = [];
+const children: WatchedProcess[] = [];
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const { child } of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-/** Runs `npm start`'s program on a free port and waits for the URLs it prints. */
-async function start(env: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number; output: () => string }> {
-  const child = spawn(process.execPath, ['launcher/dist/start.js'], {
-    cwd: repoRoot,
-    env: { ...process.env, PORT: '0', LOG_REQUESTS: 'false', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URLs printed:\n${output}`)), 15_000);
-    const check = () => {
-      const match = /http:\/\/localhost:(\d+)\//.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    };
-    child.stderr!.on('data', check);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-  });
-  return { child, port, output: () => output };
+/** `npm start`'s program, its output kept. */
+function launch(env: Record<string, string>): WatchedProcess {
+  const launched = spawnWatched(process.execPath, ['launcher/dist/start.js'], { cwd: repoRoot, env: { ...process.env, ...env } });
+  children.push(launched);
+  return launched;
 }
 
-function exited(child: ChildProcess, timeoutMs: number): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
-    const timer = setTimeout(() => reject(new Error('did not exit in time')), timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
+/** Runs `npm start`'s program on a free port and waits for the URLs it prints. */
+async function start(env: Record<string, string> = {}): Promise<WatchedProcess & { port: number }> {
+  const launched = launch({ PORT: '0', LOG_REQUESTS: 'false', ...env });
+  const match = await launched.waitFor(/http:\/\/localhost:(\d+)\//, 15_000, 'npm start printing its URLs');
+  return { ...launched, port: Number(match[1]) };
 }
 
 describe('npm start (the embedded default)', () => {
   it('prints both origins; pages and /api/ answer on each, and each is on the other\'s allowlist', async () => {
-    const { child, port, output } = await start();
+    const { child, port, output, exitWithin } = await start();
     expect(output()).toContain(`http://127.0.0.1:${port}/`);
     const origins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
     for (const [self, other] of [origins, [...origins].reverse()]) {
@@ -60,11 +37,11 @@ describe('npm start (the embedded default)', () => {
       expect(api.headers.get('access-control-allow-origin')).toBe(other);
     }
     child.kill('SIGTERM');
-    expect(await exited(child, 5_000)).toBe(0);
+    expect(await exitWithin(5_000)).toBe(0);
   });
 
   it('SIGTERM ends open streams and slow requests finish; the process exits cleanly', async () => {
-    const { child, port } = await start();
+    const { child, port, exitWithin } = await start();
     const streamEnded = new Promise<string>((resolve, reject) => {
       http.get(`http://127.0.0.1:${port}/api/stream?count=100`, (res) => {
         let text = '';
@@ -77,7 +54,7 @@ describe('npm start (the embedded default)', () => {
     const text = await streamEnded;
     expect(text).toContain('event: tick');
     expect(text).not.toContain('"n":100');
-    expect(await exited(child, 5_000)).toBe(0);
+    expect(await exitWithin(5_000)).toBe(0);
   });
 
   it('a taken port gives a clear message and exit code 2', async () => {
@@ -85,23 +62,17 @@ describe('npm start (the embedded default)', () => {
     await new Promise<void>((resolve) => blocker.listen(0, resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const child = spawn(process.execPath, ['launcher/dist/start.js'], { cwd: repoRoot, env: { ...process.env, PORT: String(port) } });
-      children.push(child);
-      let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      expect(await exited(child, 10_000)).toBe(2);
-      expect(stderr).toContain(`port ${port} is taken`);
+      const launched = launch({ PORT: String(port) });
+      expect(await launched.exitWithin(10_000)).toBe(2);
+      expect(launched.stderr()).toContain(`port ${port} is taken`);
     } finally {
       blocker.close();
     }
   });
 
   it('a bad setting gives a clear message naming the variable and exit code 2', async () => {
-    const child = spawn(process.execPath, ['launcher/dist/start.js'], { cwd: repoRoot, env: { ...process.env, PORT: '0', FLAKY_RATE: 'often' } });
-    children.push(child);
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    expect(await exited(child, 10_000)).toBe(2);
-    expect(stderr).toContain('FLAKY_RATE');
+    const launched = launch({ PORT: '0', FLAKY_RATE: 'often' });
+    expect(await launched.exitWithin(10_000)).toBe(2);
+    expect(launched.stderr()).toContain('FLAKY_RATE');
   });
 });

@@ -1,20 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serve } from '@origin-lab/server-kit';
+import { serve, stopChild } from '@origin-lab/server-kit';
+import { pollUntil, spawnWatched } from '@origin-lab/test-kit';
 import { findCaddy, repoCaddyfile } from '../src/caddy.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcess[] = [];
 afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  // SIGTERM, and SIGKILL if one is still there after the grace time: the hook cannot hang.
+  for (const child of children.splice(0)) await stopChild(child);
 });
 
 interface TlsStart {
@@ -26,31 +23,18 @@ interface TlsStart {
 
 /** `npm start -- --tls` on free ports; resolves with what it printed. */
 async function startTls(): Promise<TlsStart> {
-  const child = spawn(process.execPath, ['launcher/dist/start.js', '--tls'], {
+  const launched = spawnWatched(process.execPath, ['launcher/dist/start.js', '--tls'], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', HTTPS_PORT: '0', HTTP_PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URLs printed:\n${output}`)), 25_000);
-    const check = () => {
-      if (/Ctrl-C stops/.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stderr!.on('data', check);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-  });
+  children.push(launched.child);
+  await launched.waitFor(/Ctrl-C stops/, 25_000, 'npm start -- --tls printing its URLs');
+  const output = launched.output();
   return {
-    child,
+    child: launched.child,
     origins: [...output.matchAll(/^ {2}(https:\/\/[a-z.]+:\d+)\/$/gm)].map((match) => match[1]!),
     caCert: /^ {2}(\/\S+root\.crt)$/m.exec(output)![1]!,
-    output: () => output,
+    output: launched.output,
   };
 }
 
@@ -60,20 +44,6 @@ function h2Session(origin: string, caCert: string): http2.ClientHttp2Session {
   return http2.connect(origin, { host: '127.0.0.1', servername: url.hostname, ca: readFileSync(caCert) });
 }
 
-function waitFor(predicate: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const poll = setInterval(() => {
-      if (predicate()) {
-        clearInterval(poll);
-        resolve();
-      } else if (Date.now() - started > timeoutMs) {
-        clearInterval(poll);
-        reject(new Error(`timed out waiting for ${what}`));
-      }
-    }, 50);
-  });
-}
 
 // Caddy is required on CI; elsewhere these are skipped with the reason printed by vitest.
 const caddyMissing = !findCaddy() && !process.env.CI;
@@ -127,17 +97,17 @@ describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)'
       request.on('end', () => (ended = true));
       request.end();
       // The first tick arrives while the stream still has 29 to go: nothing holds it back.
-      await waitFor(() => body.includes('event: tick\ndata: {"n":1,"of":30}\n\n'), 10_000, 'the first tick through Caddy');
+      await pollUntil('the first tick through Caddy', () => body.includes('event: tick\ndata: {"n":1,"of":30}\n\n'), { timeoutMs: 10_000, intervalMs: 50 });
       expect(ended).toBe(false);
       expect(headers?.['content-type']).toBe('text/event-stream');
       expect(headers?.['content-encoding']).toBeUndefined();
       // The client leaves: Caddy closes its side to the api, whose request log records the stream
       // as not completed (the log line is written when the response closes).
       request.close(http2.constants.NGHTTP2_CANCEL);
-      await waitFor(
-        () => output().split('\n').some((line) => line.includes('"url":"/api/stream?count=30"') && line.includes('"completed":false')),
-        10_000,
+      await pollUntil(
         'the api to see the client leave',
+        () => output().split('\n').some((line) => line.includes('"url":"/api/stream?count=30"') && line.includes('"completed":false')),
+        { timeoutMs: 10_000, intervalMs: 50 },
       );
     } finally {
       session.close();

@@ -163,6 +163,16 @@ export async function sseBench(options: BenchOptions, log: (line: string) => voi
   const mid = (results: RunResult[], pick: (result: RunResult) => number) => median(results.map(pick));
   const ratio = (pick: (result: RunResult) => number) => median(api.map((result, run) => pick(result) / pick(bare[run]!)));
   const baseline = (pick: (result: RunResult) => number) => ({ label: 'bare node:http SSE', value: mid(bare, pick) });
+  /** A figure of the api's runs beside the bare server's: the median of pick, its baseline and ratio. */
+  const beside = (name: string, unit: string, pick: (result: RunResult) => number, more: Partial<Figure> = {}): Figure => ({
+    bench: 'sse',
+    name,
+    value: mid(api, pick),
+    unit,
+    baseline: baseline(pick),
+    ratio: ratio(pick),
+    ...more,
+  });
   const held = mid(api, (result) => result.held);
   const p99 = mid(api, (result) => result.p99);
   const steadyP99 = mid(api, (result) => result.steadyP99);
@@ -171,13 +181,7 @@ export async function sseBench(options: BenchOptions, log: (line: string) => voi
   const errors = api.flatMap((result) => Object.entries(result.errors).map(([code, count]) => `${code} x${count}`));
   const fdNote = `open-files limit ${limit} per process (hard limit ${hard}): one process cannot hold 20,000 sockets plus its own descriptors; measured at ${streams}, clients in ${clientProcesses} other process(es)`;
   return [
-    {
-      bench: 'sse',
-      name: `streams held (of ${streams} opened, ${ticks} ticks each)`,
-      value: held,
-      unit: '',
-      baseline: baseline((result) => result.held),
-      ratio: ratio((result) => result.held),
+    beside(`streams held (of ${streams} opened, ${ticks} ticks each)`, '', (result) => result.held, {
       target: '20,000 on one process',
       met: held >= 20_000,
       note:
@@ -185,32 +189,17 @@ export async function sseBench(options: BenchOptions, log: (line: string) => voi
           ? undefined
           : (capped || options.sseStreams >= 20_000 ? fdNote : `${options.sseStreams} streams asked for (BENCH_SSE_STREAMS); the target is about 20,000`) +
             (errors.length ? `; client errors: ${errors.join(', ')}` : ''),
-    },
+    }),
     { bench: 'sse', name: 'ticks missing', value: missing, unit: '', baseline: baseline((result) => result.ticksMissing), target: '0', met: missing === 0 },
-    { bench: 'sse', name: 'tick lateness p50, all ticks', value: mid(api, (result) => result.p50), unit: 'ms', baseline: baseline((result) => result.p50), ratio: ratio((result) => result.p50) },
-    {
-      bench: 'sse',
-      name: 'tick lateness p99, all ticks',
-      value: p99,
-      unit: 'ms',
-      baseline: baseline((result) => result.p99),
-      ratio: ratio((result) => result.p99),
+    beside('tick lateness p50, all ticks', 'ms', (result) => result.p50),
+    beside('tick lateness p99, all ticks', 'ms', (result) => result.p99, {
       target: '< 50 ms',
       met: p99 < 50,
       note: `all ticks include those sent while the remaining connections were still being accepted (ramp-up took ${mid(api, (result) => result.rampSeconds).toFixed(1)} s for the api, ${mid(bare, (result) => result.rampSeconds).toFixed(1)} s for the baseline)`,
-    },
-    { bench: 'sse', name: 'tick lateness max, all ticks', value: mid(api, (result) => result.max), unit: 'ms', baseline: baseline((result) => result.max), ratio: ratio((result) => result.max) },
-    {
-      bench: 'sse',
-      name: 'tick lateness p99, every stream open',
-      value: steadyP99,
-      unit: 'ms',
-      baseline: baseline((result) => result.steadyP99),
-      ratio: ratio((result) => result.steadyP99),
-      target: '< 50 ms',
-      met: steadyP99 < 50,
-    },
-    { bench: 'sse', name: 'tick lateness max, every stream open', value: mid(api, (result) => result.steadyMax), unit: 'ms', baseline: baseline((result) => result.steadyMax), ratio: ratio((result) => result.steadyMax) },
+    }),
+    beside('tick lateness max, all ticks', 'ms', (result) => result.max),
+    beside('tick lateness p99, every stream open', 'ms', (result) => result.steadyP99, { target: '< 50 ms', met: steadyP99 < 50 }),
+    beside('tick lateness max, every stream open', 'ms', (result) => result.steadyMax),
     {
       bench: 'sse',
       name: 'api RSS per open stream',
@@ -227,13 +216,6 @@ export async function sseBench(options: BenchOptions, log: (line: string) => voi
             `${(mid(bare, (result) => result.rssPerStreamBytes) / 1024).toFixed(1)} KiB per stream (socket, parser, request and response objects, ` +
             `V8 heap growth), so 8 KiB is below what node:http itself needs; the api's extra is Koa's context per request`,
     },
-    {
-      bench: 'sse',
-      name: 'api CPU while all streams tick',
-      value: mid(api, (result) => result.cpuPercent),
-      unit: '% of a core',
-      baseline: baseline((result) => result.cpuPercent),
-      ratio: ratio((result) => result.cpuPercent),
-    },
+    beside('api CPU while all streams tick', '% of a core', (result) => result.cpuPercent),
   ];
 }

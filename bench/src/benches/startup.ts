@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { BenchOptions } from '../lib/options.js';
 import type { Figure } from '../lib/report.js';
 import { freePort } from '@origin-lab/server-kit';
-import { repoRoot, sleep } from '../lib/processes.js';
+import { pollUntil } from '@origin-lab/test-kit';
+import { repoRoot } from '../lib/processes.js';
 import { median } from '../lib/stats.js';
 
 /** One GET; true on a 2xx answer. */
@@ -28,12 +29,15 @@ async function timeToAnswers(command: string, args: string[], env: Record<string
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     const pending = new Set(urls);
-    while (pending.size > 0) {
-      if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited (${child.exitCode}) before answering`);
-      if (performance.now() - started > 30_000) throw new Error(`${command} ${args.join(' ')} did not answer within 30 s`);
-      for (const url of [...pending]) if (await answers(url)) pending.delete(url);
-      if (pending.size > 0) await sleep(5);
-    }
+    await pollUntil(
+      `${command} ${args.join(' ')} to answer on ${urls.join(' and ')}`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited (${child.exitCode}) before answering`);
+        for (const url of [...pending]) if (await answers(url)) pending.delete(url);
+        return pending.size === 0;
+      },
+      { timeoutMs: 30_000, intervalMs: 5 },
+    );
     return performance.now() - started;
   } finally {
     if (child.exitCode === null && child.pid !== undefined) {

@@ -4,7 +4,7 @@ import { measureInTurns, throughputFigures, type LoadTarget } from '../lib/compa
 import { wrk, type WrkRequest } from '../lib/wrk.js';
 import { h2load } from '../lib/h2load.js';
 import { commandExists } from '../lib/processes.js';
-import { BENCH_ORIGIN, startApi, startBareEcho, startCaddy, startKoaMinimalEcho, startUpstreamMock } from '../lib/servers.js';
+import { BENCH_ORIGIN, startApi, startBareEcho, startCaddy, startKoaMinimalEcho, startKoaRouterEcho, startUpstreamMock } from '../lib/servers.js';
 
 type Shape = Omit<WrkRequest, 'url' | 'connections' | 'durationS'> & { path: string };
 
@@ -33,12 +33,14 @@ function plan(options: BenchOptions, log: (line: string) => void) {
 }
 
 /**
- * Echo GET and POST: the api beside a bare node:http echo with the same answer, and beside the
- * cheapest Koa app giving that answer (what any Koa app pays); also the api with its request log on.
+ * Echo GET and POST: the api beside a bare node:http echo with the same answer, beside the
+ * cheapest Koa app giving that answer (what any Koa app pays), and beside that Koa app routed
+ * with @koa/router (what any routed Koa app pays); also the api with its request log on.
  */
 export async function echoBench(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
   const bare = await startBareEcho();
   const koa = await startKoaMinimalEcho();
+  const routed = await startKoaRouterEcho();
   const api = await startApi();
   const logging = await startApi({ LOG_REQUESTS: 'true' });
   try {
@@ -46,9 +48,11 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
       [
         target('bare GET', bare.url, ECHO_GET, options),
         target('minimal Koa GET', koa.url, ECHO_GET, options),
+        target('Koa + router GET', routed.url, ECHO_GET, options),
         target('api GET', api.url, ECHO_GET, options),
         target('bare POST', bare.url, ECHO_POST, options),
         target('minimal Koa POST', koa.url, ECHO_POST, options),
+        target('Koa + router POST', routed.url, ECHO_POST, options),
         target('api POST', api.url, ECHO_POST, options),
         target('api GET, request log on', logging.url, ECHO_GET, options),
       ],
@@ -59,18 +63,22 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
     for (const [method, shape] of [['GET', 'GET /api/echo?query'], ['POST', 'POST /api/echo 200-byte JSON']] as const) {
       const [rps, p99] = throughputFigures('echo', `api ${shape}`, get(`api ${method}`), get(`bare ${method}`), 'bare node:http', 0.8);
       const [koaFloor] = throughputFigures('echo', `cheapest Koa echo, ${method} (Koa's floor)`, get(`minimal Koa ${method}`), get(`bare ${method}`), 'bare node:http');
+      const [routerFloor] = throughputFigures('echo', `Koa + @koa/router echo, ${method} (a routed Koa app's floor)`, get(`Koa + router ${method}`), get(`bare ${method}`), 'bare node:http');
+      const [routerOverKoa] = throughputFigures('echo', `Koa + @koa/router echo ${method} vs cheapest Koa echo`, get(`Koa + router ${method}`), get(`minimal Koa ${method}`), 'cheapest Koa echo');
       const [apiOverKoa] = throughputFigures('echo', `api ${method} vs cheapest Koa echo`, get(`api ${method}`), get(`minimal Koa ${method}`), 'cheapest Koa echo');
+      const [apiOverRouter] = throughputFigures('echo', `api ${method} vs Koa + @koa/router echo`, get(`api ${method}`), get(`Koa + router ${method}`), 'Koa + @koa/router echo');
       if (rps!.met === false) {
         rps!.note =
           `the cheapest Koa app giving the same answer (bench/src/servers/koa-minimal-echo.ts) reaches ${koaFloor!.ratio!.toFixed(2)}x of bare node:http, ` +
-          `and the api ${apiOverKoa!.ratio!.toFixed(2)}x of that: Koa's own per-request work stands in the way of 0.8x`;
+          `a Koa + @koa/router app ${routerFloor!.ratio!.toFixed(2)}x, ` +
+          `and the api ${apiOverKoa!.ratio!.toFixed(2)}x of the cheapest Koa app: Koa's own per-request work stands in the way of 0.8x`;
       }
-      figures.push(rps!, p99!, koaFloor!, apiOverKoa!);
+      figures.push(rps!, p99!, koaFloor!, routerFloor!, routerOverKoa!, apiOverKoa!, apiOverRouter!);
     }
     figures.push(...throughputFigures('echo', 'api GET, LOG_REQUESTS=true (stdout piped)', get('api GET, request log on'), get('bare GET'), 'bare node:http'));
     return figures;
   } finally {
-    await Promise.all([bare.child.stop(), koa.child.stop(), api.child.stop(), logging.child.stop()]);
+    await Promise.all([bare.child.stop(), koa.child.stop(), routed.child.stop(), api.child.stop(), logging.child.stop()]);
   }
 }
 

@@ -66,9 +66,7 @@ export function cpuMs(pid: number): number {
   return (ticks * 1000) / 100;
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { sleep } from '@origin-lab/test-kit';
 
 export function commandExists(command: string): boolean {
   const paths = (process.env.PATH ?? '').split(':');

@@ -2,43 +2,33 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startChild, startNodeServer, sleep, type Child } from './processes.js';
+import { startChild, startNodeServer, type Child } from './processes.js';
 import { freePort } from '@origin-lab/server-kit';
+import { pollUntil, type Listening } from '@origin-lab/test-kit';
 
 /** The origin every benchmark request claims; it is on the api's allowlist, so CORS headers are computed and sent. */
 export const BENCH_ORIGIN = 'https://a.localhost';
 export const BENCH_UPSTREAM_KEY = 'bench-upstream-key-0123456789';
 
-export interface Server {
+export interface Server extends Listening {
   child: Child;
-  port: number;
-  url: string;
+}
+
+async function startServer(script: string, env: Record<string, string>, what: string): Promise<Server> {
+  const { child, port } = await startNodeServer(script, env, what);
+  return { child, port, url: `http://127.0.0.1:${port}` };
 }
 
 /** The api as production runs it (node services/api/dist/main.js), request log off unless asked. */
-export async function startApi(env: Record<string, string> = {}): Promise<Server> {
-  const { child, port } = await startNodeServer(
-    'services/api/dist/main.js',
-    { LOG_REQUESTS: 'false', ALLOWED_ORIGINS: `${BENCH_ORIGIN},https://b.localhost`, UPSTREAM_API_KEY: BENCH_UPSTREAM_KEY, ...env },
-    'the api',
-  );
-  return { child, port, url: `http://127.0.0.1:${port}` };
+export function startApi(env: Record<string, string> = {}): Promise<Server> {
+  const settings = { LOG_REQUESTS: 'false', ALLOWED_ORIGINS: `${BENCH_ORIGIN},https://b.localhost`, UPSTREAM_API_KEY: BENCH_UPSTREAM_KEY };
+  return startServer('services/api/dist/main.js', { ...settings, ...env }, 'the api');
 }
 
-export async function startBareEcho(): Promise<Server> {
-  const { child, port } = await startNodeServer('bench/dist/servers/bare-echo.js', {}, 'the bare node:http echo');
-  return { child, port, url: `http://127.0.0.1:${port}` };
-}
-
-export async function startKoaMinimalEcho(): Promise<Server> {
-  const { child, port } = await startNodeServer('bench/dist/servers/koa-minimal-echo.js', {}, 'the minimal Koa echo');
-  return { child, port, url: `http://127.0.0.1:${port}` };
-}
-
-export async function startUpstreamMock(): Promise<Server> {
-  const { child, port } = await startNodeServer('services/upstream-mock/dist/main.js', { UPSTREAM_API_KEY: BENCH_UPSTREAM_KEY }, 'the upstream-mock');
-  return { child, port, url: `http://127.0.0.1:${port}` };
-}
+export const startBareEcho = () => startServer('bench/dist/servers/bare-echo.js', {}, 'the bare node:http echo');
+export const startKoaMinimalEcho = () => startServer('bench/dist/servers/koa-minimal-echo.js', {}, 'the minimal Koa echo');
+export const startKoaRouterEcho = () => startServer('bench/dist/servers/koa-router-echo.js', {}, 'the Koa + @koa/router echo');
+export const startUpstreamMock = () => startServer('services/upstream-mock/dist/main.js', { UPSTREAM_API_KEY: BENCH_UPSTREAM_KEY }, 'the upstream-mock');
 
 export interface Caddy {
   child: Child;
@@ -76,13 +66,17 @@ export async function startCaddy(apiPort: number): Promise<Caddy> {
   const env = { ...process.env, HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME: join(home, 'config') };
   const child = startChild('caddy', ['run', '--config', caddyfile, '--adapter', 'caddyfile'], { env });
   const url = `https://localhost:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.process.exitCode !== null) throw new Error(`caddy exited before it was ready:\n${child.output()}`);
-    if (await answers(`${url}/api/echo`)) break;
-    if (Date.now() > deadline) throw new Error(`caddy was not ready within 20 s:\n${child.output()}`);
-    await sleep(100);
-  }
+  await pollUntil(
+    'caddy to answer',
+    async () => {
+      if (child.process.exitCode !== null) throw new Error(`caddy exited before it was ready:\n${child.output()}`);
+      return answers(`${url}/api/echo`);
+    },
+    { timeoutMs: 20_000, intervalMs: 100 },
+  ).catch(async (err: Error) => {
+    await child.stop();
+    throw new Error(`${err.message}\n${child.output()}`);
+  });
   return {
     child,
     url,

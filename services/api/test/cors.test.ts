@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALLOWED, ALSO_ALLOWED, startApi, type TestApi } from './start-api.js';
-import { rawRequest } from './raw-http.js';
+import { describe, expect, it } from 'vitest';
+import { ALLOWED, ALSO_ALLOWED, apiForFile } from './start-api.js';
+import { rawExchange } from '@origin-lab/test-kit';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api.stop());
+const api = apiForFile();
 
 const ENDPOINTS = ['/api/posts', '/api/echo', '/api/flaky?rate=0', '/api/slow?ms=0', '/api/bad-json', '/api/nope'];
 
@@ -69,10 +65,11 @@ describe('an allowed origin', () => {
 
   it('answers the same fixed lists whatever the preflight asks for, however long or odd', async () => {
     for (const requested of ['authorization', 'x-a, x-b, x-c', 'a'.repeat(8_000), ',,,', '\u00e9t\u00e9', 'content-type,,x-requested-with']) {
-      const res = await rawRequest(
+      const res = await rawExchange(
         api.port,
         `OPTIONS /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nOrigin: ${ALLOWED}\r\n` +
           `Access-Control-Request-Method: PUT\r\nAccess-Control-Request-Headers: ${requested}\r\n\r\n`,
+        { halfClose: true },
       );
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-headers')).toEqual(['Content-Type, X-Requested-With']);
@@ -158,9 +155,10 @@ describe('an origin that is not on the list is never approved', () => {
 
   it('two Origin headers, even both allowed, approve nothing', async () => {
     for (const second of [ALLOWED, 'http://evil.test']) {
-      const res = await rawRequest(
+      const res = await rawExchange(
         api.port,
         `GET /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nOrigin: ${ALLOWED}\r\nOrigin: ${second}\r\n\r\n`,
+        { halfClose: true },
       );
       expect(res.status).toBe(200);
       expect([...res.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);

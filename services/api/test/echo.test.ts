@@ -1,28 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type TestApi } from './start-api.js';
-import { rawRequest } from './raw-http.js';
+import { describe, expect, it } from 'vitest';
+import { apiForFile } from './start-api.js';
+import type { EchoReflection } from '@origin-lab/contract';
+import { rawExchange } from '@origin-lab/test-kit';
 
-interface Echo {
-  method: string;
-  path: string;
-  query: Record<string, string | string[]>;
-  headers: Record<string, string>;
-  body: string;
-  bodyBase64?: string;
-  bodyBytes: number;
-  bodyKind: string;
-}
+const api = apiForFile();
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api.stop());
-
-async function echo(init: RequestInit & { duplex?: 'half' } = {}, query = ''): Promise<Echo> {
+async function echo(init: RequestInit & { duplex?: 'half' } = {}, query = ''): Promise<EchoReflection> {
   const res = await fetch(`${api.url}/api/echo${query}`, init);
   expect(res.status).toBe(200);
-  return (await res.json()) as Echo;
+  return (await res.json()) as EchoReflection;
 }
 
 describe('echo reflects the request', () => {
@@ -98,8 +84,8 @@ describe('bodyKind comes from the Content-Type alone', () => {
 
   it('a body-less POST with no Content-Type is none; with a body and no Content-Type it is other', async () => {
     expect((await echo({ method: 'POST' })).bodyKind).toBe('none');
-    const raw = await rawRequest(api.port, 'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 3\r\n\r\nabc');
-    expect(JSON.parse(raw.body)).toMatchObject({ bodyKind: 'other', body: 'abc' });
+    const raw = await rawExchange(api.port, 'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 3\r\n\r\nabc', { halfClose: true });
+    expect(JSON.parse(raw.text)).toMatchObject({ bodyKind: 'other', body: 'abc' });
   });
 });
 
@@ -108,7 +94,7 @@ describe('the Content-Type that fetch writes by itself (as Node fetch reproduces
     const form = new FormData();
     form.set('title', 'x');
     const reflected = await echo({ method: 'POST', body: form });
-    const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(reflected.headers['content-type'] ?? '')?.[1];
+    const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(String(reflected.headers['content-type'] ?? ''))?.[1];
     expect(boundary).toBeDefined();
     expect(reflected.bodyKind).toBe('multipart');
     expect(reflected.body).toContain('Content-Disposition: form-data; name="title"');
@@ -122,17 +108,17 @@ describe('the Content-Type that fetch writes by itself (as Node fetch reproduces
     expect(reflected.body).toBe('q=a+b%26%C3%A9*-._%7E');
   });
 
-  it('a string: text/plain;charset=UTF-8 and other, even when the string is JSON', async () => {
-    const reflected = await echo({ method: 'POST', body: JSON.stringify({ a: 1 }) });
-    expect(reflected.headers['content-type']).toBe('text/plain;charset=UTF-8');
-    expect(reflected.bodyKind).toBe('other');
-  });
-
-  it('a Blob with a type sends that type; the kind follows it', async () => {
-    const reflected = await echo({ method: 'POST', body: new Blob(['{"a":1}'], { type: 'application/json' }) });
-    expect(reflected.headers['content-type']).toBe('application/json');
-    expect(reflected.bodyKind).toBe('json');
-  });
+  const typed: { what: string; body: BodyInit; contentType: string; kind: string }[] = [
+    { what: 'a string: text/plain;charset=UTF-8 and other, even when the string is JSON', body: JSON.stringify({ a: 1 }), contentType: 'text/plain;charset=UTF-8', kind: 'other' },
+    { what: 'a Blob with a type sends that type; the kind follows it', body: new Blob(['{"a":1}'], { type: 'application/json' }), contentType: 'application/json', kind: 'json' },
+  ];
+  for (const { what, body, contentType, kind } of typed) {
+    it(what, async () => {
+      const reflected = await echo({ method: 'POST', body });
+      expect(reflected.headers['content-type']).toBe(contentType);
+      expect(reflected.bodyKind).toBe(kind);
+    });
+  }
 
   it('a Blob with no type, an ArrayBuffer and a typed array send no Content-Type: other', async () => {
     for (const body of [new Blob(['abc']), new TextEncoder().encode('abc').buffer, new Uint8Array([97, 98, 99])]) {

@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type TestApi } from './start-api.js';
-import { rawRequest } from './raw-http.js';
+import { describe, expect, it } from 'vitest';
+import type { BeaconJournal, ErrorBody } from '@origin-lab/contract';
+import { apiForFile } from './start-api.js';
+import { rawExchange } from '@origin-lab/test-kit';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi({ flaky: { rate: 0.5, seed: 7 } });
-});
-afterAll(() => api.stop());
+const api = apiForFile({ flaky: { rate: 0.5, seed: 7 } });
 
 const JSON_TYPE = /^application\/json(;|$)/;
 
@@ -41,7 +38,7 @@ describe('the endpoint table', () => {
     form.set('author', 'Vitest');
     const res = await fetch(`${api.url}/api/posts`, { method: 'POST', body: form, headers: { 'Content-Type': 'multipart/form-data' } });
     expect(res.status).toBe(500);
-    const body = (await res.json()) as { error: string; detail: string };
+    const body = (await res.json()) as ErrorBody;
     expect(body.error).toEqual(expect.any(String));
     expect(body.detail).toMatch(/boundary/i);
   });
@@ -60,7 +57,7 @@ describe('the endpoint table', () => {
 
   it('GET /api/beacon lists what beacons delivered, newest first', async () => {
     await fetch(`${api.url}/api/beacon`, { method: 'POST', body: 'journal-check', headers: { 'Content-Type': 'text/plain' } });
-    const body = (await (await fetch(`${api.url}/api/beacon`)).json()) as { beacons: { body: string; contentType: string; bytes: number }[] };
+    const body = (await (await fetch(`${api.url}/api/beacon`)).json()) as BeaconJournal;
     expect(body.beacons[0]).toMatchObject({ body: 'journal-check', contentType: 'text/plain', bytes: 13 });
   });
 
@@ -68,7 +65,7 @@ describe('the endpoint table', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 40; i++) {
       const res = await fetch(`${api.url}/api/flaky`);
-      const body = (await res.json()) as { error?: string; rate: number };
+      const body = (await res.json()) as ErrorBody;
       statuses.push(res.status);
       expect(body.rate).toBe(0.5);
       if (res.status === 500) expect(body.error).toEqual(expect.any(String));
@@ -107,7 +104,7 @@ describe('the endpoint table', () => {
       const res = await fetch(`${api.url}${path}`);
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(JSON_TYPE);
-      const body = (await res.json()) as { error: string; path: string };
+      const body = (await res.json()) as ErrorBody;
       expect(body.error).toEqual(expect.any(String));
       expect(body.path).toBe(path);
     },
@@ -128,10 +125,11 @@ describe('the endpoint table', () => {
   });
 
   it('there is no WebSocket route: an upgrade request is answered as plain HTTP, never 101', async () => {
-    const res = await rawRequest(
+    const res = await rawExchange(
       api.port,
       'GET /api/echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
         'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+      { halfClose: true },
     );
     expect(res.status).toBe(200);
     expect(res.headers.has('sec-websocket-accept')).toBe(false);

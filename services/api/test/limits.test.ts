@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultLimits } from '../src/config.js';
-import { startApi, type TestApi } from './start-api.js';
-import { rawRequest } from './raw-http.js';
+import { apiForFile, startApi } from './start-api.js';
+import { rawExchange } from '@origin-lab/test-kit';
 
 const limits = { ...defaultLimits, bodyBytes: 1_000, fileBytes: 100, files: 1, fields: 3, fieldBytes: 50 };
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi({ limits, slowMs: { min: 0, max: 200, default: 5 } });
-});
-afterAll(() => api.stop());
+const api = apiForFile({ limits, slowMs: { min: 0, max: 200, default: 5 } });
 
 describe('query bounds', () => {
   it.each(['-1', '201', 'abc', '1e2', '10.5', '0x10', ' 5', ''])('ms=%s answers 400 naming ms and its bounds', async (ms) => {
@@ -58,16 +54,17 @@ describe('body limits', () => {
 
   it('a chunked body with no length is cut at the limit too', async () => {
     const chunk = 'x'.repeat(600);
-    const res = await rawRequest(
+    const res = await rawExchange(
       api.port,
       'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n' +
         `258\r\n${chunk}\r\n258\r\n${chunk}\r\n0\r\n\r\n`,
+      { halfClose: true },
     );
     expect(res.status).toBe(413);
   });
 
   it('a body shorter than its Content-Length is a 400, not a hang', async () => {
-    const res = await rawRequest(api.port, 'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 10\r\n\r\nabc');
+    const res = await rawExchange(api.port, 'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 10\r\n\r\nabc', { halfClose: true });
     // The client half-closed: the server sees the body end early.
     expect([400]).toContain(res.status);
   });
@@ -83,47 +80,44 @@ describe('multipart limits on POST /api/posts', () => {
     return fetch(`${api.url}/api/posts`, { method: 'POST', body: data });
   }
 
-  it('a file over the size limit is 413 naming the limit', async () => {
-    const data = new FormData();
-    data.set('title', 't');
-    data.set('author', 'a');
-    data.set('file', new File(['x'.repeat(101)], 'big.txt'));
-    const res = await post(data);
-    expect(res.status).toBe(413);
-    expect(await res.json()).toMatchObject({ detail: 'LIMIT_FILE_SIZE' });
-  });
-
-  it('too many files is 413', async () => {
-    const data = new FormData();
-    data.set('title', 't');
-    data.append('file', new File(['a'], 'a.txt'));
-    data.append('file', new File(['b'], 'b.txt'));
-    const res = await post(data);
-    expect(res.status).toBe(413);
-    expect(await res.json()).toMatchObject({ detail: expect.stringMatching(/LIMIT_(FILE|PART)_COUNT/) });
-  });
-
-  it('too many fields is 413', async () => {
-    const data = new FormData();
-    for (const name of ['title', 'author', 'tags', 'extra']) data.set(name, 'v');
-    const res = await post(data);
-    expect(res.status).toBe(413);
-    expect(await res.json()).toMatchObject({ detail: expect.stringMatching(/LIMIT_(FIELD|PART)_COUNT/) });
-  });
-
-  it('a field value over the limit is 413 naming the field', async () => {
-    const data = new FormData();
-    data.set('title', 'x'.repeat(51));
-    data.set('author', 'a');
-    const res = await post(data);
-    expect(res.status).toBe(413);
-    expect(await res.json()).toMatchObject({ detail: 'LIMIT_FIELD_VALUE', field: 'title' });
-  });
+  const file = (name: string, content: string) => new File([content], name);
+  const refusals: { refusal: string; parts: [string, string | File][]; answer: Record<string, unknown> }[] = [
+    {
+      refusal: 'a file over the size limit is 413 naming the limit',
+      parts: [['title', 't'], ['author', 'a'], ['file', file('big.txt', 'x'.repeat(101))]],
+      answer: { detail: 'LIMIT_FILE_SIZE' },
+    },
+    {
+      refusal: 'too many files is 413',
+      parts: [['title', 't'], ['file', file('a.txt', 'a')], ['file', file('b.txt', 'b')]],
+      answer: { detail: expect.stringMatching(/LIMIT_(FILE|PART)_COUNT/) },
+    },
+    {
+      refusal: 'too many fields is 413',
+      parts: [['title', 'v'], ['author', 'v'], ['tags', 'v'], ['extra', 'v']],
+      answer: { detail: expect.stringMatching(/LIMIT_(FIELD|PART)_COUNT/) },
+    },
+    {
+      refusal: 'a field value over the limit is 413 naming the field',
+      parts: [['title', 'x'.repeat(51)], ['author', 'a']],
+      answer: { detail: 'LIMIT_FIELD_VALUE', field: 'title' },
+    },
+  ];
+  for (const { refusal, parts, answer } of refusals) {
+    it(refusal, async () => {
+      const data = new FormData();
+      for (const [name, value] of parts) data.append(name, value);
+      const res = await post(data);
+      expect(res.status).toBe(413);
+      expect(await res.json()).toMatchObject(answer);
+    });
+  }
 
   it('a declared Content-Length far over every limit is refused before reading', async () => {
-    const res = await rawRequest(
+    const res = await rawExchange(
       api.port,
       'POST /api/posts HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 99999999\r\n\r\n',
+      { halfClose: true },
     );
     expect(res.status).toBe(413);
   });

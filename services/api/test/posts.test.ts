@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type TestApi } from './start-api.js';
-import { rawRequest } from './raw-http.js';
+import { describe, expect, it } from 'vitest';
+import { apiForFile } from './start-api.js';
+import { rawExchange } from '@origin-lab/test-kit';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi({ postsMax: 5 });
-});
-afterAll(() => api.stop());
+const api = apiForFile({ postsMax: 5 });
 
 function form(fields: Record<string, string | string[]>): FormData {
   const data = new FormData();
@@ -76,13 +72,14 @@ describe('POST /api/posts', () => {
 
   it('a truncated multipart body answers 500 with the parser complaint, and the server goes on', async () => {
     const truncated = '--zz\r\nContent-Disposition: form-data; name="ti';
-    const res = await rawRequest(
+    const res = await rawExchange(
       api.port,
       'POST /api/posts HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: multipart/form-data; boundary=zz\r\n' +
         `Content-Length: ${Buffer.byteLength(truncated)}\r\n\r\n${truncated}`,
+      { halfClose: true },
     );
     expect(res.status).toBe(500);
-    expect(JSON.parse(res.body)).toMatchObject({ error: expect.any(String), detail: expect.any(String) });
+    expect(JSON.parse(res.text)).toMatchObject({ error: expect.any(String), detail: expect.any(String) });
     expect((await fetch(`${api.url}/api/posts`)).status).toBe(200);
   });
 

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type TestApi } from './start-api.js';
+import { describe, expect, it } from 'vitest';
+import { apiForFile } from './start-api.js';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi();
-});
-afterAll(() => api.stop());
+const api = apiForFile();
 
 describe('request log', () => {
   it('writes one structured line per request, with Authorization and Cookie values redacted', async () => {

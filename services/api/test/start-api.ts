@@ -1,14 +1,14 @@
 import type http from 'node:http';
 import { serve } from '@origin-lab/server-kit';
+import type { Listening } from '@origin-lab/test-kit';
+import { forFile } from '@origin-lab/test-kit/vitest';
 import { apiConfig, type ApiConfig } from '../src/config.js';
 import { createApp, type ApiApp } from '../src/app.js';
 
 export const ALLOWED = 'http://allowed.example';
 export const ALSO_ALLOWED = 'https://b.localhost';
 
-export interface TestApi {
-  url: string;
-  port: number;
+export interface TestApi extends Listening {
   app: ApiApp;
   server: http.Server;
   logs: Record<string, unknown>[];
@@ -39,4 +39,9 @@ export async function startApi(overrides: Partial<ApiConfig> = {}, keepLogs = In
     logs,
     stop: () => running.stop(500),
   };
+}
+
+/** For the test file that calls it: startApi(overrides) before all its tests, stopped after them. */
+export function apiForFile(overrides: Partial<ApiConfig> = {}): TestApi {
+  return forFile(() => startApi(overrides));
 }

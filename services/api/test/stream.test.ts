@@ -1,13 +1,11 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
-import { ALLOWED, startApi, type TestApi } from './start-api.js';
+import type { StreamRecords } from '@origin-lab/contract';
+import { pollUntil } from '@origin-lab/test-kit';
+import { ALLOWED, apiForFile, startApi } from './start-api.js';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startApi({ streamIntervalMs: 10 });
-});
-afterAll(() => api.stop());
+const api = apiForFile({ streamIntervalMs: 10 });
 
 interface SseRecord {
   event?: string;
@@ -131,7 +129,7 @@ describe('GET /api/stream through a real SSE client', () => {
         const timer = setTimeout(() => reject(new Error(`only ${ticks.length} ticks`)), 15_000);
         source.addEventListener('error', () => errors++);
         source.addEventListener('tick', (event) => {
-          ticks.push((JSON.parse(event.data) as { n: number }).n);
+          ticks.push((JSON.parse(event.data) as StreamRecords['tick']).n);
           if (ticks.length === 2) {
             clearTimeout(timer);
             resolve();
@@ -160,8 +158,8 @@ describe('clients that leave mid-stream', () => {
       expect(slowApi.app.openStreamCount()).toBe(50);
 
       for (const req of open) req.destroy();
-      await waitFor(() => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length <= timersBefore);
-      await waitFor(async () => (await openConnections(slowApi.server)) === 0);
+      await pollUntil('the stream timers to be cleared', () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length <= timersBefore, { timeoutMs: 5_000 });
+      await pollUntil('the server to hold no connection', async () => (await openConnections(slowApi.server)) === 0, { timeoutMs: 5_000 });
       expect(slowApi.app.openStreamCount()).toBe(0);
     } finally {
       await slowApi.stop();
@@ -171,12 +169,4 @@ describe('clients that leave mid-stream', () => {
 
 function openConnections(server: http.Server): Promise<number> {
   return new Promise((resolve, reject) => server.getConnections((err, count) => (err ? reject(err) : resolve(count))));
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

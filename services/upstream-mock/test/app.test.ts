@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from '@origin-lab/server-kit';
+import type { ErrorBody } from '@origin-lab/contract';
+import { pollUntil } from '@origin-lab/test-kit';
 import { createApp, type UpstreamApp } from '../src/app.js';
 
 const KEY = 'mock-test-key';
@@ -25,7 +27,7 @@ describe('the upstream-mock', () => {
       const res = await get('/posts', headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      expect(((await res.json()) as { error: string }).error).toBe('unauthorized');
+      expect(((await res.json()) as ErrorBody).error).toBe('unauthorized');
     }
     expect((await get('/posts', { Authorization: `bearer ${KEY}` })).status).toBe(200);
     expect(app.calls()).toMatchObject({ total: 4, unauthorized: 3 });
@@ -51,11 +53,16 @@ describe('the upstream-mock', () => {
   });
 
   it('answers bad parameters with 400, unknown paths with 404, other methods with 405', async () => {
-    expect((await get('/posts?page=0')).status).toBe(400);
-    expect((await get('/posts?perPage=x')).status).toBe(400);
-    expect((await get('/posts?mock=explode')).status).toBe(400);
-    expect((await get('/users')).status).toBe(404);
-    expect((await fetch(`${url}/posts`, { method: 'DELETE', headers: auth })).status).toBe(405);
+    const cases: [method: string, path: string, status: number][] = [
+      ['GET', '/posts?page=0', 400],
+      ['GET', '/posts?perPage=x', 400],
+      ['GET', '/posts?mock=explode', 400],
+      ['GET', '/users', 404],
+      ['DELETE', '/posts', 405],
+    ];
+    for (const [method, path, status] of cases) {
+      expect((await fetch(`${url}${path}`, { method, headers: auth, signal: AbortSignal.timeout(10_000) })).status, `${method} ${path}`).toBe(status);
+    }
   });
 
   it('counts every call it receives by path, with the Accept header, never the key', async () => {
@@ -80,11 +87,15 @@ describe('the upstream-mock', () => {
   it('switches: fail, private, no-store, no-cache, cookie, redirect, big, reflect', async () => {
     const fail = await get('/posts?mock=fail');
     expect(fail.status).toBe(500);
-    expect(((await fail.json()) as { error: string }).error).toMatch(/on purpose/);
-    expect((await get('/posts?mock=private')).headers.get('cache-control')).toBe('private, max-age=60');
-    expect((await get('/posts?mock=no-store')).headers.get('cache-control')).toBe('no-store');
-    expect((await get('/posts?mock=no-cache')).headers.get('cache-control')).toBe('no-cache');
-    expect((await get('/tags')).headers.get('cache-control')).toBe('max-age=60');
+    expect(((await fail.json()) as ErrorBody).error).toMatch(/on purpose/);
+    for (const [path, cacheControl] of [
+      ['/posts?mock=private', 'private, max-age=60'],
+      ['/posts?mock=no-store', 'no-store'],
+      ['/posts?mock=no-cache', 'no-cache'],
+      ['/tags', 'max-age=60'],
+    ] as const) {
+      expect((await get(path)).headers.get('cache-control'), path).toBe(cacheControl);
+    }
     expect((await get('/posts?mock=cookie')).headers.getSetCookie()).toHaveLength(1);
     const redirect = await fetch(`${url}/posts?mock=redirect`, { headers: auth, redirect: 'manual' });
     expect(redirect.status).toBe(302);
@@ -107,8 +118,7 @@ describe('the upstream-mock', () => {
 
   it('switch hold: waits until released, and the admin route says how many it released', async () => {
     const held = get('/tags?mock=hold');
-    const deadline = Date.now() + 5_000;
-    while (app.calls().held === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await pollUntil('the request to be held', () => app.calls().held !== 0, { timeoutMs: 5_000, intervalMs: 10 });
     expect(app.calls().held).toBe(1);
     const released = await (await fetch(`${url}/_admin/release`, { method: 'POST' })).json();
     expect(released).toEqual({ released: 1 });
@@ -118,12 +128,10 @@ describe('the upstream-mock', () => {
   it('a slow or held request whose client leaves stops waiting', async () => {
     const controller = new AbortController();
     const gone = fetch(`${url}/tags?mock=hold`, { headers: auth, signal: controller.signal }).catch(() => 'aborted');
-    const deadline = Date.now() + 5_000;
-    while (app.calls().held === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await pollUntil('the request to be held', () => app.calls().held !== 0, { timeoutMs: 5_000, intervalMs: 10 });
     controller.abort();
     expect(await gone).toBe('aborted');
-    const after = Date.now() + 5_000;
-    while (app.calls().held !== 0 && Date.now() < after) await new Promise((resolve) => setTimeout(resolve, 10));
+    await pollUntil('the held request to be let go', () => app.calls().held === 0, { timeoutMs: 5_000, intervalMs: 10 });
     expect(app.calls().held).toBe(0);
   });
 

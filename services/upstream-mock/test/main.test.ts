@@ -1,43 +1,29 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { spawnWatched } from '@origin-lab/test-kit';
 
 const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
 /** Runs dist/main.js until it prints its port (or exits); returns the output and a stop function. */
 async function start(env: Record<string, string>) {
   if (!existsSync(main)) throw new Error(`${main} is missing: run "npm run build" first`);
-  const child = spawn(process.execPath, [main], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', UPSTREAM_API_KEY: '', UPSTREAM_API_KEY_FILE: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const port = await new Promise<number | undefined>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ready within 10 s:\n${output}`)), 10_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /"port":(\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then(() => {
-      clearTimeout(timer);
-      resolve(undefined);
-    });
-  });
+  const mock = spawnWatched(process.execPath, [main], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', UPSTREAM_API_KEY: '', UPSTREAM_API_KEY_FILE: '', ...env } });
+  // A process that exits before it listens has no port (the test then looks at why).
+  const port = await mock.waitFor(/"port":(\d+)/, 10_000, 'the upstream-mock').then(
+    (match) => Number(match[1]),
+    (err: unknown) => {
+      if (mock.child.exitCode === null && mock.child.signalCode === null) throw err;
+      return undefined;
+    },
+  );
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    const code = await exited;
-    clearTimeout(kill);
-    return code;
+    await mock.stop();
+    return mock.exited;
   };
-  return { port, output: () => output, stop, exited };
+  return { port, output: mock.output, stop, exited: mock.exited };
 }
 
 describe('services/upstream-mock/dist/main.js', () => {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/lib/seeded-random.js';
 import { fuzzRequest, type FuzzRequest } from './fuzz-requests.js';
-import { rawExchange, type RawAnswer } from './raw-exchange.js';
-import { SEED, inParallel, startHardenedApi, startUpstreamMock, upstreamSettings, type HardenedApi } from './harness.js';
+import { rawExchange, type RawAnswer } from '@origin-lab/test-kit';
+import { SEED, hardenedApiForFile, inParallel } from './harness.js';
 
 /** How many random requests one run sends; FUZZ_REQUESTS changes it. */
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 3_000);
@@ -57,26 +57,11 @@ function problemsOf(request: FuzzRequest, answer: RawAnswer): string[] {
   return problems;
 }
 
-let api: HardenedApi;
-let upstream: Awaited<ReturnType<typeof startUpstreamMock>>;
-
-beforeAll(async () => {
-  upstream = await startUpstreamMock();
-  api = await startHardenedApi(
-    {
-      // Short waits so thousands of requests fit in seconds; the rules are the same.
-      streamIntervalMs: 1,
-      slowMs: { min: 0, max: 50, default: 10 },
-      logRequests: true,
-      upstream: upstreamSettings(upstream.url, 2_000),
-    },
-    100_000,
-  );
-});
-afterAll(async () => {
-  await api?.stop();
-  await upstream?.stop();
-});
+const api = hardenedApiForFile(
+  // Short waits so thousands of requests fit in seconds; the rules are the same.
+  { streamIntervalMs: 1, slowMs: { min: 0, max: 50, default: 10 }, logRequests: true },
+  { upstreamTimeoutMs: 2_000, keepLogs: 100_000 },
+);
 
 describe(`fuzz: ${REQUESTS} seeded random requests (seed ${SEED})`, () => {
   it('never crash, never answer 5xx except where the spec says, and every answer is well-formed', async () => {

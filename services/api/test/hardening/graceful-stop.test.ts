@@ -1,41 +1,27 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sleep, startNodeScript, type StartedProcess } from '@origin-lab/test-kit';
 
 /** The api as production starts it; `npm test` builds it first. */
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 /** The bound the issue sets: SIGTERM to exit, with streams and slow requests open. */
 const EXIT_BOUND_MS = 2_000;
 
-let child: ChildProcess | undefined;
+let started: StartedProcess | undefined;
 afterEach(() => {
+  const child = started?.child;
   if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-function startApiProcess(): Promise<{ process: ChildProcess; port: number; output: () => string }> {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run "npm run build" first`);
-  const proc = spawn(process.execPath, [MAIN], {
+async function startApiProcess(): Promise<StartedProcess & { process: StartedProcess['child']; port: number }> {
+  started = await startNodeScript(MAIN, {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false', STREAM_INTERVAL_MS: '1000', UPSTREAM_API_KEY_FILE: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    ready: /"port":(\d+)/,
+    timeoutMs: 15_000,
+    what: 'the api',
   });
-  child = proc;
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the api did not start within 15 s:\n${output}`)), 15_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /"port":(\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ process: proc, port: Number(match[1]), output: () => output });
-      }
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`the api exited (${code}) before listening:\n${output}`)));
-  });
+  return { ...started, process: started.child, port: Number(started.ready[1]) };
 }
 
 interface Exchange {
@@ -106,22 +92,13 @@ describe('graceful stop on SIGTERM', () => {
     await Promise.all(streams.map((stream) => stream.started));
     await Promise.all(slow.map((request) => request.sent));
     // Time for the server to read the slow requests; their handlers then wait 900 ms.
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
 
     const exited = new Promise<number>((resolve) => api.process.once('exit', () => resolve(performance.now())));
     const signalled = performance.now();
     api.process.kill('SIGTERM');
     // The signal is handled at once: the listening socket closes before anything else happens.
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no stop message within 5 s:\n${api.output()}`)), 5_000);
-      const check = () => {
-        if (/SIGTERM received/.test(api.output())) {
-          clearTimeout(timer);
-          resolve();
-        } else setTimeout(check, 5);
-      };
-      check();
-    });
+    await api.waitFor(/SIGTERM received/, 5_000, 'the stop message');
     expect(await requestAfterStop(api.port)).not.toBe('served');
 
     const streamAnswers = await Promise.all(streams.map((stream) => stream.done));

@@ -1,4 +1,5 @@
 import { serve } from '@origin-lab/server-kit';
+import { forFile } from '@origin-lab/test-kit/vitest';
 import { apiConfig, type ApiConfig } from '../../src/config.js';
 import { startApi, type TestApi } from '../start-api.js';
 import { createApp as createUpstreamMock } from '../../../upstream-mock/src/app.js';
@@ -13,6 +14,27 @@ export type HardenedApi = TestApi;
 /** The real api in this process on a free port, at the real stream pace, logs kept in memory (bounded). */
 export function startHardenedApi(overrides: Partial<ApiConfig> = {}, keepLogs = 50_000): Promise<HardenedApi> {
   return startApi({ streamIntervalMs: apiConfig().streamIntervalMs, ...overrides }, keepLogs);
+}
+
+/**
+ * For the test file that calls it: the upstream-mock in this process and the hardened api in
+ * front of it (upstream timeout upstreamTimeoutMs), started before all tests and stopped after.
+ */
+export function hardenedApiForFile(overrides: Partial<ApiConfig>, { upstreamTimeoutMs, keepLogs }: { upstreamTimeoutMs: number; keepLogs: number }): HardenedApi {
+  return forFile(async () => {
+    const upstream = await startUpstreamMock();
+    const api = await startHardenedApi({ ...overrides, upstream: upstreamSettings(upstream.url, upstreamTimeoutMs) }, keepLogs).catch(async (err: unknown) => {
+      await upstream.stop();
+      throw err;
+    });
+    return {
+      ...api,
+      stop: async () => {
+        await api.stop();
+        await upstream.stop();
+      },
+    };
+  });
 }
 
 /** The upstream-mock app in this process, the third party behind /api/upstream/. */
@@ -36,13 +58,4 @@ export async function inParallel<T>(items: readonly T[], limit: number, task: (i
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-/** Polls until check() holds; throws after timeoutMs naming what did not happen. */
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }

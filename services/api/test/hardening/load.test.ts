@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Agent } from 'undici';
 import { seededRandom } from '../../src/lib/seeded-random.js';
-import { SEED, startHardenedApi, startUpstreamMock, upstreamSettings, type HardenedApi } from './harness.js';
+import { SEED, hardenedApiForFile } from './harness.js';
 import { pick, type Random } from './fuzz-requests.js';
 import { processState } from './process-state.js';
 
@@ -59,24 +59,7 @@ const CALLS: Call[] = [
   (base, random, dispatcher) => exchange(`${base}/api/beacon`, { method: 'POST', body: JSON.stringify({ a: random(), b: 2, c: 3 }), headers: origin, dispatcher }, (s, t) => s === 202 && t === '', 'beacon'),
 ];
 
-let api: HardenedApi;
-let upstream: Awaited<ReturnType<typeof startUpstreamMock>>;
-beforeAll(async () => {
-  upstream = await startUpstreamMock();
-  api = await startHardenedApi(
-    {
-      streamIntervalMs: 50,
-      flaky: { rate: 0.5, seed: SEED },
-      logRequests: true,
-      upstream: upstreamSettings(upstream.url, 5_000),
-    },
-    0,
-  );
-});
-afterAll(async () => {
-  await api?.stop();
-  await upstream?.stop();
-});
+const api = hardenedApiForFile({ streamIntervalMs: 50, flaky: { rate: 0.5, seed: SEED }, logRequests: true }, { upstreamTimeoutMs: 5_000, keepLogs: 0 });
 
 describe(`mixed load for ${SECONDS} s (${CLIENTS} clients, seed ${SEED})`, () => {
   it('answers every request as expected and keeps memory flat', async () => {

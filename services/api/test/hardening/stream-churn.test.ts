@@ -1,7 +1,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/lib/seeded-random.js';
-import { SEED, inParallel, startHardenedApi, waitFor, type HardenedApi } from './harness.js';
+import { pollUntil } from '@origin-lab/test-kit';
+import { SEED, inParallel, startHardenedApi, type HardenedApi } from './harness.js';
 import { processState, resourcesAbove } from './process-state.js';
 
 /** Streams opened and dropped in one run; CHURN_STREAMS changes it. */
@@ -63,7 +64,7 @@ describe(`stream churn: ${STREAMS} /api/stream connections dropped mid-stream (s
   it('leaves no timer, socket, open stream or heap behind', async () => {
     // Warm up, so lazily created objects are part of the baseline.
     await inParallel(Array.from({ length: 100 }), 20, () => churnOne(api.port, 3, 1, 'complete'));
-    await waitFor('warm-up connections to close', async () => (await connections()) === 0);
+    await pollUntil('warm-up connections to close', async () => (await connections()) === 0, { timeoutMs: 10_000 });
     const baseline = processState();
 
     const random = seededRandom(SEED);
@@ -74,14 +75,18 @@ describe(`stream churn: ${STREAMS} /api/stream connections dropped mid-stream (s
     });
     await inParallel(plans, 100, (plan) => churnOne(api.port, plan.count, plan.ticks, plan.ending));
 
-    await waitFor('the server to hold no connection', async () => (await connections()) === 0);
+    await pollUntil('the server to hold no connection', async () => (await connections()) === 0, { timeoutMs: 10_000 });
     // Nothing is left to end: every dropped stream already removed itself.
     expect(api.app.endStreams()).toBe(0);
     let after = processState();
-    await waitFor('timers and sockets back to the baseline', () => {
-      after = processState();
-      return Object.keys(resourcesAbove(baseline, after)).length === 0;
-    }).catch(() => {});
+    await pollUntil(
+      'timers and sockets back to the baseline',
+      () => {
+        after = processState();
+        return Object.keys(resourcesAbove(baseline, after)).length === 0;
+      },
+      { timeoutMs: 10_000 },
+    ).catch(() => {});
     expect(resourcesAbove(baseline, after)).toEqual({});
     console.log(`stream churn: heap ${baseline.heapUsed} -> ${after.heapUsed} bytes after ${STREAMS} streams`);
     // A stream that stayed reachable would cost kilobytes each (its context, socket and timer):

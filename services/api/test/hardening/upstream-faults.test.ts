@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHardenedApi, upstreamSettings, waitFor, type HardenedApi } from './harness.js';
+import { pollUntil } from '@origin-lab/test-kit';
+import { startHardenedApi, upstreamSettings, type HardenedApi } from './harness.js';
 import { startFaultUpstream, type FaultMode, type FaultUpstream } from './fault-upstream.js';
 
 const TIMEOUT_MS = 300;
@@ -87,7 +88,7 @@ describe('upstream faults through /api/upstream/<path>', () => {
 
       // Nothing is left open towards the upstream. After a timeout in the middle of a body the
       // socket was seen to linger about 4 s (undici's keep-alive time) before closing: allow 10 s.
-      await waitFor('the proxy to close every upstream socket', () => upstream.openSockets() === 0, 10_000);
+      await pollUntil('the proxy to close every upstream socket', () => upstream.openSockets() === 0, { timeoutMs: 10_000 });
     });
   }
 

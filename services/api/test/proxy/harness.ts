@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { afterEach, beforeEach } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import type { CallSummary } from '@origin-lab/contract';
 import { fileURLToPath } from 'node:url';
-import { serve, stopChild, type RunningServer } from '@origin-lab/server-kit';
+import { serve } from '@origin-lab/server-kit';
+import { startNodeScript } from '@origin-lab/test-kit';
+import { forFile } from '@origin-lab/test-kit/vitest';
 import { apiConfig, type ApiConfig } from '../../src/config.js';
-import { createApp } from '../../src/app.js';
+import { ALLOWED, startApi, type TestApi } from '../start-api.js';
 
 const mockMain = fileURLToPath(new URL('../../../upstream-mock/dist/main.js', import.meta.url));
 
 /** A key nobody else uses, so finding it anywhere is proof of a leak. */
 export function distinctiveKey(): string {
   return `test-upstream-key-${randomUUID()}`;
-}
-
-export interface CallSummary {
-  total: number;
-  unauthorized: number;
-  byPath: Record<string, number>;
-  held: number;
-  recent: { n: number; path: string; query: string; accept: string | null; authorized: boolean }[];
 }
 
 /** The real upstream-mock as its own process (services/upstream-mock/dist/main.js) on a free port. */
@@ -34,16 +27,13 @@ export interface UpstreamProcess {
 }
 
 export async function startUpstreamProcess(apiKey: string): Promise<UpstreamProcess> {
-  if (!existsSync(mockMain)) throw new Error(`${mockMain} is missing: run "npm run build" first`);
-  const child = spawn(process.execPath, [mockMain], {
+  const mock = await startNodeScript(mockMain, {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', UPSTREAM_API_KEY: apiKey, UPSTREAM_API_KEY_FILE: '', MOCK_MAX_DELAY_MS: '20000' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    ready: /"msg":"upstream-mock listening","port":(\d+)/,
+    timeoutMs: 10_000,
+    what: 'the upstream-mock',
   });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const port = await waitForPort(child, () => output, 10_000);
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://127.0.0.1:${mock.ready[1]}`;
   const admin = async (method: string, path: string) => {
     const res = await fetch(`${url}/_admin/${path}`, { method, signal: AbortSignal.timeout(5_000) });
     if (!res.ok) throw new Error(`admin ${path} answered ${res.status}`);
@@ -51,31 +41,12 @@ export async function startUpstreamProcess(apiKey: string): Promise<UpstreamProc
   };
   return {
     url,
-    output: () => output,
+    output: mock.output,
     calls: async () => (await admin('GET', 'calls')) as unknown as CallSummary,
     reset: async () => void (await admin('POST', 'reset')),
     release: async () => (await admin('POST', 'release')).released as number,
-    stop: () => stopChild(child),
+    stop: () => mock.stop(),
   };
-}
-
-function waitForPort(child: ChildProcess, output: () => string, timeoutMs: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(() => reject(new Error(`upstream-mock not listening within ${timeoutMs} ms:\n${output()}`))), timeoutMs);
-    const onData = () => {
-      const match = /"msg":"upstream-mock listening","port":(\d+)/.exec(output());
-      if (match) finish(() => resolve(Number(match[1])));
-    };
-    const onExit = (code: number | null) => finish(() => reject(new Error(`upstream-mock exited (${code}):\n${output()}`)));
-    function finish(settle: () => void) {
-      clearTimeout(timer);
-      child.stdout?.off('data', onData);
-      child.off('exit', onExit);
-      settle();
-    }
-    child.stdout?.on('data', onData);
-    child.once('exit', onExit);
-  });
 }
 
 
@@ -88,43 +59,27 @@ export class TestClock {
   }
 }
 
-export const ALLOWED_ORIGIN = 'http://allowed.example';
+export const ALLOWED_ORIGIN = ALLOWED;
 
-/** The real API, in this process, listening on a free port, with its log lines captured. */
-export interface TestApi {
-  url: string;
-  port: number;
-  server: RunningServer['server'];
-  logs: Record<string, unknown>[];
-  clock: TestClock;
-  stop(): Promise<void>;
-}
+/** The real API (start-api.ts), with request logs and a clock the test moves by hand. */
+export type ProxyApi = TestApi & { clock: TestClock };
 
-export async function startApi(upstream: Partial<ApiConfig['upstream']> & { url: string; apiKey: string }): Promise<TestApi> {
-  const logs: Record<string, unknown>[] = [];
+/** The API in front of an upstream: request logging on, the proxy cache on a TestClock. */
+export async function startProxyApi(upstream: Partial<ApiConfig['upstream']> & { url: string; apiKey: string }): Promise<ProxyApi> {
   const clock = new TestClock();
-  const base = apiConfig();
-  const config = apiConfig({
+  const api = await startApi({
     allowedOrigins: [ALLOWED_ORIGIN],
-    log: (entry) => logs.push(entry),
     logRequests: true,
     now: clock.now,
-    upstream: { ...base.upstream, timeoutMs: 5_000, ...upstream },
+    upstream: { ...apiConfig().upstream, timeoutMs: 5_000, ...upstream },
   });
-  const running = await serve(createApp(config).callback(), { port: 0, host: '127.0.0.1' });
-  return {
-    url: `http://127.0.0.1:${running.port}`,
-    port: running.port,
-    server: running.server,
-    logs,
-    clock,
-    stop: () => running.stop(500),
-  };
+  return { ...api, clock };
 }
 
 export interface ProxyStack {
   upstream: UpstreamProcess;
-  api: TestApi;
+  api: ProxyApi;
+  stop(): Promise<void>;
 }
 
 /**
@@ -137,26 +92,48 @@ export function proxyStackForFile(
   settings: Partial<ApiConfig['upstream']> = {},
   { resetEachTest = false } = {},
 ): ProxyStack {
-  const stack = {} as ProxyStack;
-  beforeAll(async () => {
-    stack.upstream = await startUpstreamProcess(apiKey);
-    stack.api = await startApi({ url: stack.upstream.url, apiKey, ...settings });
-  });
-  afterAll(async () => {
-    await stack.api?.stop();
-    await stack.upstream?.stop();
+  const stack = forFile(async (): Promise<ProxyStack> => {
+    const upstream = await startUpstreamProcess(apiKey);
+    const api = await startProxyApi({ url: upstream.url, apiKey, ...settings }).catch(async (err: unknown) => {
+      await upstream.stop();
+      throw err;
+    });
+    return {
+      upstream,
+      api,
+      stop: async () => {
+        await api.stop();
+        await upstream.stop();
+      },
+    };
   });
   if (resetEachTest) beforeEach(() => stack.upstream.reset());
   return stack;
 }
 
-/** Polls until check() holds, or fails after timeoutMs. */
-export async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/**
+ * For a test file whose tests each start their own API: one upstream-mock process for the file,
+ * and freshApi() for an API in front of it that is stopped after the test. After each test the
+ * upstream's call counts are reset; with releaseHeld its held requests are released first.
+ */
+export function upstreamForFile(apiKey: string, { releaseHeld = false } = {}) {
+  const upstream = forFile(() => startUpstreamProcess(apiKey));
+  let current: ProxyApi | undefined;
+  afterEach(async () => {
+    if (releaseHeld) await upstream.release();
+    await current?.stop();
+    current = undefined;
+    await upstream.reset();
+  });
+  return {
+    upstream,
+    /** The API the running test started. */
+    api: (): ProxyApi => {
+      if (!current) throw new Error('no API started in this test: call freshApi() first');
+      return current;
+    },
+    freshApi: async (settings: Partial<ApiConfig['upstream']> = {}): Promise<ProxyApi> => (current = await startProxyApi({ url: upstream.url, apiKey, ...settings })),
+  };
 }
 
 /** A closed port: connecting to it is refused. */

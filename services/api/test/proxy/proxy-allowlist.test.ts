@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { distinctiveKey, proxyStackForFile } from './harness.js';
-import { rawGet as rawGetOn } from './raw-get.js';
+import { rawGet as rawGetOn } from '@origin-lab/test-kit';
 
 const key = distinctiveKey();
 const stack = proxyStackForFile(key, {}, { resetEachTest: true });
@@ -44,10 +44,10 @@ describe('the allowed upstream paths', () => {
   it('refuses a query with a "#" (400) and one past PROXY_MAX_QUERY_CHARS (414), as JSON, without calling upstream', async () => {
     const hash = await rawGet('/api/upstream/posts?a=1#x');
     expect(hash.status).toBe(400);
-    expect(JSON.parse(hash.body)).toMatchObject({ error: expect.any(String), detail: expect.any(String) });
+    expect(JSON.parse(hash.text)).toMatchObject({ error: expect.any(String), detail: expect.any(String) });
     const long = await rawGet(`/api/upstream/posts?q=${'a'.repeat(1_100)}`);
     expect(long.status).toBe(414);
-    expect(JSON.parse(long.body).detail).toMatch(/PROXY_MAX_QUERY_CHARS/);
+    expect(JSON.parse(long.text).detail).toMatch(/PROXY_MAX_QUERY_CHARS/);
     expect((await stack.upstream.calls()).total).toBe(0);
   });
 
@@ -130,8 +130,8 @@ describe('everything else under /api/upstream/', () => {
     async (_label, target) => {
       const res = await rawGet(target);
       expect(res.status).toBe(404);
-      expect(res.body).toBe('Not proxied');
-      expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(res.text).toBe('Not proxied');
+      expect(res.header('content-type')).toMatch(/^text\/plain/);
     },
   );
 
@@ -139,7 +139,7 @@ describe('everything else under /api/upstream/', () => {
     for (const target of [`http://evil.example/api/upstream/posts`, `http://127.0.0.1:${stack.api.port}/api/upstream/posts`]) {
       const res = await rawGet(target);
       expect(res.status, target).toBe(404);
-      expect(res.body).toBe('Not proxied');
+      expect(res.text).toBe('Not proxied');
     }
   });
 

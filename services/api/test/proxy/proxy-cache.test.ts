@@ -1,27 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ALLOWED_ORIGIN, distinctiveKey, startApi, startUpstreamProcess, type TestApi, type UpstreamProcess } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { ALLOWED_ORIGIN, distinctiveKey, upstreamForFile } from './harness.js';
 
-const key = distinctiveKey();
-let upstream: UpstreamProcess;
-let api: TestApi | undefined;
-
-beforeAll(async () => {
-  upstream = await startUpstreamProcess(key);
-});
-afterAll(() => upstream?.stop());
-afterEach(async () => {
-  await api?.stop();
-  api = undefined;
-  await upstream.reset();
-});
-
-async function freshApi(settings: Parameters<typeof startApi>[0] extends infer T ? Partial<T> : never = {}): Promise<TestApi> {
-  api = await startApi({ url: upstream.url, apiKey: key, ...settings });
-  return api;
-}
+const { upstream, api, freshApi } = upstreamForFile(distinctiveKey());
 
 async function get(path: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${api!.url}${path}`, { headers });
+  const res = await fetch(`${api().url}${path}`, { headers });
   return { res, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 

@@ -1,25 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { distinctiveKey, startApi, startUpstreamProcess, waitUntil, type TestApi, type UpstreamProcess } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { pollUntil, sleep } from '@origin-lab/test-kit';
+import { distinctiveKey, upstreamForFile, type ProxyApi } from './harness.js';
 
-const key = distinctiveKey();
-let upstream: UpstreamProcess;
-let api: TestApi | undefined;
-
-beforeAll(async () => {
-  upstream = await startUpstreamProcess(key);
-});
-afterAll(() => upstream?.stop());
-afterEach(async () => {
-  await upstream.release();
-  await api?.stop();
-  api = undefined;
-  await upstream.reset();
-});
+const { upstream, api, freshApi } = upstreamForFile(distinctiveKey(), { releaseHeld: true });
 
 const CONCURRENT = 12;
 
 /** The number of open client connections to the API: all N requests have arrived once it reaches N. */
-function connections(proxy: TestApi): Promise<number> {
+function connections(proxy: ProxyApi): Promise<number> {
   return new Promise((resolve, reject) => proxy.server.getConnections((err, count) => (err ? reject(err) : resolve(count))));
 }
 
@@ -27,17 +15,17 @@ function connections(proxy: TestApi): Promise<number> {
  * Waits until the upstream holds the first call and all the requests have reached the API, then
  * checks that the upstream still saw one call only.
  */
-async function allArrived(proxy: TestApi): Promise<void> {
-  await waitUntil('the first upstream call to be held', async () => (await upstream.calls()).held >= 1);
-  await waitUntil(`${CONCURRENT} client connections`, async () => (await connections(proxy)) >= CONCURRENT);
-  await new Promise((resolve) => setTimeout(resolve, 200)); // let the last requests reach the handler
+async function allArrived(proxy: ProxyApi): Promise<void> {
+  await pollUntil('the first upstream call to be held', async () => (await upstream.calls()).held >= 1, { timeoutMs: 5_000 });
+  await pollUntil(`${CONCURRENT} client connections`, async () => (await connections(proxy)) >= CONCURRENT, { timeoutMs: 5_000 });
+  await sleep(200); // let the last requests reach the handler
   expect((await upstream.calls()).total).toBe(1);
 }
 
 async function concurrently(path: string) {
   return Promise.all(
     Array.from({ length: CONCURRENT }, async () => {
-      const res = await fetch(`${api!.url}${path}`, { signal: AbortSignal.timeout(15_000) });
+      const res = await fetch(`${api().url}${path}`, { signal: AbortSignal.timeout(15_000) });
       return { status: res.status, cache: res.headers.get('x-cache'), body: Buffer.from(await res.arrayBuffer()) };
     }),
   );
@@ -45,7 +33,7 @@ async function concurrently(path: string) {
 
 describe('concurrent misses for the same target', () => {
   it(`${CONCURRENT} concurrent misses make one upstream call, and all get the same bytes`, async () => {
-    const proxy = (api = await startApi({ url: upstream.url, apiKey: key }));
+    const proxy = await freshApi();
     // The upstream holds its answer until released, so every request arrives while the first is in flight.
     const answers = concurrently('/api/upstream/posts?mock=hold&perPage=4');
     await allArrived(proxy);
@@ -58,17 +46,17 @@ describe('concurrent misses for the same target', () => {
     expect(results.filter((result) => result.cache === 'COALESCED').length).toBeGreaterThan(0);
     expect((await upstream.calls()).total).toBe(1);
     // And once stored, later requests are hits.
-    expect((await fetch(`${api.url}/api/upstream/posts?mock=hold&perPage=4`)).headers.get('x-cache')).toBe('HIT');
+    expect((await fetch(`${api().url}/api/upstream/posts?mock=hold&perPage=4`)).headers.get('x-cache')).toBe('HIT');
   });
 
   it('different targets are not coalesced with each other', async () => {
-    api = await startApi({ url: upstream.url, apiKey: key });
-    await Promise.all([fetch(`${api.url}/api/upstream/posts?page=1`), fetch(`${api.url}/api/upstream/posts?page=2`), fetch(`${api.url}/api/upstream/tags`)]);
+    await freshApi();
+    await Promise.all([fetch(`${api().url}/api/upstream/posts?page=1`), fetch(`${api().url}/api/upstream/posts?page=2`), fetch(`${api().url}/api/upstream/tags`)]);
     expect((await upstream.calls()).total).toBe(3);
   });
 
   it('a failure is shared by the waiters (one call to a failing upstream), and nothing is cached', async () => {
-    const proxy = (api = await startApi({ url: upstream.url, apiKey: key }));
+    const proxy = await freshApi();
     const answers = concurrently('/api/upstream/posts?mock=hold,close');
     await allArrived(proxy);
     await upstream.release(); // the held call now ends with a closed connection
@@ -76,15 +64,15 @@ describe('concurrent misses for the same target', () => {
     const results = await answers;
     expect(results.map((result) => result.status)).toEqual(Array(CONCURRENT).fill(502));
     expect((await upstream.calls()).total).toBe(1);
-    const again = fetch(`${api.url}/api/upstream/posts?mock=hold,close`);
-    await waitUntil('the retry to reach the upstream', async () => (await upstream.calls()).held === 1);
+    const again = fetch(`${api().url}/api/upstream/posts?mock=hold,close`);
+    await pollUntil('the retry to reach the upstream', async () => (await upstream.calls()).held === 1, { timeoutMs: 5_000 });
     await upstream.release();
     expect((await again).status).toBe(502);
     expect((await upstream.calls()).total).toBe(2);
   });
 
   it('an unshareable (private) answer is never handed to a waiter: each request gets its own upstream call', async () => {
-    api = await startApi({ url: upstream.url, apiKey: key });
+    await freshApi();
     const results = await concurrently('/api/upstream/posts?mock=slow,private&delayMs=200');
     expect(results.map((result) => result.status)).toEqual(Array(CONCURRENT).fill(200));
     expect(results.every((result) => result.cache === 'PASS')).toBe(true);

@@ -1,39 +1,22 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopChild } from '@origin-lab/server-kit';
+import { startNodeScript, type StartedProcess } from '@origin-lab/test-kit';
 
 const launcher = fileURLToPath(new URL('../../../../launcher/dist/start.js', import.meta.url));
-let child: ReturnType<typeof spawn> | undefined;
+let started: StartedProcess | undefined;
 let origins: [string, string];
 
 beforeAll(async () => {
-  if (!existsSync(launcher)) throw new Error(`${launcher} is missing: run "npm run build" first`);
   const env: Record<string, string | undefined> = { ...process.env, PORT: '0', LOG_REQUESTS: 'false' };
   delete env.UPSTREAM_URL;
   delete env.UPSTREAM_API_KEY;
   delete env.UPSTREAM_API_KEY_FILE;
-  child = spawn(process.execPath, [launcher], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const port = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`npm start was not ready within 15 s:\n${seen}`)), 15_000);
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /http:\/\/localhost:(\d+)\//.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child!.stdout!.on('data', onData);
-    child!.stderr!.on('data', onData);
-    child!.once('exit', (code) => reject(new Error(`npm start exited (${code}):\n${seen}`)));
-  });
+  started = await startNodeScript(launcher, { env, ready: /http:\/\/localhost:(\d+)\//, timeoutMs: 15_000, what: 'npm start' });
+  const port = started.ready[1]!;
   origins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
 });
 afterAll(async () => {
-  if (child) await stopChild(child);
+  await started?.stop();
 });
 
 describe('npm start runs the upstream-mock behind the proxy', () => {

@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { distinctiveKey, proxyStackForFile, refusedUrl, startApi } from './harness.js';
+import type { ErrorBody } from '@origin-lab/contract';
+import { distinctiveKey, proxyStackForFile, refusedUrl, startProxyApi } from './harness.js';
 
 const key = distinctiveKey();
 const stack = proxyStackForFile(key, { timeoutMs: 300, maxBodyBytes: 10_000 }, { resetEachTest: true });
-
-interface ErrorBody {
-  error: string;
-  detail: string;
-}
 
 async function expectJsonError(res: Response, status: number, error: RegExp, detail: RegExp): Promise<void> {
   expect(res.status).toBe(status);
@@ -35,7 +31,7 @@ describe('when the upstream fails', () => {
   });
 
   it('refusing connections (down): 502 saying so', async () => {
-    const down = await startApi({ url: await refusedUrl(), apiKey: key, timeoutMs: 2_000 });
+    const down = await startProxyApi({ url: await refusedUrl(), apiKey: key, timeoutMs: 2_000 });
     try {
       await expectJsonError(await fetch(`${down.url}/api/upstream/posts`), 502, /unavailable/, /refused the connection/);
     } finally {
@@ -44,7 +40,7 @@ describe('when the upstream fails', () => {
   });
 
   it('an unresolvable host: a JSON error, 502 (or 504 if the resolver itself is slower than the timeout)', async () => {
-    const nowhere = await startApi({ url: 'http://upstream.invalid', apiKey: key, timeoutMs: 2_000 });
+    const nowhere = await startProxyApi({ url: 'http://upstream.invalid', apiKey: key, timeoutMs: 2_000 });
     try {
       const res = await fetch(`${nowhere.url}/api/upstream/posts`);
       expect([502, 504]).toContain(res.status);
@@ -56,7 +52,7 @@ describe('when the upstream fails', () => {
   });
 
   it('refusing the server\'s key (401): 502 naming the setting, never a cached success', async () => {
-    const wrongKey = await startApi({ url: stack.upstream.url, apiKey: distinctiveKey() });
+    const wrongKey = await startProxyApi({ url: stack.upstream.url, apiKey: distinctiveKey() });
     try {
       for (let i = 0; i < 2; i += 1) {
         const res = await fetch(`${wrongKey.url}/api/upstream/posts`);

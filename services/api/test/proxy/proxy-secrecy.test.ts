@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '@origin-lab/server-kit';
 import { apiConfig, apiConfigFromEnv } from '../../src/config.js';
 import { createApp } from '../../src/app.js';
-import { ALLOWED_ORIGIN, distinctiveKey, proxyStackForFile, refusedUrl, startApi, waitUntil } from './harness.js';
-import { rawGet } from './raw-get.js';
+import type { ErrorBody } from '@origin-lab/contract';
+import { pollUntil, rawGet } from '@origin-lab/test-kit';
+import { ALLOWED_ORIGIN, distinctiveKey, proxyStackForFile, refusedUrl, startProxyApi } from './harness.js';
 
 const key = distinctiveKey();
 const stack = proxyStackForFile(key, { timeoutMs: 300, maxBodyBytes: 10_000 });
@@ -36,27 +37,27 @@ const PATHS = [
 
 describe('the upstream key never leaves the server', () => {
   it('appears in no response, header or body, whatever the outcome; nor in any log line of either service', async () => {
-    const wrongKey = await startApi({ url: stack.upstream.url, apiKey: distinctiveKey() });
-    const down = await startApi({ url: await refusedUrl(), apiKey: key });
+    const wrongKey = await startProxyApi({ url: stack.upstream.url, apiKey: distinctiveKey() });
+    const down = await startProxyApi({ url: await refusedUrl(), apiKey: key });
     try {
       const seen: string[] = [];
       for (const target of PATHS) {
         for (const origin of [undefined, ALLOWED_ORIGIN]) {
           const res = await rawGet(stack.api.port, target, 'GET');
-          seen.push(res.text);
+          seen.push(res.raw);
           const viaFetch = await fetch(`${stack.api.url}${target.replace('#', '%23')}`, { headers: origin ? { Origin: origin } : {} });
           seen.push(JSON.stringify([...viaFetch.headers]), await viaFetch.text());
         }
       }
-      for (const other of [wrongKey, down]) seen.push((await rawGet(other.port, '/api/upstream/posts')).text);
-      for (const method of ['HEAD', 'POST', 'OPTIONS']) seen.push((await rawGet(stack.api.port, '/api/upstream/posts', method)).text);
+      for (const other of [wrongKey, down]) seen.push((await rawGet(other.port, '/api/upstream/posts')).raw);
+      for (const method of ['HEAD', 'POST', 'OPTIONS']) seen.push((await rawGet(stack.api.port, '/api/upstream/posts', method)).raw);
 
       // It really was sent: the misbehaving upstream put it in its body, and the proxy withheld that.
       const reflected = await fetch(`${stack.upstream.url}/posts?mock=reflect`, { headers: { Authorization: `Bearer ${key}` } });
       expect(await reflected.text()).toContain(key);
       const withheld = await fetch(`${stack.api.url}/api/upstream/posts?mock=reflect`);
       expect(withheld.status).toBe(502);
-      expect(((await withheld.json()) as { error: string }).error).toMatch(/withheld/);
+      expect(((await withheld.json()) as ErrorBody).error).toMatch(/withheld/);
 
       const everything = seen.join('\n');
       expect(everything.length).toBeGreaterThan(1_000);
@@ -66,7 +67,7 @@ describe('the upstream key never leaves the server', () => {
       expect(logs.some((line) => line.includes('"upstream call"'))).toBe(true);
       expect(logs.some((line) => line.includes('"upstream failed"'))).toBe(true);
       expect(logs.join('\n')).not.toContain(key);
-      await waitUntil('the upstream-mock to log its requests', () => stack.upstream.output().includes('"upstream request"'));
+      await pollUntil('the upstream-mock to log its requests', () => stack.upstream.output().includes('"upstream request"'), { timeoutMs: 5_000 });
       expect(stack.upstream.output()).toContain('[redacted]');
       expect(stack.upstream.output()).not.toContain(key);
     } finally {
