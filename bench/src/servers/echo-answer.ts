@@ -67,8 +67,8 @@ export function koaEcho(ctx: Context): void | Promise<void> {
 }
 
 /** Listens on PORT (0: any) and HOST, prints "listening on <port>", and stops on SIGTERM. */
-export function listen(handler: http.RequestListener): http.Server {
-  const server = http.createServer({ keepAliveTimeout: 65_000 }, handler);
+export function listen(handler: (req: http.IncomingMessage, res: http.ServerResponse) => unknown): http.Server {
+  const server = http.createServer({ keepAliveTimeout: 65_000 }, (req, res) => void handler(req, res));
   server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1', () => {
     console.log(`listening on ${(server.address() as AddressInfo).port}`);
   });

@@ -24,9 +24,17 @@ export interface RunningServer {
 /** How often a stopping server closes connections that have gone idle. */
 const IDLE_SWEEP_MS = 25;
 
-export async function serve(handler: http.RequestListener, options: ServeOptions): Promise<RunningServer> {
+/**
+ * A request handler. Koa's app.callback() returns a promise that never rejects (Koa answers its
+ * own errors), so a handler may return one; serve() does not wait for it.
+ */
+export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
+
+export async function serve(handler: Handler, options: ServeOptions): Promise<RunningServer> {
   const keepAliveTimeout = options.keepAliveTimeoutMs ?? 65_000;
-  const server = http.createServer({ keepAliveTimeout, headersTimeout: keepAliveTimeout + 1_000, requestTimeout: 120_000 }, handler);
+  const server = http.createServer({ keepAliveTimeout, headersTimeout: keepAliveTimeout + 1_000, requestTimeout: 120_000 }, (req, res) => {
+    void handler(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

@@ -75,11 +75,12 @@ export function experiment(parent: HTMLElement, spec: ExperimentSpec): void {
 /** A "Run all" button that runs every automatic experiment, one after another. */
 export function runAllButton(parent: HTMLElement): void {
   const button = h('button', { type: 'button', id: 'run-all' }, 'Run all experiments');
-  button.addEventListener('click', async () => {
+  const runAll = async () => {
     button.disabled = true;
     for (const item of registry) if (!item.spec.manual) await item.start();
     button.disabled = false;
     document.body.dataset.ranAll = 'true';
-  });
+  };
+  button.addEventListener('click', () => void runAll());
   parent.append(h('h2', {}, 'Experiments'), h('p', {}, button));
 }

@@ -78,10 +78,13 @@ window.addEventListener('pagehide', () => {
 renderLog();
 refresh();
 
-byId('show-journal').addEventListener('click', async (event) => {
-  event.stopPropagation();
+const showJournal = async () => {
   const response = await fetch('/api/beacon', { cache: 'no-store' });
   byId('journal').textContent = JSON.stringify(await response.json(), null, 2);
+};
+byId('show-journal').addEventListener('click', (event) => {
+  event.stopPropagation();
+  void showJournal();
 });
 
 // ---- Experiments ---------------------------------------------------------------------------
