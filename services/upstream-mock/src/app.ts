@@ -2,7 +2,8 @@ import Koa from 'koa';
 import { discardLogs, redactHeaders, type LogSink } from '@origin-lab/server-kit';
 import { bearerChecker } from './auth.js';
 import { behaviour, HeldRequests } from './behaviour.js';
-import { CallLog, type CallSummary } from './call-log.js';
+import type { CallSummary } from '@origin-lab/contract';
+import { CallLog } from './call-log.js';
 import { MockError } from './mock-error.js';
 import { listPosts, listTags } from './resources.js';
 

@@ -1,6 +1,5 @@
+import type { BodyKind } from '@origin-lab/contract';
 import { mimeEssence } from './content-type.js';
-
-export type BodyKind = 'json' | 'urlencoded' | 'multipart' | 'other' | 'none';
 
 const KIND_BY_ESSENCE: Record<string, BodyKind> = {
   'application/json': 'json',

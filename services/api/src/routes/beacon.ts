@@ -1,25 +1,19 @@
 import type { Middleware } from 'koa';
+import type { BeaconJournal, BeaconJournalEntry } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
 import { methodNotAllowed } from '../lib/api-error.js';
 import { readBody } from '../lib/read-body.js';
 
-interface ReceivedBeacon {
-  receivedAt: string;
-  contentType: string | null;
-  bytes: number;
-  body: string;
-  origin: string | null;
-}
 
 /**
  * POST takes a beacon of any type and answers 202 with an empty body. GET lists the last few
  * beacons received, so a page (or a test) can see after the fact what an exit beacon delivered.
  */
 export function beacon(config: ApiConfig): Middleware {
-  const journal: ReceivedBeacon[] = [];
+  const journal: BeaconJournalEntry[] = [];
   return async (ctx) => {
     if (ctx.method === 'GET' || ctx.method === 'HEAD') {
-      ctx.body = { beacons: journal };
+      ctx.body = { beacons: journal } satisfies BeaconJournal;
       return;
     }
     if (ctx.method !== 'POST') throw methodNotAllowed(ctx.method, ctx.path, ['GET', 'HEAD', 'POST', 'OPTIONS']);

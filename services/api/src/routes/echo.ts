@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { isUtf8 } from 'node:buffer';
+import type { EchoReflection } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
 import { bodyKind } from '../lib/body-kind.js';
 import { declaresNoBody, NO_BODY, readBody } from '../lib/read-body.js';
@@ -24,14 +25,15 @@ function reflect(ctx: Context, body: Buffer): void {
   const valid = isUtf8(body);
   // Serialised here, once, with the header Koa would set for an object body: saves Koa's type lookup.
   ctx.set('Content-Type', JSON_TYPE);
-  ctx.body = JSON.stringify({
-    method: req.method,
+  const reflection: EchoReflection = {
+    method: ctx.method,
     path: ctx.path,
     query: ctx.query,
     headers: req.headers,
     body: body.toString('utf8'),
     ...(valid ? {} : { bodyBase64: body.toString('base64') }),
     bodyBytes: body.length,
-    bodyKind: bodyKind(req.method ?? '', req.headers['content-type'], body.length),
-  });
+    bodyKind: bodyKind(ctx.method, req.headers['content-type'], body.length),
+  };
+  ctx.body = JSON.stringify(reflection);
 }

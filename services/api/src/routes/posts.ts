@@ -1,13 +1,12 @@
 import type { Context, Middleware } from 'koa';
 import multer from '@koa/multer';
+import type { FormFields } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
 import { ApiError, methodNotAllowed } from '../lib/api-error.js';
 import { mimeEssence } from '../lib/content-type.js';
 import { readBody, tooLarge } from '../lib/read-body.js';
 import { PostStore, type Attachment } from '../lib/post-store.js';
 import { validatePost } from '../lib/post-validation.js';
-
-type FormFields = Record<string, string | string[] | undefined>;
 
 /** GET lists the posts; POST creates one from multipart or urlencoded form data. */
 export function posts(config: ApiConfig): Middleware {

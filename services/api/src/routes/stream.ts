@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import type { StreamRecords } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
 import { methodNotAllowed } from '../lib/api-error.js';
 import { queryInt } from '../lib/query-int.js';
@@ -41,9 +42,9 @@ export function stream(config: ApiConfig, open: OpenStreams): Middleware {
     };
     const tick = () => {
       sent += 1;
-      res.write(sseRecord('tick', { n: sent, of: count }));
+      res.write(sseRecord<StreamRecords>('tick', { n: sent, of: count }));
       if (sent === count) {
-        res.write(sseRecord('done', {}));
+        res.write(sseRecord<StreamRecords>('done', {}));
         finish();
         return;
       }
