@@ -4,15 +4,15 @@ import { requestLog } from './middleware/request-log.js';
 import { cors } from './middleware/cors.js';
 import { errorsAsJson } from './middleware/errors.js';
 import { dispatch } from './middleware/dispatch.js';
-import { posts } from './routes/posts.js';
-import { echo } from './routes/echo.js';
+import { posts } from './posts/posts.js';
+import { echo } from './echo/echo.js';
 import { beacon } from './routes/beacon.js';
 import { stream, type OpenStreams } from './routes/stream.js';
-import { flaky } from './routes/flaky.js';
+import { flaky } from './flaky/flaky.js';
 import { slow } from './routes/slow.js';
 import { badJson } from './routes/bad-json.js';
 import { notFound } from './routes/not-found.js';
-import { upstreamProxy } from './routes/upstream.js';
+import { upstreamProxy } from './proxy/proxy-route.js';
 
 export interface ApiApp extends Koa {
   /** Ends every open event stream; part of a graceful stop. Returns how many were open. */

@@ -1,5 +1,5 @@
 import { envBool, envInt, envList, envNumber, envString, jsonLinesToStdout, type LogSink } from '@origin-lab/server-kit';
-import { upstreamKeyFromEnv } from './lib/upstream-key.js';
+import { upstreamKeyFromEnv } from './proxy/proxy-key.js';
 
 /** An inclusive integer range with the value used when the query leaves it out. */
 export interface Bounds {

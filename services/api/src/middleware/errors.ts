@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { ErrorBody } from '@origin-lab/contract';
 import type { LogSink } from '@origin-lab/server-kit';
-import { ApiError } from '../lib/api-error.js';
+import { ApiError } from '../http/api-error.js';
 
 /**
  * Turns every failure into a JSON Error object with the right status. Headers already set

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { methodNotAllowed } from '../lib/api-error.js';
+import { methodNotAllowed } from '../http/api-error.js';
 
 /** A well-formed HTTP answer whose JSON body stops half-way: ok is true, the parse still fails. */
 const TRUNCATED = '{"posts":[{"title":"This body stops in the middle of a str';

@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
 import type { BeaconJournal, BeaconJournalEntry } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
-import { methodNotAllowed } from '../lib/api-error.js';
-import { readBody } from '../lib/read-body.js';
+import { methodNotAllowed } from '../http/api-error.js';
+import { readBody } from '../http/read-body.js';
 
 
 /**

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { ApiError } from '../lib/api-error.js';
+import { ApiError } from '../http/api-error.js';
 
 /** Every path without an endpoint: 404 with the path that was asked for. */
 export function notFound(): Middleware {

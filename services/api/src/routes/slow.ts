@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { ApiConfig } from '../config.js';
-import { methodNotAllowed } from '../lib/api-error.js';
-import { queryInt } from '../lib/query-int.js';
+import { methodNotAllowed } from '../http/api-error.js';
+import { queryInt } from '../http/query-int.js';
 
 /** GET /api/slow?ms=N answers after N ms, and stops waiting as soon as the client leaves. */
 export function slow(config: ApiConfig): Middleware {

@@ -1,9 +1,9 @@
 import type { Middleware } from 'koa';
 import type { StreamRecords } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
-import { methodNotAllowed } from '../lib/api-error.js';
-import { queryInt } from '../lib/query-int.js';
-import { sseComment, sseRecord } from '../lib/sse.js';
+import { methodNotAllowed } from '../http/api-error.js';
+import { queryInt } from '../http/query-int.js';
+import { sseComment, sseRecord } from '../http/sse.js';
 
 /** Open streams, each with a function that ends it; used by a graceful stop. */
 export type OpenStreams = Set<() => void>;

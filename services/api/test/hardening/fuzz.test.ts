@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../../src/lib/seeded-random.js';
+import { seededRandom } from '../../src/flaky/seeded-random.js';
 import { fuzzRequest, type FuzzRequest } from './fuzz-requests.js';
 import { rawExchange, type RawAnswer } from './raw-exchange.js';
 import { SEED, inParallel, startHardenedApi, startUpstreamMock, upstreamSettings, type HardenedApi } from './harness.js';

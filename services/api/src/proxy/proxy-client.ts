@@ -65,7 +65,7 @@ async function readLimited(response: Response, maxBytes: number): Promise<Buffer
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel();
-    throw tooLarge(maxBytes);
+    throw answerTooLarge(maxBytes);
   }
   if (response.body === null) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
@@ -74,14 +74,14 @@ async function readLimited(response: Response, maxBytes: number): Promise<Buffer
     total += chunk.length;
     if (total > maxBytes) {
       await response.body.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
+      throw answerTooLarge(maxBytes);
     }
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
 }
 
-function tooLarge(maxBytes: number): UpstreamFailure {
+function answerTooLarge(maxBytes: number): UpstreamFailure {
   return new UpstreamFailure(502, 'the upstream answer is too large', `more than ${maxBytes} bytes (UPSTREAM_MAX_BODY_BYTES)`);
 }
 

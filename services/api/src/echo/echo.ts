@@ -2,8 +2,8 @@ import type { Context, Middleware } from 'koa';
 import { isUtf8 } from 'node:buffer';
 import type { EchoReflection } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
-import { bodyKind } from '../lib/body-kind.js';
-import { declaresNoBody, NO_BODY, readBody } from '../lib/read-body.js';
+import { bodyKind } from './body-kind.js';
+import { declaresNoBody, NO_BODY, readBody } from '../http/read-body.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -1,5 +1,5 @@
 import type { FormFields } from '@origin-lab/contract';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../http/api-error.js';
 import type { Attachment, NewPost } from './post-store.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

@@ -1,5 +1,5 @@
 import type { BodyKind } from '@origin-lab/contract';
-import { mimeEssence } from './content-type.js';
+import { mimeEssence } from '../http/content-type.js';
 
 const KIND_BY_ESSENCE: Record<string, BodyKind> = {
   'application/json': 'json',

@@ -2,11 +2,11 @@ import type { Context, Middleware } from 'koa';
 import multer from '@koa/multer';
 import type { FormFields } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
-import { ApiError, methodNotAllowed } from '../lib/api-error.js';
-import { mimeEssence } from '../lib/content-type.js';
-import { readBody, tooLarge } from '../lib/read-body.js';
-import { PostStore, type Attachment } from '../lib/post-store.js';
-import { validatePost } from '../lib/post-validation.js';
+import { ApiError, methodNotAllowed } from '../http/api-error.js';
+import { mimeEssence } from '../http/content-type.js';
+import { readBody, bodyTooLarge } from '../http/read-body.js';
+import { PostStore, type Attachment } from './post-store.js';
+import { validatePost } from './post-validation.js';
 
 /** GET lists the posts; POST creates one from multipart or urlencoded form data. */
 export function posts(config: ApiConfig): Middleware {
@@ -37,7 +37,7 @@ export function posts(config: ApiConfig): Middleware {
     }
     if (essence === 'multipart/form-data') {
       const declared = Number(ctx.get('Content-Length') || 0);
-      if (declared > limits.bodyBytes + limits.files * limits.fileBytes) throw tooLarge(limits.bodyBytes + limits.files * limits.fileBytes);
+      if (declared > limits.bodyBytes + limits.files * limits.fileBytes) throw bodyTooLarge(limits.bodyBytes + limits.files * limits.fileBytes);
       try {
         await multipart(ctx, async () => {});
       } catch (err) {

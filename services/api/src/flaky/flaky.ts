@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { ApiConfig } from '../config.js';
-import { ApiError, methodNotAllowed } from '../lib/api-error.js';
-import { seededRandom } from '../lib/seeded-random.js';
+import { ApiError, methodNotAllowed } from '../http/api-error.js';
+import { seededRandom } from './seeded-random.js';
 
 /**
  * GET /api/flaky fails at random with 500 { error, rate }. The rate comes from configuration;

@@ -1,5 +1,5 @@
 import type { CachedAnswer } from './proxy-cache.js';
-import { UpstreamFailure, type UpstreamAnswer } from './upstream-client.js';
+import { UpstreamFailure, type UpstreamAnswer } from './proxy-client.js';
 
 /** What the proxy does with a completed upstream exchange. */
 export interface JudgedAnswer {

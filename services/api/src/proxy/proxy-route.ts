@@ -1,12 +1,12 @@
 import type { Context, Middleware } from 'koa';
 import type { ApiConfig } from '../config.js';
-import { ApiError, methodNotAllowed } from '../lib/api-error.js';
-import { ProxyCache, type CachedAnswer } from '../lib/proxy-cache.js';
-import { judgeUpstreamAnswer } from '../lib/proxy-policy.js';
-import { SingleFlight } from '../lib/proxy-single-flight.js';
-import { callUpstream, UpstreamFailure } from '../lib/upstream-client.js';
-import { assertUsableKey } from '../lib/upstream-key.js';
-import { parseUpstreamBase, proxyTarget } from '../lib/upstream-paths.js';
+import { ApiError, methodNotAllowed } from '../http/api-error.js';
+import { ProxyCache, type CachedAnswer } from './proxy-cache.js';
+import { judgeUpstreamAnswer } from './proxy-policy.js';
+import { SingleFlight } from './proxy-single-flight.js';
+import { callUpstream, UpstreamFailure } from './proxy-client.js';
+import { assertUsableKey } from './proxy-key.js';
+import { parseUpstreamBase, proxyTarget } from './proxy-paths.js';
 
 /**
  * How an answer was produced, in the X-Cache response header:
