@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import type { EchoReflection } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
 import { bodyKind } from './body-kind.js';
-import { declaresNoBody, NO_BODY, readBody } from '../http/read-body.js';
+import { declaresNoBody, NO_BODY, readSentBody } from '../http/read-body.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -16,7 +16,7 @@ export function echo(config: ApiConfig): Middleware {
   // Not async: a request without a body (most GETs) is answered without a promise or a tick.
   return (ctx) => {
     if (declaresNoBody(ctx.req)) return reflect(ctx, NO_BODY);
-    return readBody(ctx, limit).then((body) => reflect(ctx, body));
+    return readSentBody(ctx.req, limit).then((body) => reflect(ctx, body));
   };
 }
 

@@ -2,14 +2,20 @@ import type { Context, Middleware } from 'koa';
 import multer from '@koa/multer';
 import type { FormFields } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
-import { ApiError, methodNotAllowed } from '../http/api-error.js';
+import { ApiError } from '../http/api-error.js';
 import { mimeEssence } from '../http/content-type.js';
 import { readBody, bodyTooLarge } from '../http/read-body.js';
 import { PostStore, type Attachment } from './post-store.js';
 import { validatePost } from './post-validation.js';
 
-/** GET lists the posts; POST creates one from multipart or urlencoded form data. */
-export function posts(config: ApiConfig): Middleware {
+export interface PostsHandlers {
+  /** GET: every post, oldest first. */
+  list: Middleware;
+  /** POST: creates one post from multipart or urlencoded form data. */
+  create: Middleware;
+}
+
+export function posts(config: ApiConfig): PostsHandlers {
   const store = new PostStore(config.postsMax);
   const { limits } = config;
   const multipart = multer({
@@ -55,16 +61,16 @@ export function posts(config: ApiConfig): Middleware {
     });
   }
 
-  return async (ctx) => {
-    if (ctx.method === 'GET' || ctx.method === 'HEAD') {
+  return {
+    list: (ctx) => {
       ctx.body = { posts: store.list() };
-      return;
-    }
-    if (ctx.method !== 'POST') throw methodNotAllowed(ctx.method, ctx.path, ['GET', 'HEAD', 'POST', 'OPTIONS']);
-    const { fields, attachments } = await readForm(ctx);
-    const post = store.add(validatePost(fields, attachments, limits));
-    ctx.status = 201;
-    ctx.body = { post };
+    },
+    create: async (ctx) => {
+      const { fields, attachments } = await readForm(ctx);
+      const post = store.add(validatePost(fields, attachments, limits));
+      ctx.status = 201;
+      ctx.body = { post };
+    },
   };
 }
 

@@ -1,7 +1,6 @@
 import type { Middleware } from 'koa';
 import type { StreamRecords } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
-import { methodNotAllowed } from '../http/api-error.js';
 import { queryInt } from '../http/query-int.js';
 import { sseComment, sseRecord } from '../http/sse.js';
 
@@ -16,7 +15,6 @@ export type OpenStreams = Set<() => void>;
 export function stream(config: ApiConfig, open: OpenStreams): Middleware {
   const interval = config.streamIntervalMs;
   return (ctx) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw methodNotAllowed(ctx.method, ctx.path, ['GET', 'HEAD', 'OPTIONS']);
     const count = queryInt(ctx, 'count', config.streamCount);
     const res = ctx.res;
     ctx.respond = false;
