@@ -95,6 +95,17 @@ export function apiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
 
 type Env = Record<string, string | undefined>;
 
+/** Where the api listens when it runs on its own. */
+export interface ApiListen {
+  port: number;
+  /** Undefined listens on every interface (dual-stack). */
+  host: string | undefined;
+}
+
+export function apiListenFromEnv(env: Env): ApiListen {
+  return { port: envInt(env, 'PORT', 3000, 0, 65_535), host: env.HOST || undefined };
+}
+
 /** Reads every setting from the environment; a bad value throws a ConfigError naming the variable. */
 export function apiConfigFromEnv(env: Env, port: number): ApiConfig {
   const base = apiConfig();
