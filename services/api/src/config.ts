@@ -1,4 +1,4 @@
-import { envBool, envInt, envList, envNumber, envString, jsonLinesToStdout, type LogSink } from '@origin-lab/server-kit';
+import { envBool, envInt, envList, envNumber, envString, stdoutLog, type LogSink } from '@origin-lab/server-kit';
 import { upstreamKeyFromEnv } from './proxy/proxy-key.js';
 
 /** An inclusive integer range with the value used when the query leaves it out. */
@@ -86,7 +86,7 @@ export function apiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
       maxBodyBytes: 2 * 1024 * 1024,
       maxQueryChars: 1_024,
     },
-    log: jsonLinesToStdout,
+    log: stdoutLog,
     logRequests: true,
     now: Date.now,
     ...overrides,

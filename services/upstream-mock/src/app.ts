@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import { redactHeaders } from '@origin-lab/server-kit';
+import { requestLogger } from '@origin-lab/server-kit';
 import { bearerChecker } from './auth.js';
 import { behaviour, HeldRequests } from './behaviour.js';
 import type { CallSummary } from '@origin-lab/contract';
@@ -34,10 +34,9 @@ export function createApp(settings: Partial<UpstreamConfig> = {}): UpstreamApp {
   const held = new HeldRequests();
   const isAuthorized = bearerChecker(apiKey);
 
+  const logRequest = requestLogger(log, 'upstream request');
   app.use(async (ctx, next) => {
-    ctx.res.once('close', () => {
-      log({ msg: 'upstream request', method: ctx.method, url: ctx.url, status: ctx.res.statusCode, headers: redactHeaders(ctx.req.headers) });
-    });
+    logRequest(ctx.req, ctx.res);
     try {
       await next();
     } catch (err) {
