@@ -28,6 +28,10 @@ export interface CaddyOptions {
    * stays trusted; left out, a throwaway folder is used and deleted on stop.
    */
   dataDir?: string;
+  /** PATH for Caddy's own process. */
+  searchPath?: string;
+  /** Caddy's idle time for pooled upstream connections (the Caddyfile's default when left out). */
+  upstreamIdleTimeout?: string;
 }
 
 export interface RunningCaddy {
@@ -70,7 +74,7 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
   const caCert = join(dataDir, 'caddy', 'pki', 'authorities', 'local', 'root.crt');
   const child = spawn(executable, ['run', '--config', options.caddyfile ?? repoCaddyfile, '--adapter', 'caddyfile'], {
     env: {
-      PATH: process.env.PATH,
+      PATH: options.searchPath,
       HOME: home,
       XDG_DATA_HOME: dataDir,
       XDG_CONFIG_HOME: join(home, 'config'),
@@ -80,7 +84,7 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
       HTTP_PORT: String(options.httpPort),
       API_UPSTREAM: options.apiUpstream,
       PAGES_UPSTREAM: options.pagesUpstream,
-      ...(process.env.UPSTREAM_IDLE_TIMEOUT ? { UPSTREAM_IDLE_TIMEOUT: process.env.UPSTREAM_IDLE_TIMEOUT } : {}),
+      ...(options.upstreamIdleTimeout ? { UPSTREAM_IDLE_TIMEOUT: options.upstreamIdleTimeout } : {}),
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -1,6 +1,6 @@
 import type http from 'node:http';
-import { serve, type LogSink } from '@origin-lab/server-kit';
-import { apiConfigFromEnv } from '@origin-lab/api/config';
+import { serve, type Handler, type LogSink } from '@origin-lab/server-kit';
+import { apiConfigFromEnv, type ApiConfig } from '@origin-lab/api/config';
 import { createApp as createApi } from '@origin-lab/api/app';
 import { createApp as createPages } from '@origin-lab/pages/app';
 import { pagesConfigFromEnv } from '@origin-lab/pages/config';
@@ -10,7 +10,11 @@ export interface EmbeddedOptions {
   /** 0 picks a free port. */
   port: number;
   host?: string;
-  env?: Record<string, string | undefined>;
+  /**
+   * The settings, named as the services' environment variables. Passed in, never read from
+   * process.env here: the api's allowlist needs the port the front really got.
+   */
+  env: Record<string, string | undefined>;
   log?: LogSink;
 }
 
@@ -26,7 +30,7 @@ export interface EmbeddedStack {
  * /api/ goes to the api, everything else to the pages; the upstream-mock runs beside them.
  */
 export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedStack> {
-  let route: http.RequestListener = (_req, res) => res.writeHead(503).end();
+  let route: Handler = (_req, res) => res.writeHead(503).end();
   let endStreams = () => 0;
   const front = await serve((req, res) => route(req, res), {
     port: options.port,
@@ -37,21 +41,21 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   // A bad setting is found after the front listens: stop it again rather than leave it open.
   let stopUpstream = async () => {};
   try {
-    const env = options.env ?? process.env;
-    const config = apiConfigFromEnv(env, front.port);
-    if (options.log) config.log = options.log;
+    const { env } = options;
+    const fromEnv = apiConfigFromEnv(env, front.port);
+    let upstreamUrl = fromEnv.upstream.url;
     // The proxy's third party: the upstream-mock on a private loopback port, sharing the api's key,
     // unless UPSTREAM_URL names a real one.
     if (!env.UPSTREAM_URL) {
-      const mock = createUpstreamMock({ apiKey: config.upstream.apiKey, log: options.log });
+      const mock = createUpstreamMock({ apiKey: fromEnv.upstream.apiKey, log: options.log });
       const upstream = await serve(mock.callback(), { port: 0, host: '127.0.0.1', onStopping: () => mock.release() });
-      config.upstream.url = `http://127.0.0.1:${upstream.port}`;
+      upstreamUrl = `http://127.0.0.1:${upstream.port}`;
       stopUpstream = () => upstream.stop();
     }
+    const config: ApiConfig = { ...fromEnv, log: options.log ?? fromEnv.log, upstream: { ...fromEnv.upstream, url: upstreamUrl } };
     const api = createApi(config);
     const apiHandler = api.callback();
-    // start.ts writes the --tls host pair to process.env after copying it into env: read it from there too.
-    const pagesHandler = createPages(pagesConfigFromEnv({ ...env, SITE_PAIRS: env.SITE_PAIRS || process.env.SITE_PAIRS })).callback();
+    const pagesHandler = createPages(pagesConfigFromEnv(env)).callback();
     endStreams = () => api.endStreams();
     route = (req, res) => (isApiPath(req.url ?? '/') ? apiHandler(req, res) : pagesHandler(req, res));
   } catch (err) {

@@ -15,20 +15,28 @@ try {
   const env: Record<string, string | undefined> = { ...process.env };
   let front: Omit<CaddyOptions, 'apiUpstream' | 'pagesUpstream'> | undefined;
   if (tls) {
-    if (!findCaddy()) throw new ConfigError('--tls runs the Caddyfile with Caddy, which is not installed: apt-get install caddy (or set CADDY_PATH)');
+    if (!findCaddy(process.env)) throw new ConfigError('--tls runs the Caddyfile with Caddy, which is not installed: apt-get install caddy (or set CADDY_PATH)');
     // 0 asks for free ports; the api's allowlist needs the real ones, so they are fixed here.
     if (port === 0) port = await freePort();
     const httpsPort = envInt(process.env, 'HTTPS_PORT', 8443, 0, 65_535) || (await freePort());
     const httpPort = envInt(process.env, 'HTTP_PORT', 8880, 0, 65_535) || (await freePort());
     const sites: [string, string] = [envString(process.env, 'SITE_A', 'a.localhost'), envString(process.env, 'SITE_B', 'b.localhost')];
-    front = { sites, httpsPort, httpPort, dataDir: process.env.CADDY_DATA_DIR || undefined };
+    front = {
+      sites,
+      httpsPort,
+      httpPort,
+      dataDir: process.env.CADDY_DATA_DIR || undefined,
+      executable: findCaddy(process.env),
+      searchPath: process.env.PATH,
+      upstreamIdleTimeout: process.env.UPSTREAM_IDLE_TIMEOUT || undefined,
+    };
     env.ALLOWED_ORIGINS ||= [
       ...defaultOrigins(port),
       ...sites.map((site) => originOf('https', site, httpsPort)),
       ...sites.map((site) => originOf('http', site, httpPort)),
     ].join(',');
     // The pages swap between the two names; keep the embedded pair as well.
-    process.env.SITE_PAIRS ||= `localhost<->127.0.0.1,${sites[0]}<->${sites[1]}`;
+    env.SITE_PAIRS ||= `localhost<->127.0.0.1,${sites[0]}<->${sites[1]}`;
   }
 
   const stack = await startEmbedded({ port, host: process.env.HOST || undefined, env });

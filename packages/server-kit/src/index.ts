@@ -3,3 +3,4 @@ export * from './env.js';
 export * from './log.js';
 export * from './child-process.js';
 export * from './secret.js';
+export * from './request-log.js';

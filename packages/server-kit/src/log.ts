@@ -1,39 +1,67 @@
-/** One JSON object per line on stdout: easy to read, easy to grep, easy for tests to parse. */
-export type LogSink = (entry: Record<string, unknown>) => void;
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
+
+/** One structured log entry: `msg` says what happened, the other fields the details. */
+export type LogEntry = Record<string, unknown>;
 
 /**
- * Lines wait for the end of the current turn of the event loop and are written together: stdout
- * to a pipe or file is a synchronous write per call on Linux, and one per request halved the api's
- * throughput with the request log on. What is pending is written on exit too.
+ * Where a service writes its log entries. A sink backed by pino carries its logger, so the request
+ * log (pino-http) writes to it directly; any other function (a test collecting entries) is given
+ * entries through a pino logger of its own, redacted the same way.
  */
-let pendingLines: string[] = [];
-let flushScheduled = false;
-
-function flushLines(): void {
-  flushScheduled = false;
-  if (pendingLines.length === 0) return;
-  const text = pendingLines.join('');
-  pendingLines = [];
-  process.stdout.write(text);
+export interface LogSink {
+  (entry: LogEntry): void;
+  readonly logger?: Logger;
 }
 
-process.on('exit', flushLines);
+/** Credentials never reach a log line, in request or response headers, whoever logs them. */
+const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
+const REDACTED_PATHS = ['headers', 'req.headers', 'res.headers', 'responseHeaders'].flatMap((object) =>
+  SECRET_HEADERS.map((name) => `${object}["${name}"]`),
+);
 
-export const jsonLinesToStdout: LogSink = (entry) => {
-  pendingLines.push(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
-  if (!flushScheduled) {
-    flushScheduled = true;
-    setImmediate(flushLines);
-  }
+const LOGGER_OPTIONS: LoggerOptions = {
+  // One service per process: pid and hostname add nothing but bytes.
+  base: null,
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label) => ({ level: label }) },
+  redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
 };
 
-export const discardLogs: LogSink = () => {};
+/** A pino logger with the shared options (time, level label, redaction) writing to destination. */
+export function createLogger(destination: DestinationStream): Logger {
+  return pino(LOGGER_OPTIONS, destination);
+}
 
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+let stdoutLogger: Logger | undefined;
 
-/** Copies headers for a log line with credential values replaced, so no secret reaches a log. */
-export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
-  const copy: Record<string, string | string[] | undefined> = {};
-  for (const [name, value] of Object.entries(headers)) copy[name] = SECRET_HEADERS.has(name) ? '[redacted]' : value;
-  return copy;
+/**
+ * JSON lines when stdout is a pipe or a file, written asynchronously (pino flushes what is pending
+ * on exit): a synchronous write per line halved the api's throughput with the request log on.
+ * Readable lines through pino-pretty when a person watches a terminal: one line per entry,
+ * request headers left out (they are in the JSON lines).
+ */
+function stdoutDestination(): DestinationStream {
+  if (process.stdout.isTTY) return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', singleLine: true, ignore: 'headers', destination: 1 });
+  return pino.destination({ dest: 1, sync: false });
+}
+
+function sinkOf(logger: () => Logger): LogSink {
+  const sink = (entry: LogEntry) => logger().info(entry);
+  // A getter: the destination is opened on first use, not when a module imports this one.
+  return Object.defineProperty(sink, 'logger', { get: logger, enumerable: true }) as LogSink;
+}
+
+/** The process's log on stdout. */
+export const stdoutLog: LogSink = sinkOf(() => (stdoutLogger ??= createLogger(stdoutDestination())));
+
+/** The former name of stdoutLog (a terminal now gets readable lines). */
+export const jsonLinesToStdout: LogSink = stdoutLog;
+
+const silentLogger = pino({ level: 'silent' });
+export const discardLogs: LogSink = sinkOf(() => silentLogger);
+
+/** The pino logger behind sink: its own, or one that hands every parsed line to the function. */
+export function loggerOf(sink: LogSink): Logger {
+  return sink.logger ?? createLogger({ write: (line: string) => sink(JSON.parse(line) as LogEntry) });
 }

@@ -1,18 +1,21 @@
+import http from 'node:http';
 import Koa from 'koa';
+import Router from '@koa/router';
 import type { ApiConfig } from './config.js';
 import { requestLog } from './middleware/request-log.js';
 import { cors } from './middleware/cors.js';
 import { errorsAsJson } from './middleware/errors.js';
-import { dispatch } from './middleware/dispatch.js';
-import { posts } from './routes/posts.js';
-import { echo } from './routes/echo.js';
+import { unroutedAsJson } from './middleware/unrouted.js';
+import { posts } from './posts/posts.js';
+import { echo } from './echo/echo.js';
 import { beacon } from './routes/beacon.js';
 import { stream, type OpenStreams } from './routes/stream.js';
-import { flaky } from './routes/flaky.js';
+import { flaky } from './flaky/flaky.js';
 import { slow } from './routes/slow.js';
 import { badJson } from './routes/bad-json.js';
-import { notFound } from './routes/not-found.js';
-import { upstreamProxy } from './routes/upstream.js';
+import { notProxied, proxy } from './proxy/proxy-route.js';
+import { NOT_PROXIED_ROUTE, PROXIED_ROUTES } from './proxy/proxy-paths.js';
+import { proxySettings } from './proxy/proxy-settings.js';
 
 export interface ApiApp extends Koa {
   /** Ends every open event stream; part of a graceful stop. Returns how many were open. */
@@ -21,31 +24,37 @@ export interface ApiApp extends Koa {
   openStreamCount(): number;
 }
 
-/** Builds the API without listening: the middleware chain, then one handler per endpoint. */
+/** Builds the API without listening: the middleware chain, then the route table. */
 export function createApp(config: ApiConfig): ApiApp {
   const app = new Koa();
   app.silent = true;
   const openStreams: OpenStreams = new Set();
+  const postsHandlers = posts(config);
+  const beaconHandlers = beacon(config);
 
-  const proxy = upstreamProxy(config);
-  // One handler per endpoint, found by exact path (see middleware/dispatch.ts).
-  const routes = new Map<string, Koa.Middleware>([
-    ['/api/posts', posts(config)],
-    ['/api/echo', echo(config)],
-    ['/api/beacon', beacon(config)],
-    ['/api/stream', stream(config, openStreams)],
-    ['/api/flaky', flaky(config)],
-    ['/api/slow', slow(config)],
-    ['/api/bad-json', badJson()],
-    ['/api/upstream', proxy],
-  ]);
-  /** Routes that own every path under a prefix, tried in order after the exact paths. */
-  const prefixRoutes: [string, Koa.Middleware][] = [['/api/upstream/', proxy]];
+  // Exact, case-sensitive paths: /api/echo/ and /api/ECHO are not /api/echo. Every method Node
+  // parses is known to the router, so an odd one gets 405 (or echo), never 501.
+  const router = new Router({ strict: true, sensitive: true, methods: http.METHODS });
+  router
+    .get('/api/posts', postsHandlers.list)
+    .post('/api/posts', postsHandlers.create)
+    .all('/api/echo', echo(config))
+    .get('/api/beacon', beaconHandlers.list)
+    .post('/api/beacon', beaconHandlers.receive)
+    .get('/api/stream', stream(config, openStreams))
+    .get('/api/flaky', flaky(config))
+    .get('/api/slow', slow(config))
+    .get('/api/bad-json', badJson())
+    .get(PROXIED_ROUTES, proxy(proxySettings(config), config.log))
+    .all(NOT_PROXIED_ROUTE, notProxied);
 
   if (config.logRequests) app.use(requestLog(config.log));
+  // OPTIONS is answered here, before any route: the preflight.
   app.use(cors(config.allowedOrigins));
   app.use(errorsAsJson(config.log));
-  app.use(dispatch(routes, prefixRoutes, notFound()));
+  app.use(unroutedAsJson());
+  app.use(router.routes());
+  app.use(router.allowedMethods());
 
   return Object.assign(app, {
     openStreamCount: () => openStreams.size,

@@ -1,5 +1,5 @@
-import { envBool, envInt, envList, envNumber, envString, jsonLinesToStdout, type LogSink } from '@origin-lab/server-kit';
-import { upstreamKeyFromEnv } from './lib/upstream-key.js';
+import { envBool, envInt, envList, envNumber, envString, stdoutLog, type LogSink } from '@origin-lab/server-kit';
+import { upstreamKeyFromEnv } from './proxy/proxy-key.js';
 
 /** An inclusive integer range with the value used when the query leaves it out. */
 export interface Bounds {
@@ -86,7 +86,7 @@ export function apiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
       maxBodyBytes: 2 * 1024 * 1024,
       maxQueryChars: 1_024,
     },
-    log: jsonLinesToStdout,
+    log: stdoutLog,
     logRequests: true,
     now: Date.now,
     ...overrides,
@@ -94,6 +94,17 @@ export function apiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** Where the api listens when it runs on its own. */
+export interface ApiListen {
+  port: number;
+  /** Undefined listens on every interface (dual-stack). */
+  host: string | undefined;
+}
+
+export function apiListenFromEnv(env: Env): ApiListen {
+  return { port: envInt(env, 'PORT', 3000, 0, 65_535), host: env.HOST || undefined };
+}
 
 /** Reads every setting from the environment; a bad value throws a ConfigError naming the variable. */
 export function apiConfigFromEnv(env: Env, port: number): ApiConfig {

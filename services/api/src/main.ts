@@ -1,12 +1,12 @@
-import { ConfigError, envInt, serve, stopOnSignals } from '@origin-lab/server-kit';
-import { apiConfigFromEnv } from './config.js';
+import { ConfigError, serve, stopOnSignals } from '@origin-lab/server-kit';
+import { apiConfigFromEnv, apiListenFromEnv } from './config.js';
 import { createApp } from './app.js';
 
 try {
-  const port = envInt(process.env, 'PORT', 3000, 0, 65_535);
+  const { port, host } = apiListenFromEnv(process.env);
   const config = apiConfigFromEnv(process.env, port);
   const app = createApp(config);
-  const running = await serve(app.callback(), { port, host: process.env.HOST || undefined, onStopping: () => app.endStreams() });
+  const running = await serve(app.callback(), { port, host, onStopping: () => app.endStreams() });
   config.log({ msg: 'api listening', port: running.port, allowedOrigins: config.allowedOrigins });
   stopOnSignals(() => running.stop());
 } catch (err) {

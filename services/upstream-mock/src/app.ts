@@ -1,18 +1,12 @@
 import Koa from 'koa';
-import { discardLogs, redactHeaders, type LogSink } from '@origin-lab/server-kit';
+import { requestLogger } from '@origin-lab/server-kit';
 import { bearerChecker } from './auth.js';
 import { behaviour, HeldRequests } from './behaviour.js';
-import { CallLog, type CallSummary } from './call-log.js';
+import type { CallSummary } from '@origin-lab/contract';
+import { CallLog } from './call-log.js';
+import { upstreamConfig, type UpstreamConfig } from './config.js';
 import { MockError } from './mock-error.js';
 import { listPosts, listTags } from './resources.js';
-
-export interface UpstreamConfig {
-  /** The bearer key callers must present. */
-  apiKey: string;
-  log?: LogSink;
-  /** Longest wait a ?mock=slow or ?mock=hold request may ask for. */
-  maxDelayMs?: number;
-}
 
 export interface UpstreamApp extends Koa {
   calls(): CallSummary;
@@ -32,19 +26,17 @@ const RESOURCES: Record<string, (ctx: Koa.Context, call: number) => void> = {
  * switches for slow, failing, closing and uncacheable answers.
  * Admin routes under /_admin/ (calls, reset, release) sit on its own port, which no front exposes.
  */
-export function createApp(config: UpstreamConfig): UpstreamApp {
+export function createApp(settings: Partial<UpstreamConfig> = {}): UpstreamApp {
+  const { apiKey, log, maxDelayMs } = upstreamConfig(settings);
   const app = new Koa();
   app.silent = true;
-  const log = config.log ?? discardLogs;
   const callLog = new CallLog();
   const held = new HeldRequests();
-  const maxDelayMs = config.maxDelayMs ?? 60_000;
-  const isAuthorized = bearerChecker(config.apiKey);
+  const isAuthorized = bearerChecker(apiKey);
 
+  const logRequest = requestLogger(log, 'upstream request');
   app.use(async (ctx, next) => {
-    ctx.res.once('close', () => {
-      log({ msg: 'upstream request', method: ctx.method, url: ctx.url, status: ctx.res.statusCode, headers: redactHeaders(ctx.req.headers) });
-    });
+    logRequest(ctx.req, ctx.res);
     try {
       await next();
     } catch (err) {

@@ -1,25 +1,6 @@
+import type { CallSummary, ReceivedCall } from '@origin-lab/contract';
+
 /** What the third party received, so tests and instructors can see cache hits and misses from outside. */
-export interface ReceivedCall {
-  /** 1 for the first call since the last reset. */
-  n: number;
-  method: string;
-  path: string;
-  /** The raw query string, without the question mark. */
-  query: string;
-  accept: string | null;
-  /** Whether the bearer key matched; the presented value itself is never recorded. */
-  authorized: boolean;
-}
-
-export interface CallSummary {
-  total: number;
-  unauthorized: number;
-  byPath: Record<string, number>;
-  /** Requests waiting for POST /_admin/release. */
-  held: number;
-  recent: ReceivedCall[];
-}
-
 export class CallLog {
   private total = 0;
   private unauthorized = 0;

@@ -1,14 +1,14 @@
-import { ConfigError, envInt, jsonLinesToStdout, serve, stopOnSignals } from '@origin-lab/server-kit';
+import { ConfigError, stdoutLog, serve, stopOnSignals } from '@origin-lab/server-kit';
 import { createApp } from './app.js';
-import { DEV_UPSTREAM_KEY, upstreamKeyFromEnv } from './key.js';
+import { upstreamConfigFromEnv, upstreamListenFromEnv } from './config.js';
+import { DEV_UPSTREAM_KEY } from './key.js';
 
 try {
-  const port = envInt(process.env, 'PORT', 8090, 0, 65_535);
-  const apiKey = upstreamKeyFromEnv(process.env);
-  const maxDelayMs = envInt(process.env, 'MOCK_MAX_DELAY_MS', 60_000, 0, 600_000);
-  const app = createApp({ apiKey, log: jsonLinesToStdout, maxDelayMs });
-  const running = await serve(app.callback(), { port, host: process.env.HOST || undefined, onStopping: () => app.release() });
-  jsonLinesToStdout({ msg: 'upstream-mock listening', port: running.port, devKey: apiKey === DEV_UPSTREAM_KEY });
+  const { port, host } = upstreamListenFromEnv(process.env);
+  const config = upstreamConfigFromEnv(process.env, stdoutLog);
+  const app = createApp(config);
+  const running = await serve(app.callback(), { port, host, onStopping: () => app.release() });
+  config.log({ msg: 'upstream-mock listening', port: running.port, devKey: config.apiKey === DEV_UPSTREAM_KEY });
   stopOnSignals(() => running.stop());
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;

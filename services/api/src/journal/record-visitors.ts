@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { ServerJournalEntry } from '@origin-lab/contract';
-import { bodyKind } from '../lib/body-kind.js';
+import { bodyKind } from '../echo/body-kind.js';
 import { journalEntry } from './journal-entry.js';
 import type { VisitorJournals } from './visitor-journals.js';
 import { isVisitorToken, VISITOR_PARAMETER } from './visitor-token.js';

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
+import type { ErrorBody } from '@origin-lab/contract';
 import type { LogSink } from '@origin-lab/server-kit';
-import { ApiError } from '../lib/api-error.js';
+import { ApiError } from '../http/api-error.js';
 
 /**
  * Turns every failure into a JSON Error object with the right status. Headers already set
@@ -17,7 +18,7 @@ export function errorsAsJson(log: LogSink): Middleware {
       if (ctx.headerSent || !ctx.writable) return;
       ctx.status = answer.status;
       ctx.set(answer.headers);
-      ctx.body = { error: answer.message, ...answer.fields };
+      ctx.body = { error: answer.message, ...answer.fields } satisfies ErrorBody;
     });
 }
 

@@ -1,25 +1,11 @@
 import type { Middleware } from 'koa';
-import { redactHeaders, type LogSink } from '@origin-lab/server-kit';
+import { requestLogger, type LogSink } from '@origin-lab/server-kit';
 
-/**
- * One structured line per request, written when the response closes, so streamed answers
- * (written straight to the socket) are logged too, with their full duration.
- */
+/** The request log (server-kit's requestLogger, on pino-http) as the first middleware. */
 export function requestLog(log: LogSink): Middleware {
+  const logRequest = requestLogger(log, 'request');
   return (ctx, next) => {
-    const started = performance.now();
-    const { req, res } = ctx;
-    res.once('close', () => {
-      log({
-        msg: 'request',
-        method: req.method,
-        url: req.url,
-        status: res.statusCode,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        completed: res.writableFinished,
-        headers: redactHeaders(req.headers),
-      });
-    });
+    logRequest(ctx.req, ctx.res);
     return next();
   };
 }

@@ -1,12 +1,10 @@
 import type { Middleware } from 'koa';
 import type { ApiConfig } from '../config.js';
-import { methodNotAllowed } from '../lib/api-error.js';
-import { queryInt } from '../lib/query-int.js';
+import { queryInt } from '../http/query-int.js';
 
 /** GET /api/slow?ms=N answers after N ms, and stops waiting as soon as the client leaves. */
 export function slow(config: ApiConfig): Middleware {
   return async (ctx) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw methodNotAllowed(ctx.method, ctx.path, ['GET', 'HEAD', 'OPTIONS']);
     const ms = queryInt(ctx, 'ms', config.slowMs);
     const res = ctx.res;
     await new Promise<void>((resolve) => {

@@ -1,8 +1,8 @@
 import type { Middleware } from 'koa';
+import type { StreamRecords } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
-import { methodNotAllowed } from '../lib/api-error.js';
-import { queryInt } from '../lib/query-int.js';
-import { sseComment, sseRecord } from '../lib/sse.js';
+import { queryInt } from '../http/query-int.js';
+import { sseComment, sseRecord } from '../http/sse.js';
 
 /** Open streams, each with a function that ends it; used by a graceful stop. */
 export type OpenStreams = Set<() => void>;
@@ -15,7 +15,6 @@ export type OpenStreams = Set<() => void>;
 export function stream(config: ApiConfig, open: OpenStreams): Middleware {
   const interval = config.streamIntervalMs;
   return (ctx) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw methodNotAllowed(ctx.method, ctx.path, ['GET', 'HEAD', 'OPTIONS']);
     const count = queryInt(ctx, 'count', config.streamCount);
     const res = ctx.res;
     ctx.respond = false;
@@ -41,9 +40,9 @@ export function stream(config: ApiConfig, open: OpenStreams): Middleware {
     };
     const tick = () => {
       sent += 1;
-      res.write(sseRecord('tick', { n: sent, of: count }));
+      res.write(sseRecord<StreamRecords>('tick', { n: sent, of: count }));
       if (sent === count) {
-        res.write(sseRecord('done', {}));
+        res.write(sseRecord<StreamRecords>('done', {}));
         finish();
         return;
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../src/lib/seeded-random.js';
+import { seededRandom } from '../../src/flaky/seeded-random.js';
 import { fuzzRequest, type FuzzRequest } from './fuzz-requests.js';
 import { rawExchange, type RawAnswer } from '@origin-lab/test-kit';
 import { SEED, hardenedApiForFile, inParallel } from './harness.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from 'undici';
-import { seededRandom } from '../../src/lib/seeded-random.js';
+import { seededRandom } from '../../src/flaky/seeded-random.js';
 import { SEED, hardenedApiForFile } from './harness.js';
 import { pick, type Random } from './fuzz-requests.js';
 import { processState } from './process-state.js';

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../../src/lib/seeded-random.js';
+import { seededRandom } from '../../src/flaky/seeded-random.js';
 import { pollUntil } from '@origin-lab/test-kit';
 import { SEED, inParallel, startHardenedApi, type HardenedApi } from './harness.js';
 import { processState, resourcesAbove } from './process-state.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyCache, type CachedAnswer } from '../../src/lib/proxy-cache.js';
-import { SingleFlight } from '../../src/lib/proxy-single-flight.js';
+import { ProxyCache, type CachedAnswer } from '../../src/proxy/proxy-cache.js';
+import { SingleFlight } from '../../src/proxy/proxy-single-flight.js';
 
 const answer = (bytes: number): CachedAnswer => ({ status: 200, headers: { 'Content-Type': 'application/json' }, body: Buffer.alloc(bytes, 'x') });
 

@@ -1,4 +1,5 @@
 import { ConfigError } from '@origin-lab/server-kit';
+import type { ProxySettings } from './proxy-settings.js';
 
 /**
  * The upstream resources the proxy forwards to: the one place to add or remove one.
@@ -6,7 +7,23 @@ import { ConfigError } from '@origin-lab/server-kit';
  */
 export const PROXIED_PATHS: ReadonlySet<string> = new Set(['/posts', '/tags']);
 
+/** Where the proxy is mounted in the API. */
 export const PROXY_PREFIX = '/api/upstream';
+
+/** The API paths the proxy answers with GET and HEAD. */
+export const PROXIED_ROUTES: string[] = [...PROXIED_PATHS].map((path) => `${PROXY_PREFIX}${path}`);
+
+/**
+ * Every other path at or under the prefix (`/api/upstream`, `/api/upstream/`, `/api/upstream/x/y`):
+ * 404 Not proxied whatever the method. Not `/api/upstreamX`: that is no proxy path at all.
+ */
+export const NOT_PROXIED_ROUTE = new RegExp(
+  `^${escapeRegExp(PROXY_PREFIX)}(?!(?:${[...PROXIED_PATHS].map(escapeRegExp).join('|')})$)(?:/.*)?$`,
+);
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 /** The pinned upstream base: scheme, host, port and an optional path prefix, nothing else. */
 export interface UpstreamBase {
@@ -46,7 +63,7 @@ const QUERY = /^[\x21-\x22\x24-\x7e]*$/;
  * `%2f`, double encoding, backslashes, `//host`, `@`, `:`, trailing slashes, case variants and
  * absolute-form targets can never name anything else. The host comes only from configuration.
  */
-export function proxyTarget(rawUrl: string, base: UpstreamBase, maxQueryChars: number): ProxyTarget {
+export function proxyTarget(rawUrl: string, { base, maxQueryChars }: ProxySettings): ProxyTarget {
   if (!rawUrl.startsWith(PROXY_PREFIX)) return { kind: 'not-proxied' };
   const questionMark = rawUrl.indexOf('?');
   const rawPath = questionMark === -1 ? rawUrl : rawUrl.slice(0, questionMark);

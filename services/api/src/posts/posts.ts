@@ -1,16 +1,21 @@
 import type { Context, Middleware } from 'koa';
 import multer from '@koa/multer';
+import type { FormFields } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
-import { ApiError, methodNotAllowed } from '../lib/api-error.js';
-import { mimeEssence } from '../lib/content-type.js';
-import { readBody, tooLarge } from '../lib/read-body.js';
-import { PostStore, type Attachment } from '../lib/post-store.js';
-import { validatePost } from '../lib/post-validation.js';
+import { ApiError } from '../http/api-error.js';
+import { mimeEssence } from '../http/content-type.js';
+import { readBody, bodyTooLarge } from '../http/read-body.js';
+import { PostStore, type Attachment } from './post-store.js';
+import { validatePost } from './post-validation.js';
 
-type FormFields = Record<string, string | string[] | undefined>;
+export interface PostsHandlers {
+  /** GET: every post, oldest first. */
+  list: Middleware;
+  /** POST: creates one post from multipart or urlencoded form data. */
+  create: Middleware;
+}
 
-/** GET lists the posts; POST creates one from multipart or urlencoded form data. */
-export function posts(config: ApiConfig): Middleware {
+export function posts(config: ApiConfig): PostsHandlers {
   const store = new PostStore(config.postsMax);
   const { limits } = config;
   const multipart = multer({
@@ -38,7 +43,7 @@ export function posts(config: ApiConfig): Middleware {
     }
     if (essence === 'multipart/form-data') {
       const declared = Number(ctx.get('Content-Length') || 0);
-      if (declared > limits.bodyBytes + limits.files * limits.fileBytes) throw tooLarge(limits.bodyBytes + limits.files * limits.fileBytes);
+      if (declared > limits.bodyBytes + limits.files * limits.fileBytes) throw bodyTooLarge(limits.bodyBytes + limits.files * limits.fileBytes);
       try {
         await multipart(ctx, async () => {});
       } catch (err) {
@@ -56,16 +61,16 @@ export function posts(config: ApiConfig): Middleware {
     });
   }
 
-  return async (ctx) => {
-    if (ctx.method === 'GET' || ctx.method === 'HEAD') {
+  return {
+    list: (ctx) => {
       ctx.body = { posts: store.list() };
-      return;
-    }
-    if (ctx.method !== 'POST') throw methodNotAllowed(ctx.method, ctx.path, ['GET', 'HEAD', 'POST', 'OPTIONS']);
-    const { fields, attachments } = await readForm(ctx);
-    const post = store.add(validatePost(fields, attachments, limits));
-    ctx.status = 201;
-    ctx.body = { post };
+    },
+    create: async (ctx) => {
+      const { fields, attachments } = await readForm(ctx);
+      const post = store.add(validatePost(fields, attachments, limits));
+      ctx.status = 201;
+      ctx.body = { post };
+    },
   };
 }
 

@@ -1,8 +1,9 @@
 import type { Context, Middleware } from 'koa';
 import { isUtf8 } from 'node:buffer';
+import type { EchoReflection } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
-import { bodyKind } from '../lib/body-kind.js';
-import { declaresNoBody, NO_BODY, readBody } from '../lib/read-body.js';
+import { bodyKind } from './body-kind.js';
+import { declaresNoBody, NO_BODY, readSentBody } from '../http/read-body.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -15,7 +16,7 @@ export function echo(config: ApiConfig): Middleware {
   // Not async: a request without a body (most GETs) is answered without a promise or a tick.
   return (ctx) => {
     if (declaresNoBody(ctx.req)) return reflect(ctx, NO_BODY);
-    return readBody(ctx, limit).then((body) => reflect(ctx, body));
+    return readSentBody(ctx.req, limit).then((body) => reflect(ctx, body));
   };
 }
 
@@ -24,14 +25,15 @@ function reflect(ctx: Context, body: Buffer): void {
   const valid = isUtf8(body);
   // Serialised here, once, with the header Koa would set for an object body: saves Koa's type lookup.
   ctx.set('Content-Type', JSON_TYPE);
-  ctx.body = JSON.stringify({
-    method: req.method,
+  const reflection: EchoReflection = {
+    method: ctx.method,
     path: ctx.path,
     query: ctx.query,
     headers: req.headers,
     body: body.toString('utf8'),
     ...(valid ? {} : { bodyBase64: body.toString('base64') }),
     bodyBytes: body.length,
-    bodyKind: bodyKind(req.method ?? '', req.headers['content-type'], body.length),
-  });
+    bodyKind: bodyKind(ctx.method, req.headers['content-type'], body.length),
+  };
+  ctx.body = JSON.stringify(reflection);
 }

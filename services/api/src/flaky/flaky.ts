@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { ApiConfig } from '../config.js';
-import { ApiError, methodNotAllowed } from '../lib/api-error.js';
-import { seededRandom } from '../lib/seeded-random.js';
+import { ApiError } from '../http/api-error.js';
+import { seededRandom } from './seeded-random.js';
 
 /**
  * GET /api/flaky fails at random with 500 { error, rate }. The rate comes from configuration;
@@ -11,7 +11,6 @@ import { seededRandom } from '../lib/seeded-random.js';
 export function flaky(config: ApiConfig): Middleware {
   const random = config.flaky.seed === undefined ? Math.random : seededRandom(config.flaky.seed);
   return (ctx) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw methodNotAllowed(ctx.method, ctx.path, ['GET', 'HEAD', 'OPTIONS']);
     const rate = rateFrom(ctx.query.rate, config.flaky.rate);
     if (random() < rate) throw new ApiError(500, 'flaky failure, on purpose', { rate });
     ctx.body = { ok: true, rate };

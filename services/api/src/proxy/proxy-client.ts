@@ -1,3 +1,5 @@
+import type { ProxySettings } from './proxy-settings.js';
+
 /** A completed exchange with the upstream: the status, the headers the proxy cares about, the body. */
 export interface UpstreamAnswer {
   status: number;
@@ -21,28 +23,22 @@ export class UpstreamFailure extends Error {
   }
 }
 
-export interface UpstreamCallOptions {
-  apiKey: string;
-  timeoutMs: number;
-  maxBodyBytes: number;
-}
-
 /**
  * GET target with the server's bearer key, within timeoutMs for the whole exchange (headers and
  * body) and maxBodyBytes for the body. Redirects are not followed: the host stays pinned.
  * Every failure becomes an UpstreamFailure whose text is written here, never copied from the
  * underlying error, so no header value (the key included) can surface in a message.
  */
-export async function callUpstream(target: URL, options: UpstreamCallOptions): Promise<UpstreamAnswer> {
-  const signal = AbortSignal.timeout(options.timeoutMs);
+export async function callUpstream(target: URL, settings: ProxySettings): Promise<UpstreamAnswer> {
+  const signal = AbortSignal.timeout(settings.timeoutMs);
   try {
     const response = await fetch(target, {
       method: 'GET',
-      headers: { Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json' },
+      headers: { Authorization: `Bearer ${settings.apiKey}`, Accept: 'application/json' },
       redirect: 'manual',
       signal,
     });
-    const body = await readLimited(response, options.maxBodyBytes);
+    const body = await readLimited(response, settings.maxBodyBytes);
     return {
       status: response.status,
       contentType: response.headers.get('content-type'),
@@ -55,7 +51,7 @@ export async function callUpstream(target: URL, options: UpstreamCallOptions): P
   } catch (err) {
     if (err instanceof UpstreamFailure) throw err;
     if (signal.aborted) {
-      throw new UpstreamFailure(504, 'the upstream timed out', `no complete answer within ${options.timeoutMs} ms (UPSTREAM_TIMEOUT_MS)`);
+      throw new UpstreamFailure(504, 'the upstream timed out', `no complete answer within ${settings.timeoutMs} ms (UPSTREAM_TIMEOUT_MS)`);
     }
     throw new UpstreamFailure(502, 'the upstream is unavailable', describeNetworkError(err));
   }
@@ -65,7 +61,7 @@ async function readLimited(response: Response, maxBytes: number): Promise<Buffer
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel();
-    throw tooLarge(maxBytes);
+    throw answerTooLarge(maxBytes);
   }
   if (response.body === null) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
@@ -74,14 +70,14 @@ async function readLimited(response: Response, maxBytes: number): Promise<Buffer
     total += chunk.length;
     if (total > maxBytes) {
       await response.body.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
+      throw answerTooLarge(maxBytes);
     }
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
 }
 
-function tooLarge(maxBytes: number): UpstreamFailure {
+function answerTooLarge(maxBytes: number): UpstreamFailure {
   return new UpstreamFailure(502, 'the upstream answer is too large', `more than ${maxBytes} bytes (UPSTREAM_MAX_BODY_BYTES)`);
 }
 

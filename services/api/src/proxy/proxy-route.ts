@@ -1,12 +1,12 @@
 import type { Context, Middleware } from 'koa';
-import type { ApiConfig } from '../config.js';
-import { ApiError, methodNotAllowed } from '../lib/api-error.js';
-import { ProxyCache, type CachedAnswer } from '../lib/proxy-cache.js';
-import { judgeUpstreamAnswer } from '../lib/proxy-policy.js';
-import { SingleFlight } from '../lib/proxy-single-flight.js';
-import { callUpstream, UpstreamFailure } from '../lib/upstream-client.js';
-import { assertUsableKey } from '../lib/upstream-key.js';
-import { parseUpstreamBase, proxyTarget } from '../lib/upstream-paths.js';
+import type { LogSink } from '@origin-lab/server-kit';
+import { ApiError } from '../http/api-error.js';
+import { ProxyCache, type CachedAnswer } from './proxy-cache.js';
+import { callUpstream, UpstreamFailure } from './proxy-client.js';
+import { proxyTarget } from './proxy-paths.js';
+import { judgeUpstreamAnswer } from './proxy-policy.js';
+import type { ProxySettings } from './proxy-settings.js';
+import { SingleFlight } from './proxy-single-flight.js';
 
 /**
  * How an answer was produced, in the X-Cache response header:
@@ -18,43 +18,34 @@ type CacheState = 'HIT' | 'MISS' | 'COALESCED' | 'PASS';
 type Outcome = { kind: 'answer'; shareable: boolean; answer: CachedAnswer } | { kind: 'failed'; failure: UpstreamFailure };
 
 /**
- * GET /api/upstream/<path>: the same-origin proxy, for every path under the prefix. The request is
- * judged on its raw target (ctx.req.url), so escapes are judged on what was sent, before any
+ * GET /api/upstream/<path>: the same-origin proxy, mounted on PROXIED_ROUTES. The request is
+ * judged again on its raw target (ctx.req.url), so escapes are judged on what was sent, before any
  * parsing or decoding could turn them into something else. Only PROXIED_PATHS are forwarded,
  * to the configured upstream only; answers are shared through one cache, with concurrent misses
  * for the same URL coalesced into one upstream call.
  */
-export function upstreamProxy(config: ApiConfig): Middleware {
-  const settings = config.upstream;
-  const base = parseUpstreamBase(settings.url);
-  assertUsableKey(settings.apiKey);
-  const cache = new ProxyCache({
-    ttlMs: settings.cacheTtlSeconds * 1_000,
-    maxEntries: settings.cacheMaxEntries,
-    maxBytes: settings.cacheMaxBytes,
-    now: () => config.now(),
-  });
+export function proxy(settings: ProxySettings, log: LogSink): Middleware {
+  const cache = new ProxyCache(settings.cache);
   const flights = new SingleFlight<Outcome>();
 
   async function fetchFromUpstream(target: URL): Promise<Outcome> {
     const started = performance.now();
     try {
-      const upstream = await callUpstream(target, { apiKey: settings.apiKey, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes });
-      const judged = judgeUpstreamAnswer(upstream, settings.apiKey, settings.cacheTtlSeconds);
+      const upstream = await callUpstream(target, settings);
+      const judged = judgeUpstreamAnswer(upstream, settings);
       const stored = judged.shareable && cache.set(target.href, judged.answer);
-      config.log({ msg: 'upstream call', target: target.href, status: upstream.status, stored, ms: elapsed(started) });
+      log({ msg: 'upstream call', target: target.href, status: upstream.status, stored, ms: elapsed(started) });
       return { kind: 'answer', ...judged };
     } catch (err) {
       const failure = err instanceof UpstreamFailure ? err : new UpstreamFailure(502, 'the upstream is unavailable', 'the exchange with the upstream failed');
-      config.log({ msg: 'upstream failed', target: target.href, status: failure.status, error: failure.message, detail: failure.detail, ms: elapsed(started) });
+      log({ msg: 'upstream failed', target: target.href, status: failure.status, error: failure.message, detail: failure.detail, ms: elapsed(started) });
       return { kind: 'failed', failure };
     }
   }
 
   return async (ctx) => {
-    const target = proxyTarget(ctx.req.url ?? '', base, settings.maxQueryChars);
+    const target = proxyTarget(ctx.req.url ?? '', settings);
     if (target.kind === 'not-proxied') return notProxied(ctx);
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw methodNotAllowed(ctx.method, ctx.path, ['GET', 'HEAD', 'OPTIONS']);
     if (target.kind === 'bad-query') throw badQuery(target.reason, settings.maxQueryChars);
 
     const key = target.url.href;
@@ -85,8 +76,8 @@ function send(ctx: Context, answer: CachedAnswer, state: CacheState, ageSeconds?
   ctx.body = answer.body;
 }
 
-/** The spec's answer for every path off the allowlist: 404, plain text. */
-function notProxied(ctx: Context): void {
+/** The spec's answer for every path off the allowlist, whatever the method: 404, plain text. */
+export function notProxied(ctx: Context): void {
   ctx.status = 404;
   ctx.type = 'text/plain; charset=utf-8';
   ctx.body = 'Not proxied';

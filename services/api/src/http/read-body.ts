@@ -13,15 +13,19 @@ export function declaresNoBody(req: IncomingMessage): boolean {
 
 /** Reads the whole request body as bytes, refusing more than limit with a 413 before buffering it. */
 export function readBody(ctx: Context, limit: number): Promise<Buffer> {
-  if (declaresNoBody(ctx.req)) return Promise.resolve(NO_BODY);
-  const declared = ctx.req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));
+  return declaresNoBody(ctx.req) ? Promise.resolve(NO_BODY) : readSentBody(ctx.req, limit);
+}
+
+/** readBody for a request already known to declare a body (see declaresNoBody). */
+export function readSentBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = req.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(bodyTooLarge(limit));
   // A declared length within the limit is the common case: a plain reader, no general machinery.
-  if (declared !== undefined && declared !== '') return readDeclared(ctx.req, Number(declared));
+  if (declared !== undefined && declared !== '') return readDeclared(req, Number(declared));
   // Not async: the reader's own promise is returned, with failures mapped, without an extra await.
-  return getRawBody(ctx.req, { limit, length: declared === '' ? undefined : declared }).catch((err: unknown) => {
+  return getRawBody(req, { limit, length: declared === '' ? undefined : declared }).catch((err: unknown) => {
     const type = (err as { type?: string }).type;
-    if (type === 'entity.too.large') throw tooLarge(limit);
+    if (type === 'entity.too.large') throw bodyTooLarge(limit);
     if (type === 'request.size.invalid') throw new ApiError(400, 'the body is not as long as Content-Length says');
     if (type === 'request.aborted') throw new ApiError(400, 'the client stopped sending the body');
     throw err;
@@ -67,6 +71,6 @@ function readDeclared(req: IncomingMessage, length: number): Promise<Buffer> {
   });
 }
 
-export function tooLarge(limit: number): ApiError {
+export function bodyTooLarge(limit: number): ApiError {
   return new ApiError(413, `request body is larger than the limit of ${limit} bytes`, { limit });
 }

@@ -1,4 +1,5 @@
-import { ApiError } from './api-error.js';
+import type { FormFields } from '@origin-lab/contract';
+import { ApiError } from '../http/api-error.js';
 import type { Attachment, NewPost } from './post-store.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -9,8 +10,6 @@ export function characterCount(text: string): number {
   for (const _ of graphemes.segment(text)) count++;
   return count;
 }
-
-type FormFields = Record<string, string | string[] | undefined>;
 
 export interface PostLimits {
   titleChars: number;

@@ -1,6 +1,5 @@
-import { mimeEssence } from './content-type.js';
-
-export type BodyKind = 'json' | 'urlencoded' | 'multipart' | 'other' | 'none';
+import type { BodyKind } from '@origin-lab/contract';
+import { mimeEssence } from '../http/content-type.js';
 
 const KIND_BY_ESSENCE: Record<string, BodyKind> = {
   'application/json': 'json',

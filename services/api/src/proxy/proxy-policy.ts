@@ -1,5 +1,6 @@
 import type { CachedAnswer } from './proxy-cache.js';
-import { UpstreamFailure, type UpstreamAnswer } from './upstream-client.js';
+import type { ProxySettings } from './proxy-settings.js';
+import { UpstreamFailure, type UpstreamAnswer } from './proxy-client.js';
 
 /** What the proxy does with a completed upstream exchange. */
 export interface JudgedAnswer {
@@ -22,7 +23,7 @@ const UNSHAREABLE_DIRECTIVE = /(?:^|,)\s*(?:private|no-store|no-cache)\s*(?:[=,]
  * - a 5xx is the third party failing, as a gateway reports it: a 502 naming the upstream's status,
  *   so the page can tell our failure from theirs. A 4xx (a bad page number, say) is passed on.
  */
-export function judgeUpstreamAnswer(upstream: UpstreamAnswer, apiKey: string, ttlSeconds: number): JudgedAnswer {
+export function judgeUpstreamAnswer(upstream: UpstreamAnswer, { apiKey, cacheTtlSeconds }: ProxySettings): JudgedAnswer {
   if (upstream.body.includes(apiKey) || upstream.headerText.includes(apiKey)) {
     throw new UpstreamFailure(502, 'the upstream answer was withheld', "it contained the server's upstream credential");
   }
@@ -45,7 +46,7 @@ export function judgeUpstreamAnswer(upstream: UpstreamAnswer, apiKey: string, tt
   const shareable =
     upstream.status === 200 && !upstream.setsCookie && !UNSHAREABLE_DIRECTIVE.test(cacheControl) && upstream.vary?.trim() !== '*';
   const headers = shareable
-    ? { 'Content-Type': contentType, 'Cache-Control': `public, max-age=${ttlSeconds}` }
+    ? { 'Content-Type': contentType, 'Cache-Control': `public, max-age=${cacheTtlSeconds}` }
     : { 'Content-Type': contentType, 'Cache-Control': UNSHAREABLE_DIRECTIVE.test(cacheControl) ? cacheControl : 'no-store' };
   return { shareable, answer: { status: upstream.status, headers, body: upstream.body } };
 }
