@@ -1,4 +1,3 @@
-import type http from 'node:http';
 import { serve, type Handler, type LogSink } from '@origin-lab/server-kit';
 import { apiConfigFromEnv, type ApiConfig } from '@origin-lab/api/config';
 import { createApp as createApi } from '@origin-lab/api/app';
