@@ -6,7 +6,7 @@ export type LogEntry = Record<string, unknown>;
 
 /**
  * Where a service writes its log entries. A sink backed by pino carries its logger, so the request
- * log (pino-http) writes to it directly; any other function (a test collecting entries) is given
+ * log writes to it directly; any other function (a test collecting entries) is given
  * entries through a pino logger of its own, redacted the same way.
  */
 export interface LogSink {
