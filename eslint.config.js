@@ -30,7 +30,10 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
       // A handle assigned once, after closures that read it are made, stays `let`.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   // Tests read loosely shaped JSON answers.

@@ -88,7 +88,12 @@ export function firefoxLaunch(caCerts: readonly string[] = []): LaunchOptions {
     'toolkit.startup.max_resumed_crashes': -1,
     'toolkit.telemetry.enabled': false,
   };
-  writeFileSync(join(profile, 'user.js'), Object.entries(prefs).map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});`).join('\n') + '\n');
+  writeFileSync(
+    join(profile, 'user.js'),
+    Object.entries(prefs)
+      .map(([name, value]) => `user_pref(${JSON.stringify(name)}, ${JSON.stringify(value)});`)
+      .join('\n') + '\n',
+  );
   return {
     channel: 'moz-firefox',
     executablePath: browserExecutable('firefox'),
@@ -101,7 +106,8 @@ export function firefoxLaunch(caCerts: readonly string[] = []): LaunchOptions {
 /** Creates an NSS database in dir trusting each certificate as a CA for web sites. */
 function trustInNssDb(dir: string, caCerts: readonly string[]): void {
   mkdirSync(dir, { recursive: true });
-  const certutil = (args: string[]) => execFileSync('certutil', ['-d', `sql:${dir}`, ...args], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
+  const certutil = (args: string[]) =>
+    execFileSync('certutil', ['-d', `sql:${dir}`, ...args], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
   if (!existsSync(join(dir, 'cert9.db'))) certutil(['-N', '--empty-password']);
   caCerts.forEach((cert, index) => certutil(['-A', '-t', 'C,,', '-n', `origin-lab-ca-${index}`, '-i', cert]));
 }

@@ -35,6 +35,7 @@ const section = [
 const doc = readFileSync(docFile, 'utf8');
 const start = doc.indexOf('<!-- bench:start -->');
 const end = doc.indexOf('<!-- bench:end -->');
-if (start === -1 || end === -1) throw new Error(`${docFile} has no <!-- bench:start --> ... <!-- bench:end --> section`);
+if (start === -1 || end === -1)
+  throw new Error(`${docFile} has no <!-- bench:start --> ... <!-- bench:end --> section`);
 writeFileSync(docFile, doc.slice(0, start) + section + doc.slice(end + '<!-- bench:end -->'.length));
 process.stdout.write(`${docFile}: figures of ${machine.date} written\n`);

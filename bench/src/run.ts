@@ -50,7 +50,13 @@ async function main(): Promise<void> {
     try {
       figures.push(...(await BENCHES[name](options, log)));
     } catch (err) {
-      figures.push({ bench: name, name: 'failed', value: NaN, unit: '', note: (err as Error).message.split('\n').slice(0, 3).join(' ') });
+      figures.push({
+        bench: name,
+        name: 'failed',
+        value: NaN,
+        unit: '',
+        note: (err as Error).message.split('\n').slice(0, 3).join(' '),
+      });
     } finally {
       await stopAllChildren();
     }
@@ -58,14 +64,18 @@ async function main(): Promise<void> {
   }
   const host = machine();
   host.loadAverage1mBefore = loadBefore;
-  const header = `Origin Lab benchmarks, ${host.date}: ${host.cpus} CPUs (${host.cpuModel}), ${host.memoryGiB} GiB, Node ${host.node}, ` +
+  const header =
+    `Origin Lab benchmarks, ${host.date}: ${host.cpus} CPUs (${host.cpuModel}), ${host.memoryGiB} GiB, Node ${host.node}, ` +
     `load average ${loadBefore} before and ${host.loadAverage1m} after (other work on the machine shows here); ` +
     `${options.runs} run(s) of ${options.durationS} s per throughput figure, ${options.connections} keep-alive connections, medians; total ${Math.round((Date.now() - started) / 1000)} s`;
   process.stdout.write(`\n${header}\n\n${renderTable(figures)}\n`);
   const notes = renderNotes(figures);
   if (notes) process.stdout.write(`\nNotes:\n${notes}\n`);
   if (options.json) {
-    writeFileSync(options.json, JSON.stringify({ machine: host, options: { ...options, only: [...options.only] }, figures }, null, 2));
+    writeFileSync(
+      options.json,
+      JSON.stringify({ machine: host, options: { ...options, only: [...options.only] }, figures }, null, 2),
+    );
     process.stdout.write(`\nFigures written to ${options.json}\n`);
   }
 }

@@ -45,7 +45,9 @@ function openStream(): void {
   socket.setEncoding('utf8');
   socket.on('connect', () => {
     opened += 1;
-    socket.write(`GET /api/stream?count=${job.ticks} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nOrigin: https://a.localhost\r\n\r\n`);
+    socket.write(
+      `GET /api/stream?count=${job.ticks} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nOrigin: https://a.localhost\r\n\r\n`,
+    );
   });
   socket.on('data', (chunk: string) => {
     const now = performance.now();

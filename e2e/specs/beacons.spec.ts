@@ -1,17 +1,28 @@
 import { openPage, runAll } from './support/experiments.js';
 import { beaconJournal, expect, test } from './support/server.js';
 
-test('exit beacons: data types, credentials preflight, the 64 KiB budget, keepalive fetch', async ({ page, origins, browserName }) => {
+test('exit beacons: data types, credentials preflight, the 64 KiB budget, keepalive fetch', async ({
+  page,
+  origins,
+  browserName,
+}) => {
   await openPage(page, `${origins.self}/beacons.html`);
   const r = await runAll(page, 90_000);
 
-  const rows = r['beacon-types']!.observed.rows as Record<string, { returned: boolean; arrived: boolean; contentType: string | null }>;
+  const rows = r['beacon-types']!.observed.rows as Record<
+    string,
+    { returned: boolean; arrived: boolean; contentType: string | null }
+  >;
   for (const row of Object.values(rows)) expect(row.returned).toBe(true);
   expect(rows['string']).toMatchObject({ arrived: true, contentType: 'text/plain;charset=UTF-8' });
-  expect(rows['URLSearchParams']).toMatchObject({ arrived: true, contentType: 'application/x-www-form-urlencoded;charset=UTF-8' });
+  expect(rows['URLSearchParams']).toMatchObject({
+    arrived: true,
+    contentType: 'application/x-www-form-urlencoded;charset=UTF-8',
+  });
   expect(rows['FormData']!.arrived).toBe(true);
   expect(rows['FormData']!.contentType).toMatch(/^multipart\/form-data; boundary=\S+$/);
-  for (const name of ['ArrayBuffer', 'Uint8Array', 'Blob with no type']) expect(rows[name], name).toMatchObject({ arrived: true, contentType: null });
+  for (const name of ['ArrayBuffer', 'Uint8Array', 'Blob with no type'])
+    expect(rows[name], name).toMatchObject({ arrived: true, contentType: null });
   expect(rows['Blob typed application/json']!.arrived).toBe(false);
 
   expect(r['json-beacon-credentials']!.observed).toEqual({
@@ -20,9 +31,16 @@ test('exit beacons: data types, credentials preflight, the 64 KiB budget, keepal
   });
   // Firefox (measured, ESR 153) does not apply the budget to sendBeacon; the page flags it as a known difference.
   const firefox = browserName === 'firefox';
-  expect(r['keepalive-budget']!.observed).toEqual({ first: true, second: true, third: firefox, single70: firefox, fetch70: 'TypeError' });
+  expect(r['keepalive-budget']!.observed).toEqual({
+    first: true,
+    second: true,
+    third: firefox,
+    single70: firefox,
+    fetch70: 'TypeError',
+  });
   expect(r['keepalive-fetch']!.observed).toEqual({ status: 202, jsonError: 'SyntaxError', text: '' });
-  for (const [id, result] of Object.entries(r)) expect(result.state, id).toBe(firefox && id === 'keepalive-budget' ? 'known-difference' : 'agree');
+  for (const [id, result] of Object.entries(r))
+    expect(result.state, id).toBe(firefox && id === 'keepalive-budget' ? 'known-difference' : 'agree');
 });
 
 test('the exit beacon is printed, sent on pagehide when dirty, and arrives', async ({ page, origins, server }) => {
@@ -38,7 +56,9 @@ test('the exit beacon is printed, sent on pagehide when dirty, and arrives', asy
   // Leaving the page fires pagehide: the beacon goes out, and the server receives it.
   await page.goto(`${origins.self}/`);
   await expect
-    .poll(async () => (await beaconJournal(server, origins.self)).find((b) => b.body.includes('"clicks":2,"keys":1')), { timeout: 10_000 })
+    .poll(async () => (await beaconJournal(server, origins.self)).find((b) => b.body.includes('"clicks":2,"keys":1')), {
+      timeout: 10_000,
+    })
     .toMatchObject({ contentType: 'text/plain;charset=UTF-8', origin: origins.self });
 
   // Back on the page, its log (sessionStorage) says what was sent and that sendBeacon returned true.
@@ -46,6 +66,8 @@ test('the exit beacon is printed, sent on pagehide when dirty, and arrives', asy
   // Leaving fires pagehide, then visibilitychange (hidden): the first sends, the dirty flag stops the second.
   const log = page.locator('#beacon-log li');
   await expect(log).toHaveCount(2);
-  await expect(log.nth(0)).toContainText(/pagehide: \{"clicks":2,"keys":1,"visibleSeconds":\d+\} to .* sendBeacon returned true/);
+  await expect(log.nth(0)).toContainText(
+    /pagehide: \{"clicks":2,"keys":1,"visibleSeconds":\d+\} to .* sendBeacon returned true/,
+  );
   await expect(log.nth(1)).toContainText('visibilitychange:hidden: nothing new, not sent');
 });

@@ -2,34 +2,63 @@ import type { BodyKind } from '@origin-lab/contract';
 import { test, expect } from '../fixtures.js';
 import { openPage, runAll } from './support/experiments.js';
 
-test('request bodies: Content-Types, sizes, the hand-set boundary mistake, an undefined body', async ({ page, origins, browserName }) => {
+test('request bodies: Content-Types, sizes, the hand-set boundary mistake, an undefined body', async ({
+  page,
+  origins,
+  browserName,
+}) => {
   await openPage(page, `${origins.self}/bodies.html`);
-  const protocol = await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).nextHopProtocol);
+  const protocol = await page.evaluate(
+    () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).nextHopProtocol,
+  );
   const r = await runAll(page);
 
-  const rows = r['content-types']!.observed as Record<string, { contentType?: string | null; bodyKind?: BodyKind; error?: string }>;
+  const rows = r['content-types']!.observed as Record<
+    string,
+    { contentType?: string | null; bodyKind?: BodyKind; error?: string }
+  >;
   expect(rows['FormData']!.contentType).toMatch(/^multipart\/form-data; boundary=\S+$/);
   expect(rows['FormData']!.bodyKind).toBe('multipart');
-  expect(rows['URLSearchParams']).toMatchObject({ contentType: 'application/x-www-form-urlencoded;charset=UTF-8', bodyKind: 'urlencoded' });
+  expect(rows['URLSearchParams']).toMatchObject({
+    contentType: 'application/x-www-form-urlencoded;charset=UTF-8',
+    bodyKind: 'urlencoded',
+  });
   expect(rows['string']).toMatchObject({ contentType: 'text/plain;charset=UTF-8', bodyKind: 'other' });
-  expect(rows['JSON string, no header set']).toMatchObject({ contentType: 'text/plain;charset=UTF-8', bodyKind: 'other' });
+  expect(rows['JSON string, no header set']).toMatchObject({
+    contentType: 'text/plain;charset=UTF-8',
+    bodyKind: 'other',
+  });
   expect(rows['Blob typed application/json']).toMatchObject({ contentType: 'application/json', bodyKind: 'json' });
-  for (const name of ['Blob with no type', 'ArrayBuffer', 'Uint8Array']) expect(rows[name], name).toMatchObject({ contentType: null, bodyKind: 'other' });
+  for (const name of ['Blob with no type', 'ArrayBuffer', 'Uint8Array'])
+    expect(rows[name], name).toMatchObject({ contentType: null, bodyKind: 'other' });
   const streamed = rows["ReadableStream with duplex: 'half'"]!;
   const streamsSupported = (r['content-types']!.observed as { streamsSupported: boolean }).streamsSupported;
   if (streamsSupported) {
     expect(rows['ReadableStream without duplex']).toEqual({ error: 'TypeError' });
-    if (browserName === 'chromium' && !['h2', 'h3'].includes(protocol)) expect(streamed).toEqual({ error: 'TypeError' });
+    if (browserName === 'chromium' && !['h2', 'h3'].includes(protocol))
+      expect(streamed).toEqual({ error: 'TypeError' });
     else expect(streamed).toMatchObject({ contentType: null, bodyKind: 'other' });
   } else {
     // Measured in Firefox: no stream bodies; the stream is sent as the text "[object ReadableStream]".
     expect(browserName).toBe('firefox');
-    for (const row of [streamed, rows['ReadableStream without duplex']!]) expect(row).toMatchObject({ contentType: 'text/plain;charset=UTF-8', bodyKind: 'other' });
+    for (const row of [streamed, rows['ReadableStream without duplex']!])
+      expect(row).toMatchObject({ contentType: 'text/plain;charset=UTF-8', bodyKind: 'other' });
   }
-  expect(rows['string with Content-Type: application/json set']).toMatchObject({ contentType: 'application/json', bodyKind: 'json' });
-  expect(rows['URLSearchParams with Content-Type: text/plain set']).toMatchObject({ contentType: 'text/plain', bodyKind: 'other' });
+  expect(rows['string with Content-Type: application/json set']).toMatchObject({
+    contentType: 'application/json',
+    bodyKind: 'json',
+  });
+  expect(rows['URLSearchParams with Content-Type: text/plain set']).toMatchObject({
+    contentType: 'text/plain',
+    bodyKind: 'other',
+  });
 
-  expect(r['undefined-body']!.observed).toMatchObject({ contentLength: '0', contentType: null, bodyKind: 'none', bodyBytes: 0 });
+  expect(r['undefined-body']!.observed).toMatchObject({
+    contentLength: '0',
+    contentType: null,
+    bodyKind: 'none',
+    bodyBytes: 0,
+  });
 
   const sizes = r['sizes']!.observed;
   expect(sizes.noFile.json).toBeLessThan(sizes.noFile.urlencoded);
@@ -47,5 +76,6 @@ test('request bodies: Content-Types, sizes, the hand-set boundary mistake, an un
   expect(hand.wrongDetail).toBe('Multipart: Boundary not found');
   expect(hand.rightStatus).toBe(201);
 
-  for (const [id, result] of Object.entries(r)) expect(result.state, id).toBe(id === 'content-types' && !streamsSupported ? 'known-difference' : 'agree');
+  for (const [id, result] of Object.entries(r))
+    expect(result.state, id).toBe(id === 'content-types' && !streamsSupported ? 'known-difference' : 'agree');
 });

@@ -6,7 +6,13 @@ test('server-sent events: close on done, same and cross origin; failed openings'
   for (const id of ['close-on-done-self', 'close-on-done-other']) {
     const { state, observed } = await runExperiment(page, id);
     expect(observed.runs, id).toEqual([[1, 2]]);
-    expect(observed).toMatchObject({ opens: 1, errors: 0, dones: 1, finalReadyState: 2, closedBecause: 'done arrived' });
+    expect(observed).toMatchObject({
+      opens: 1,
+      errors: 0,
+      dones: 1,
+      finalReadyState: 2,
+      closedBecause: 'done arrived',
+    });
     expect(state, id).toBe('agree');
   }
   const failed = await runExperiment(page, 'failed-opening');
@@ -16,10 +22,18 @@ test('server-sent events: close on done, same and cross origin; failed openings'
   expect(failed.state).toBe('agree');
 });
 
-test('server-sent events: without close() the browser reconnects and the run restarts at n=1', async ({ page, origins, browserName }) => {
+test('server-sent events: without close() the browser reconnects and the run restarts at n=1', async ({
+  page,
+  origins,
+  browserName,
+}) => {
   await openPage(page, `${origins.self}/events.html`);
   const { state, observed } = await runExperiment(page, 'no-close', 45_000);
-  expect(observed.runs).toEqual([[1, 2], [1, 2], [1, 2]]);
+  expect(observed.runs).toEqual([
+    [1, 2],
+    [1, 2],
+    [1, 2],
+  ]);
   expect(observed.dones).toBe(3);
   expect(observed.closedBecause).toBe('2 restarts');
   expect(observed.finalReadyState).toBe(2);

@@ -32,12 +32,22 @@ const COLLECTED_BY_SPEC: [string, string][] = [
 ];
 
 /** Names the spec says are not collected: a disabled control, one in a disabled fieldset, an unchecked box and radio, the submit controls. */
-const NOT_COLLECTED_BY_SPEC = ['disabledField', 'insideDisabled', 'newsletter', 'unchosen', 'action', 'pos', 'pos.x', 'pos.y'];
+const NOT_COLLECTED_BY_SPEC = [
+  'disabledField',
+  'insideDisabled',
+  'newsletter',
+  'unchosen',
+  'action',
+  'pos',
+  'pos.x',
+  'pos.y',
+];
 
 /** SPEC.md, "What JSON.stringify does to values": [as the property v of an object, as an array element]. */
 const ISO_DATE = '"2024-01-02T03:04:05.000Z"'; // the page's Date, 2024-01-02 03:04:05 UTC
 const THROWS = 'throws TypeError';
-const rowsFor = (labels: string[], outcome: [string, string]) => Object.fromEntries(labels.map((label) => [label, outcome]));
+const rowsFor = (labels: string[], outcome: [string, string]) =>
+  Object.fromEntries(labels.map((label) => [label, outcome]));
 const JSON_BY_SPEC = {
   Date: [`{"v":${ISO_DATE}}`, `[${ISO_DATE}]`], // an ISO 8601 UTC string either way
   ...rowsFor(['undefined', 'function', 'symbol'], ['{}', '[null]']), // key omitted; null
@@ -52,19 +62,34 @@ test('forms and JSON: what FormData collects and what JSON.stringify does', asyn
 
   const entries = r['collect']!.observed.entries as [string, string][];
   expect(entries).toEqual(COLLECTED_BY_SPEC);
-  for (const name of NOT_COLLECTED_BY_SPEC) expect(entries.map(([entryName]) => entryName), name).not.toContain(name);
+  for (const name of NOT_COLLECTED_BY_SPEC)
+    expect(
+      entries.map(([entryName]) => entryName),
+      name,
+    ).not.toContain(name);
   // A submit button passed as the submitter adds its name and value; an image input adds name.x and name.y, 0 without a click.
   expect(r['submitter']!.observed).toEqual({
     submitAdds: [['action', 'publish']],
     nullSameAsNone: true,
-    imageAdds: [['pos.x', '0'], ['pos.y', '0']],
+    imageAdds: [
+      ['pos.x', '0'],
+      ['pos.y', '0'],
+    ],
     reset: 'TypeError',
     plainButton: 'TypeError',
   });
-  expect(r['empty-file']!.observed).toEqual({ isFile: true, file: { name: '', size: 0, type: 'application/octet-stream' } });
+  expect(r['empty-file']!.observed).toEqual({
+    isFile: true,
+    file: { name: '', size: 0, type: 'application/octet-stream' },
+  });
 
   const json = r['json-stringify']!.observed;
-  const table = Object.fromEntries((json.rows as { label: string; asProperty: string; asElement: string }[]).map((row) => [row.label, [row.asProperty, row.asElement]]));
+  const table = Object.fromEntries(
+    (json.rows as { label: string; asProperty: string; asElement: string }[]).map((row) => [
+      row.label,
+      [row.asProperty, row.asElement],
+    ]),
+  );
   expect(table).toEqual(JSON_BY_SPEC);
   expect(json.bareUndefinedType).toBe('undefined');
   expect(json.dateAfterParse).toBe('string');
@@ -72,7 +97,10 @@ test('forms and JSON: what FormData collects and what JSON.stringify does', asyn
   for (const [id, result] of Object.entries(r)) expect(result.state, id).toBe('agree');
 });
 
-test('a real submission with the keyboard sends the submitter, and files chosen as a user would', async ({ page, origins }) => {
+test('a real submission with the keyboard sends the submitter, and files chosen as a user would', async ({
+  page,
+  origins,
+}) => {
   await openPage(page, `${origins.self}/forms.html`);
   await page.locator('#photos').setInputFiles([
     { name: 'one.png', mimeType: 'image/png', buffer: Buffer.from('12345') },

@@ -5,7 +5,10 @@ import type { StackName } from '../stacks/stack.js';
 // What only the real front shows: Caddy with TLS and HTTP/2 on two host names. The embedded
 // stack (one plain-HTTP port, no TLS) cannot show any of it, so these run on caddy and compose.
 const tlsStacks: StackName[] = ['caddy', 'compose'];
-test.skip(({ stackName }) => !tlsStacks.includes(stackName), 'needs the TLS front (HTTP/2 and https): runs on the caddy and compose stacks only');
+test.skip(
+  ({ stackName }) => !tlsStacks.includes(stackName),
+  'needs the TLS front (HTTP/2 and https): runs on the caddy and compose stacks only',
+);
 
 declare global {
   interface Window {
@@ -20,13 +23,19 @@ test('both names speak HTTP/2 over TLS; the plain-HTTP twins speak HTTP/1.1', as
       const response = await fetch('/api/posts');
       await response.arrayBuffer();
       const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-      const api = performance.getEntriesByType('resource').find((entry) => entry.name.endsWith('/api/posts')) as PerformanceResourceTiming;
+      const api = performance
+        .getEntriesByType('resource')
+        .find((entry) => entry.name.endsWith('/api/posts')) as PerformanceResourceTiming;
       return { page: navigation.nextHopProtocol, api: api.nextHopProtocol, status: response.status };
     });
     expect(protocols, origin).toEqual({ page: 'h2', api: 'h2', status: 200 });
   }
   await page.goto(`${plainOrigins(stackName)[0]}/`);
-  expect(await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).nextHopProtocol)).toBe('http/1.1');
+  expect(
+    await page.evaluate(
+      () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).nextHopProtocol,
+    ),
+  ).toBe('http/1.1');
 });
 
 /** Opens count EventSources to this page's own /api/stream, each long enough to hold its connection. */
@@ -41,9 +50,14 @@ async function openStreams(page: import('@playwright/test').Page, count: number)
   }, count);
 }
 
-const openCount = (page: import('@playwright/test').Page) => page.evaluate(() => window.labStreams.filter((entry) => entry.opened).length);
+const openCount = (page: import('@playwright/test').Page) =>
+  page.evaluate(() => window.labStreams.filter((entry) => entry.opened).length);
 
-test('ten EventSources on one origin: HTTP/1.1 stalls at six, HTTP/2 opens all ten', async ({ page, origins, stackName }) => {
+test('ten EventSources on one origin: HTTP/1.1 stalls at six, HTTP/2 opens all ten', async ({
+  page,
+  origins,
+  stackName,
+}) => {
   // HTTP/1.1 (the plain-HTTP twin of the same Caddy): six connections per origin, one stream each.
   await page.goto(`${plainOrigins(stackName)[0]}/`);
   await openStreams(page, 10);
@@ -51,9 +65,17 @@ test('ten EventSources on one origin: HTTP/1.1 stalls at six, HTTP/2 opens all t
   // A stall, not a slow start: the six have streamed for a while (three ticks, about two seconds)
   // and the other four are still connecting, with nothing received.
   await expect
-    .poll(() => page.evaluate(() => Math.min(...window.labStreams.filter((entry) => entry.opened).map((entry) => entry.ticks))), { timeout: 20_000 })
+    .poll(
+      () =>
+        page.evaluate(() => Math.min(...window.labStreams.filter((entry) => entry.opened).map((entry) => entry.ticks))),
+      { timeout: 20_000 },
+    )
     .toBeGreaterThanOrEqual(3);
-  expect(await page.evaluate(() => window.labStreams.filter((entry) => !entry.opened).map((entry) => [entry.source.readyState, entry.ticks]))).toEqual([
+  expect(
+    await page.evaluate(() =>
+      window.labStreams.filter((entry) => !entry.opened).map((entry) => [entry.source.readyState, entry.ticks]),
+    ),
+  ).toEqual([
     [0, 0],
     [0, 0],
     [0, 0],
@@ -61,7 +83,11 @@ test('ten EventSources on one origin: HTTP/1.1 stalls at six, HTTP/2 opens all t
   ]);
   // Closing the six frees their connections, and the queued four open.
   await page.evaluate(() => window.labStreams.filter((entry) => entry.opened).forEach((entry) => entry.source.close()));
-  await expect.poll(() => page.evaluate(() => window.labStreams.filter((entry) => entry.source.readyState === 1).length), { timeout: 20_000 }).toBe(4);
+  await expect
+    .poll(() => page.evaluate(() => window.labStreams.filter((entry) => entry.source.readyState === 1).length), {
+      timeout: 20_000,
+    })
+    .toBe(4);
   await page.evaluate(() => window.labStreams.forEach((entry) => entry.source.close()));
 
   // HTTP/2: one connection carries every stream.
@@ -71,7 +97,11 @@ test('ten EventSources on one origin: HTTP/1.1 stalls at six, HTTP/2 opens all t
   await page.evaluate(() => window.labStreams.forEach((entry) => entry.source.close()));
 });
 
-test("Secure cookies over HTTPS: credentials: 'include' carries them cross-origin only with the server's consent", async ({ page, origins, browserName }) => {
+test("Secure cookies over HTTPS: credentials: 'include' carries them cross-origin only with the server's consent", async ({
+  page,
+  origins,
+  browserName,
+}) => {
   // A Secure cookie on the page's own origin rides with its same-origin requests.
   await page.goto(`${origins.self}/`);
   const firstParty = await page.evaluate(async () => {

@@ -5,7 +5,8 @@ test('proxy: same-origin calls, a cache hit, paths that are not proxied', async 
   const crossOriginRequests: string[] = [];
   await openPage(page, `${origins.self}/proxy.html`);
   page.on('request', (request) => {
-    if (new URL(request.url()).origin !== origins.self) crossOriginRequests.push(`${request.method()} ${request.url()}`);
+    if (new URL(request.url()).origin !== origins.self)
+      crossOriginRequests.push(`${request.method()} ${request.url()}`);
   });
   const r = await runAll(page);
 
@@ -16,7 +17,11 @@ test('proxy: same-origin calls, a cache hit, paths that are not proxied', async 
   expect(hit.postsIsArray).toBe(true);
 
   expect(r['tags']!.observed).toMatchObject({ status: 200, tagsIsArray: true });
-  for (const refused of Object.values(r['not-proxied']!.observed) as { status: number; contentType: string; text: string }[]) {
+  for (const refused of Object.values(r['not-proxied']!.observed) as {
+    status: number;
+    contentType: string;
+    text: string;
+  }[]) {
     expect(refused.status).toBe(404);
     expect(refused.contentType).toMatch(/^text\/plain/);
     expect(refused.text).toBe('Not proxied');

@@ -1,7 +1,15 @@
 import { test, expect } from './support/server.js';
 import { openPage, runAll } from './support/experiments.js';
 
-const SAFELISTED = ['cache-control', 'content-language', 'content-length', 'content-type', 'expires', 'last-modified', 'pragma'];
+const SAFELISTED = [
+  'cache-control',
+  'content-language',
+  'content-length',
+  'content-type',
+  'expires',
+  'last-modified',
+  'pragma',
+];
 
 test('cross-origin reads: every experiment matches the spec', async ({ page, origins, server }) => {
   await openPage(page, `${origins.self}/reads.html`);
@@ -23,7 +31,11 @@ test('cross-origin reads: every experiment matches the spec', async ({ page, ori
   expect(r['cors-off-xhr']!.observed.events).not.toContain('load');
 
   expect(r['json-post']!.observed).toEqual({ status: 200, contentType: 'application/json', bodyKind: 'json' });
-  expect(r['custom-header']!.observed).toEqual({ listedStatus: 200, listedEchoed: 'origin-lab', unlistedError: 'TypeError' });
+  expect(r['custom-header']!.observed).toEqual({
+    listedStatus: 200,
+    listedEchoed: 'origin-lab',
+    unlistedError: 'TypeError',
+  });
   expect(r['method-outside']!.observed).toEqual({ sameStatus: 200, sameMethod: 'PUT', crossError: 'TypeError' });
 
   const cred = r['credentials']!.observed;

@@ -1,10 +1,23 @@
 import { test, expect } from './support/server.js';
 import { openPage } from './support/experiments.js';
 
-const PAGES = ['/', '/reads.html', '/bodies.html', '/forms.html', '/beacons.html', '/events.html', '/outcomes.html', '/proxy.html'];
+const PAGES = [
+  '/',
+  '/reads.html',
+  '/bodies.html',
+  '/forms.html',
+  '/beacons.html',
+  '/events.html',
+  '/outcomes.html',
+  '/proxy.html',
+];
 const BUDGET_BYTES = 100 * 1024;
 
-test('every page loads on both origins without errors, labels both origins, and stays under 100 KB', async ({ page, origins, server }) => {
+test('every page loads on both origins without errors, labels both origins, and stays under 100 KB', async ({
+  page,
+  origins,
+  server,
+}) => {
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (message) => {
@@ -39,7 +52,10 @@ test('every page loads on both origins without errors, labels both origins, and 
   expect(errors).toEqual([]);
 });
 
-test('the index links every topic, and the strip counts loads and shows the query string', async ({ page, origins }) => {
+test('the index links every topic, and the strip counts loads and shows the query string', async ({
+  page,
+  origins,
+}) => {
   await openPage(page, `${origins.self}/?from=test`);
   const links = await page.locator('#topics a').evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
   expect(links).toEqual(PAGES.slice(1));

@@ -23,7 +23,13 @@ export async function startCaddyStack(): Promise<Stack> {
     await Promise.all(children.map((child) => stopChild(child, 5_000)));
   };
   try {
-    const [httpsPort, httpPort, apiPort, pagesPort, mockPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+    const [httpsPort, httpPort, apiPort, pagesPort, mockPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ]);
     const key = randomBytes(18).toString('base64url');
     const allowed = sites.flatMap((site) => [originOf('https', site, httpsPort), originOf('http', site, httpPort)]);
     const run = (service: string, port: number, env: Record<string, string>) => {
@@ -37,10 +43,20 @@ export async function startCaddyStack(): Promise<Stack> {
     };
     await Promise.all([
       run('upstream-mock', mockPort, { UPSTREAM_API_KEY: key }),
-      run('api', apiPort, { UPSTREAM_URL: `http://127.0.0.1:${mockPort}`, UPSTREAM_API_KEY: key, ALLOWED_ORIGINS: allowed.join(',') }),
+      run('api', apiPort, {
+        UPSTREAM_URL: `http://127.0.0.1:${mockPort}`,
+        UPSTREAM_API_KEY: key,
+        ALLOWED_ORIGINS: allowed.join(','),
+      }),
       run('pages', pagesPort, {}),
     ]);
-    const caddy = await startCaddy({ sites, httpsPort, httpPort, apiUpstream: `127.0.0.1:${apiPort}`, pagesUpstream: `127.0.0.1:${pagesPort}` });
+    const caddy = await startCaddy({
+      sites,
+      httpsPort,
+      httpPort,
+      apiUpstream: `127.0.0.1:${apiPort}`,
+      pagesUpstream: `127.0.0.1:${pagesPort}`,
+    });
     stopCaddy = () => caddy.stop();
     publishPlainOrigins('caddy', caddy.plainOrigins);
     return { name: 'caddy', origins: caddy.origins, caCert: caddy.caCert, stop };

@@ -39,7 +39,9 @@ export async function startComposeStack(): Promise<Stack> {
     HTTPS_PORT: String(httpsPort),
     HTTP_PORT: String(httpPort),
     BIND_ADDRESS: '127.0.0.1',
-    ALLOWED_ORIGINS: sites.flatMap((site) => [originOf('https', site, httpsPort), originOf('http', site, httpPort)]).join(','),
+    ALLOWED_ORIGINS: sites
+      .flatMap((site) => [originOf('https', site, httpsPort), originOf('http', site, httpPort)])
+      .join(','),
     UPSTREAM_API_KEY: randomBytes(18).toString('base64url'),
     LOG_REQUESTS: 'false',
   };
@@ -47,9 +49,11 @@ export async function startComposeStack(): Promise<Stack> {
   const compose = (args: string[], timeoutMs: number, what: string) =>
     run(composeExecutable, ['--project-name', project, ...args], { ...process.env, ...environment }, timeoutMs, what);
   const down = async () => {
-    await compose(['down', '--volumes', '--remove-orphans', '--timeout', '5'], downTimeoutMs, 'docker-compose down').catch((err: Error) =>
-      console.error(`[e2e] compose stack: ${err.message}`),
-    );
+    await compose(
+      ['down', '--volumes', '--remove-orphans', '--timeout', '5'],
+      downTimeoutMs,
+      'docker-compose down',
+    ).catch((err: Error) => console.error(`[e2e] compose stack: ${err.message}`));
     rmSync(scratch, { recursive: true, force: true });
   };
 
@@ -72,15 +76,26 @@ export async function startComposeStack(): Promise<Stack> {
     // Caddy makes its CA when it starts; the browsers and the checks below trust that root only.
     const caCert = join(scratch, 'root.crt');
     const caddy = running.getContainer(caddyName);
-    const root = await pollUntil("Caddy's root certificate to appear in the caddy container", () => caddy.exec(['cat', '/data/caddy/pki/authorities/local/root.crt']), {
-      timeoutMs: 30_000,
-      intervalMs: 250,
-      done: (result) => result.exitCode === 0 && result.output.includes('BEGIN CERTIFICATE'),
-    });
+    const root = await pollUntil(
+      "Caddy's root certificate to appear in the caddy container",
+      () => caddy.exec(['cat', '/data/caddy/pki/authorities/local/root.crt']),
+      {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+        done: (result) => result.exitCode === 0 && result.output.includes('BEGIN CERTIFICATE'),
+      },
+    );
     writeFileSync(caCert, root.output);
     // Every service answers through the front before a browser is pointed at it.
-    for (const [site, path] of [[sites[0], '/'], [sites[1], '/api/posts']] as const) {
-      await pollUntil(`https://${site}:${httpsPort}${path} to answer 200`, () => httpsAnswer(site, httpsPort, path, caCert), { timeoutMs: 60_000, intervalMs: 250, done: (status) => status === 200 });
+    for (const [site, path] of [
+      [sites[0], '/'],
+      [sites[1], '/api/posts'],
+    ] as const) {
+      await pollUntil(
+        `https://${site}:${httpsPort}${path} to answer 200`,
+        () => httpsAnswer(site, httpsPort, path, caCert),
+        { timeoutMs: 60_000, intervalMs: 250, done: (status) => status === 200 },
+      );
     }
     publishPlainOrigins('compose', [originOf('http', sites[0], httpPort), originOf('http', sites[1], httpPort)]);
     return {
@@ -111,7 +126,12 @@ function run(program: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs:
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve();
-      else reject(new Error(`${what} failed (${signal === 'SIGKILL' ? `killed after ${timeoutMs} ms` : `exit ${code}`}):\n${output}`));
+      else
+        reject(
+          new Error(
+            `${what} failed (${signal === 'SIGKILL' ? `killed after ${timeoutMs} ms` : `exit ${code}`}):\n${output}`,
+          ),
+        );
     });
   });
 }

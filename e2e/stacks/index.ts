@@ -33,7 +33,9 @@ const missingTool: Record<StackName, () => string | undefined> = {
 };
 
 const missingBrowser = (browser: BrowserName): string | undefined =>
-  existsSync(browserExecutable(browser)) ? undefined : `${browserExecutable(browser)} is not there (apt-get install ${browserPackage[browser]})`;
+  existsSync(browserExecutable(browser))
+    ? undefined
+    : `${browserExecutable(browser)} is not there (apt-get install ${browserPackage[browser]})`;
 
 /**
  * The stacks this run uses. E2E_STACKS=embedded,caddy,... picks some; by default every stack.
@@ -52,13 +54,22 @@ export function selectedBrowsers(): BrowserName[] {
   return select('E2E_BROWSERS', allBrowsers, missingBrowser, 'browser');
 }
 
-function select<T extends string>(variable: string, known: readonly T[], missing: (name: T) => string | undefined, kind: string): T[] {
+function select<T extends string>(
+  variable: string,
+  known: readonly T[],
+  missing: (name: T) => string | undefined,
+  kind: string,
+): T[] {
   const decided = process.env[`${variable}_DECIDED`];
   if (decided !== undefined) return decided.split(',').filter(Boolean) as T[];
 
-  const wanted = process.env[variable]?.split(',').map((name) => name.trim()).filter(Boolean);
+  const wanted = process.env[variable]
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   for (const name of wanted ?? []) {
-    if (!known.includes(name as T)) throw new Error(`${variable} names an unknown ${kind}: ${name} (known: ${known.join(', ')})`);
+    if (!known.includes(name as T))
+      throw new Error(`${variable} names an unknown ${kind}: ${name} (known: ${known.join(', ')})`);
   }
   const strict = isCi() || wanted !== undefined;
   const chosen: T[] = [];
@@ -67,7 +78,10 @@ function select<T extends string>(variable: string, known: readonly T[], missing
     const reason = missing(name);
     if (reason === undefined) chosen.push(name);
     else if (strict) problems.push(`${kind} ${name}: ${reason}`);
-    else console.warn(`[e2e] ${kind} ${name} left out on this machine: ${reason}. CI runs it; set CI=true to make this an error.`);
+    else
+      console.warn(
+        `[e2e] ${kind} ${name} left out on this machine: ${reason}. CI runs it; set CI=true to make this an error.`,
+      );
   }
   if (problems.length > 0) {
     const why = isCi() ? 'on CI every stack and browser is required' : `${variable} asks for it`;
@@ -84,7 +98,9 @@ function isCi(): boolean {
 }
 
 function missingCertutil(): string | undefined {
-  return onPath('certutil') ? undefined : "certutil is not installed (apt-get install libnss3-tools); browsers need it to trust Caddy's CA";
+  return onPath('certutil')
+    ? undefined
+    : "certutil is not installed (apt-get install libnss3-tools); browsers need it to trust Caddy's CA";
 }
 
 function onPath(program: string): boolean {

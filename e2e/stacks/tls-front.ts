@@ -6,11 +6,18 @@ import { stackEnvName, type StackName } from './stack.js';
  * Resolves once url answers with any HTTP status; rejects after timeoutMs, or at once when the
  * process that should serve it exits.
  */
-export async function waitForHttp(url: string, timeoutMs: number, what: string, child?: ChildProcess, init?: RequestInit): Promise<void> {
+export async function waitForHttp(
+  url: string,
+  timeoutMs: number,
+  what: string,
+  child?: ChildProcess,
+  init?: RequestInit,
+): Promise<void> {
   await pollUntil(
     `${what} to answer ${url}`,
     async () => {
-      if (child && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}) before answering ${url}`);
+      if (child && (child.exitCode !== null || child.signalCode !== null))
+        throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}) before answering ${url}`);
       try {
         const response = await fetch(url, { ...init, signal: AbortSignal.timeout(2_000) });
         await response.arrayBuffer();

@@ -104,14 +104,26 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
     throw err;
   }
   return {
-    origins: [originOf('https', options.sites[0], options.httpsPort), originOf('https', options.sites[1], options.httpsPort)],
-    plainOrigins: [originOf('http', options.sites[0], options.httpPort), originOf('http', options.sites[1], options.httpPort)],
+    origins: [
+      originOf('https', options.sites[0], options.httpsPort),
+      originOf('https', options.sites[1], options.httpsPort),
+    ],
+    plainOrigins: [
+      originOf('http', options.sites[0], options.httpPort),
+      originOf('http', options.sites[1], options.httpPort),
+    ],
     caCert,
     stop,
   };
 }
 
-async function waitUntilServing(child: ChildProcess, options: CaddyOptions, caCert: string, timeoutMs: number, log: () => string): Promise<void> {
+async function waitUntilServing(
+  child: ChildProcess,
+  options: CaddyOptions,
+  caCert: string,
+  timeoutMs: number,
+  log: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited = false;
   child.once('exit', () => (exited = true));
@@ -127,7 +139,9 @@ async function waitUntilServing(child: ChildProcess, options: CaddyOptions, caCe
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new CaddyError(`caddy did not serve both names over TLS within ${timeoutMs} ms (last: ${last}):\n${tail(log())}`);
+  throw new CaddyError(
+    `caddy did not serve both names over TLS within ${timeoutMs} ms (last: ${last}):\n${tail(log())}`,
+  );
 }
 
 /**
@@ -160,4 +174,3 @@ export function httpsAnswer(site: string, port: number, path: string, caCert: st
 function tail(text: string): string {
   return text.split('\n').slice(-15).join('\n');
 }
-

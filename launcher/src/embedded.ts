@@ -51,7 +51,11 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       upstreamUrl = `http://127.0.0.1:${upstream.port}`;
       stopUpstream = () => upstream.stop();
     }
-    const config: ApiConfig = { ...fromEnv, log: options.log ?? fromEnv.log, upstream: { ...fromEnv.upstream, url: upstreamUrl } };
+    const config: ApiConfig = {
+      ...fromEnv,
+      log: options.log ?? fromEnv.log,
+      upstream: { ...fromEnv.upstream, url: upstreamUrl },
+    };
     const api = createApi(config);
     const apiHandler = api.callback();
     const pagesHandler = createPages(pagesConfigFromEnv(env)).callback();

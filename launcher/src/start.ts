@@ -15,12 +15,18 @@ try {
   const env: Record<string, string | undefined> = { ...process.env };
   let front: Omit<CaddyOptions, 'apiUpstream' | 'pagesUpstream'> | undefined;
   if (tls) {
-    if (!findCaddy(process.env)) throw new ConfigError('--tls runs the Caddyfile with Caddy, which is not installed: apt-get install caddy (or set CADDY_PATH)');
+    if (!findCaddy(process.env))
+      throw new ConfigError(
+        '--tls runs the Caddyfile with Caddy, which is not installed: apt-get install caddy (or set CADDY_PATH)',
+      );
     // 0 asks for free ports; the api's allowlist needs the real ones, so they are fixed here.
     if (port === 0) port = await freePort();
     const httpsPort = envInt(process.env, 'HTTPS_PORT', 8443, 0, 65_535) || (await freePort());
     const httpPort = envInt(process.env, 'HTTP_PORT', 8880, 0, 65_535) || (await freePort());
-    const sites: [string, string] = [envString(process.env, 'SITE_A', 'a.localhost'), envString(process.env, 'SITE_B', 'b.localhost')];
+    const sites: [string, string] = [
+      envString(process.env, 'SITE_A', 'a.localhost'),
+      envString(process.env, 'SITE_B', 'b.localhost'),
+    ];
     front = {
       sites,
       httpsPort,
@@ -64,7 +70,14 @@ try {
         'A page on one is cross-origin to the other. Ctrl-C stops.',
         '',
       ]
-    : ['', 'Origin Lab is running. Open the same pages on two origins:', `  ${first}/`, `  ${second}/`, 'A page on one is cross-origin to the other. Ctrl-C stops.', ''];
+    : [
+        '',
+        'Origin Lab is running. Open the same pages on two origins:',
+        `  ${first}/`,
+        `  ${second}/`,
+        'A page on one is cross-origin to the other. Ctrl-C stops.',
+        '',
+      ];
   process.stderr.write(lines.join('\n') + '\n');
   stopOnSignals(
     async () => {
@@ -77,7 +90,9 @@ try {
   if (err instanceof ConfigError || err instanceof CaddyError) {
     process.stderr.write(`${err instanceof CaddyError ? 'caddy' : 'configuration'} error: ${err.message}\n`);
     if (err instanceof CaddyError && /address already in use/.test(err.message)) {
-      process.stderr.write('a port Caddy needs is taken: pick others, e.g. HTTPS_PORT=9443 HTTP_PORT=9880 npm start -- --tls (0 picks free ones)\n');
+      process.stderr.write(
+        'a port Caddy needs is taken: pick others, e.g. HTTPS_PORT=9443 HTTP_PORT=9880 npm start -- --tls (0 picks free ones)\n',
+      );
     }
     process.exit(2);
   }

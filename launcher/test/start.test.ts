@@ -11,7 +11,10 @@ afterEach(() => {
 
 /** `npm start`'s program, its output kept. */
 function launch(env: Record<string, string>): WatchedProcess {
-  const launched = spawnWatched(process.execPath, ['launcher/dist/start.js'], { cwd: repoRoot, env: { ...process.env, ...env } });
+  const launched = spawnWatched(process.execPath, ['launcher/dist/start.js'], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+  });
   children.push(launched);
   return launched;
 }
@@ -24,7 +27,7 @@ async function start(env: Record<string, string> = {}): Promise<WatchedProcess &
 }
 
 describe('npm start (the embedded default)', () => {
-  it('prints both origins; pages and /api/ answer on each, and each is on the other\'s allowlist', async () => {
+  it("prints both origins; pages and /api/ answer on each, and each is on the other's allowlist", async () => {
     const { child, port, output, exitWithin } = await start();
     expect(output()).toContain(`http://127.0.0.1:${port}/`);
     const origins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
@@ -43,13 +46,15 @@ describe('npm start (the embedded default)', () => {
   it('SIGTERM ends open streams and slow requests finish; the process exits cleanly', async () => {
     const { child, port, exitWithin } = await start();
     const streamEnded = new Promise<string>((resolve, reject) => {
-      http.get(`http://127.0.0.1:${port}/api/stream?count=100`, (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve(text));
-        res.on('error', reject);
-        res.once('data', () => child.kill('SIGTERM'));
-      }).on('error', reject);
+      http
+        .get(`http://127.0.0.1:${port}/api/stream?count=100`, (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve(text));
+          res.on('error', reject);
+          res.once('data', () => child.kill('SIGTERM'));
+        })
+        .on('error', reject);
     });
     const text = await streamEnded;
     expect(text).toContain('event: tick');

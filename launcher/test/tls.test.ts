@@ -44,7 +44,6 @@ function h2Session(origin: string, caCert: string): http2.ClientHttp2Session {
   return http2.connect(origin, { host: '127.0.0.1', servername: url.hostname, ca: readFileSync(caCert) });
 }
 
-
 // Caddy is required on CI; elsewhere these are skipped with the reason printed by vitest.
 const caddyMissing = !findCaddy() && !process.env.CI;
 
@@ -65,7 +64,9 @@ describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)'
             const request = session.request({ ':path': path, ...headers });
             request.on('response', (responseHeaders) => {
               request.resume();
-              request.on('end', () => resolve({ status: Number(responseHeaders[':status']), headers: responseHeaders }));
+              request.on('end', () =>
+                resolve({ status: Number(responseHeaders[':status']), headers: responseHeaders }),
+              );
             });
             request.on('error', reject);
             request.end();
@@ -97,7 +98,10 @@ describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)'
       request.on('end', () => (ended = true));
       request.end();
       // The first tick arrives while the stream still has 29 to go: nothing holds it back.
-      await pollUntil('the first tick through Caddy', () => body.includes('event: tick\ndata: {"n":1,"of":30}\n\n'), { timeoutMs: 10_000, intervalMs: 50 });
+      await pollUntil('the first tick through Caddy', () => body.includes('event: tick\ndata: {"n":1,"of":30}\n\n'), {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+      });
       expect(ended).toBe(false);
       expect(headers?.['content-type']).toBe('text/event-stream');
       expect(headers?.['content-encoding']).toBeUndefined();
@@ -106,7 +110,10 @@ describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)'
       request.close(http2.constants.NGHTTP2_CANCEL);
       await pollUntil(
         'the api to see the client leave',
-        () => output().split('\n').some((line) => line.includes('"url":"/api/stream?count=30"') && line.includes('"completed":false')),
+        () =>
+          output()
+            .split('\n')
+            .some((line) => line.includes('"url":"/api/stream?count=30"') && line.includes('"completed":false')),
         { timeoutMs: 10_000, intervalMs: 50 },
       );
     } finally {
@@ -118,7 +125,9 @@ describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)'
 describe('Caddyfile and servers agree on idle keep-alive', () => {
   it("Caddy drops idle upstream connections before the services' keep-alive timeout would", async () => {
     const caddyfile = readFileSync(repoCaddyfile, 'utf8');
-    const idle = [...caddyfile.matchAll(/keepalive \{\$UPSTREAM_IDLE_TIMEOUT:(\d+)s\}/g)].map((match) => Number(match[1]) * 1_000);
+    const idle = [...caddyfile.matchAll(/keepalive \{\$UPSTREAM_IDLE_TIMEOUT:(\d+)s\}/g)].map(
+      (match) => Number(match[1]) * 1_000,
+    );
     expect(idle.length).toBeGreaterThanOrEqual(2);
     const running = await serve((_req, res) => res.end(), { port: 0, host: '127.0.0.1' });
     try {

@@ -59,6 +59,9 @@ run npm run --silent build
 if [ "$only" != e2e ]; then
   step "type-check"
   run npm run --silent typecheck
+  step "lint and format"
+  run npm run --silent lint
+  run npm run --silent format:check
   step "unit and integration tests (vitest)"
   run node_modules/.bin/vitest run
 fi

@@ -24,7 +24,8 @@ function references(text: string, type: string): string[] {
     add(/<link\b[^>]*\brel\s*=\s*["'](?:stylesheet|modulepreload)["'][^>]*\bhref\s*=\s*["']([^"']+)["']/gi);
     add(/<link\b[^>]*\bhref\s*=\s*["']([^"']+)["'][^>]*\brel\s*=\s*["'](?:stylesheet|modulepreload)["']/gi);
     // Inline module scripts may import too.
-    for (const script of text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/gi)) found.push(...references(script[1] ?? '', 'javascript'));
+    for (const script of text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/gi))
+      found.push(...references(script[1] ?? '', 'javascript'));
   } else if (type.includes('javascript')) {
     add(/\bimport\s*(?:[\w*${}\s,]+?\s*from\s*)?["']([^"']+)["']/g);
     add(/\bexport\s*[\w*${}\s,]*?\s*from\s*["']([^"']+)["']/g);
@@ -66,7 +67,9 @@ async function weighPages(origin: string): Promise<{ page: string; bytes: number
 /** Page weight of every demonstration page, served by the embedded stack, uncompressed. */
 export async function pageWeightBench(_options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
   const port = await freePort();
-  const child = startChild(process.execPath, ['launcher/dist/start.js'], { env: { ...process.env, PORT: String(port), LOG_REQUESTS: 'false' } });
+  const child = startChild(process.execPath, ['launcher/dist/start.js'], {
+    env: { ...process.env, PORT: String(port), LOG_REQUESTS: 'false' },
+  });
   try {
     await waitForOutput(child.process, /http:\/\/localhost:\d+\//, 15_000, 'the embedded stack');
     const weights = await weighPages(`http://127.0.0.1:${port}`);

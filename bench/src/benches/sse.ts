@@ -54,7 +54,12 @@ function openFilesLimits(): { soft: number; hard: number } {
 }
 
 /** One capacity run against one server: N streams from client processes, RSS and CPU of the server at the plateau. */
-async function capacityRun(server: { child: Child; port: number }, streams: number, ticks: number, log: (line: string) => void): Promise<RunResult> {
+async function capacityRun(
+  server: { child: Child; port: number },
+  streams: number,
+  ticks: number,
+  log: (line: string) => void,
+): Promise<RunResult> {
   // Idle footprint after a first stream, so lazy start-up work is not counted per stream.
   await fetch(`http://127.0.0.1:${server.port}/api/stream?count=1`).then((res) => res.text());
   await sleep(300);
@@ -68,12 +73,22 @@ async function capacityRun(server: { child: Child; port: number }, streams: numb
   for (let index = 0; index < clientCount; index++) {
     const share = Math.floor(streams / clientCount) + (index < streams % clientCount ? 1 : 0);
     const job = { port: server.port, streams: share, ticks, intervalMs: INTERVAL_MS, batch: 50 };
-    const client = fork(CLIENT_SCRIPT, [], { env: { ...process.env, SSE_CLIENT_JOB: JSON.stringify(job) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const client = fork(CLIENT_SCRIPT, [], {
+      env: { ...process.env, SSE_CLIENT_JOB: JSON.stringify(job) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     clients.push(client);
-    opens.push(new Promise((resolve) => client.on('message', (message: { type: string }) => message.type === 'open' && resolve())));
+    opens.push(
+      new Promise((resolve) =>
+        client.on('message', (message: { type: string }) => message.type === 'open' && resolve()),
+      ),
+    );
     results.push(
       new Promise((resolve, reject) => {
-        client.on('message', (message: { type: string } & ClientResult) => message.type === 'result' && resolve(message));
+        client.on(
+          'message',
+          (message: { type: string } & ClientResult) => message.type === 'result' && resolve(message),
+        );
         client.once('exit', (code) => reject(new Error(`an SSE client process exited with ${code} before reporting`)));
       }),
     );
@@ -88,7 +103,12 @@ async function capacityRun(server: { child: Child; port: number }, streams: numb
   }, 200);
   const deadline = (ticks + 60) * 1000;
   const timeout = <T>(promise: Promise<T>, what: string) =>
-    Promise.race([promise, sleep(deadline).then(() => Promise.reject(new Error(`SSE run: ${what} did not happen within ${deadline / 1000} s`)))]);
+    Promise.race([
+      promise,
+      sleep(deadline).then(() =>
+        Promise.reject(new Error(`SSE run: ${what} did not happen within ${deadline / 1000} s`)),
+      ),
+    ]);
   try {
     await timeout(Promise.all(opens), 'every stream opening');
     const allOpenAt = performance.timeOrigin + performance.now();
@@ -103,11 +123,16 @@ async function capacityRun(server: { child: Child; port: number }, streams: numb
     const rssPlateau = Math.max(rssOpen, rssBytes(server.child.pid));
     const reports = await timeout(Promise.all(results), 'every stream ending');
     const lateness = reports.flatMap((report) => report.lateness);
-    const steady = reports.flatMap((report) => report.lateness.filter((_, index) => report.arrivedAt[index]! > allOpenAt));
+    const steady = reports.flatMap((report) =>
+      report.lateness.filter((_, index) => report.arrivedAt[index]! > allOpenAt),
+    );
     const held = reports.reduce((sum, report) => sum + report.held, 0);
     const errors: Record<string, number> = {};
-    for (const report of reports) for (const [code, count] of Object.entries(report.errors)) errors[code] = (errors[code] ?? 0) + count;
-    log(`  ${streams} streams: ramp ${rampSeconds.toFixed(1)} s, held ${held}, RSS ${Math.round(idleRss / 2 ** 20)} -> ${Math.round(rssPlateau / 2 ** 20)} MiB (peak ${Math.round(peakRss / 2 ** 20)}), CPU ${cpuPercent.toFixed(0)}%`);
+    for (const report of reports)
+      for (const [code, count] of Object.entries(report.errors)) errors[code] = (errors[code] ?? 0) + count;
+    log(
+      `  ${streams} streams: ramp ${rampSeconds.toFixed(1)} s, held ${held}, RSS ${Math.round(idleRss / 2 ** 20)} -> ${Math.round(rssPlateau / 2 ** 20)} MiB (peak ${Math.round(peakRss / 2 ** 20)}), CPU ${cpuPercent.toFixed(0)}%`,
+    );
     return {
       streams,
       held,
@@ -147,7 +172,10 @@ export async function sseBench(options: BenchOptions, log: (line: string) => voi
   const api: RunResult[] = [];
   const bare: RunResult[] = [];
   for (let run = 1; run <= options.sseRuns; run++) {
-    for (const [label, into] of [['bare', bare], ['api', api]] as const) {
+    for (const [label, into] of [
+      ['bare', bare],
+      ['api', api],
+    ] as const) {
       log(`  run ${run}/${options.sseRuns} ${label}`);
       const server =
         label === 'api'
@@ -161,10 +189,16 @@ export async function sseBench(options: BenchOptions, log: (line: string) => voi
     }
   }
   const mid = (results: RunResult[], pick: (result: RunResult) => number) => median(results.map(pick));
-  const ratio = (pick: (result: RunResult) => number) => median(api.map((result, run) => pick(result) / pick(bare[run]!)));
+  const ratio = (pick: (result: RunResult) => number) =>
+    median(api.map((result, run) => pick(result) / pick(bare[run]!)));
   const baseline = (pick: (result: RunResult) => number) => ({ label: 'bare node:http SSE', value: mid(bare, pick) });
   /** A figure of the api's runs beside the bare server's: the median of pick, its baseline and ratio. */
-  const beside = (name: string, unit: string, pick: (result: RunResult) => number, more: Partial<Figure> = {}): Figure => ({
+  const beside = (
+    name: string,
+    unit: string,
+    pick: (result: RunResult) => number,
+    more: Partial<Figure> = {},
+  ): Figure => ({
     bench: 'sse',
     name,
     value: mid(api, pick),
@@ -187,10 +221,20 @@ export async function sseBench(options: BenchOptions, log: (line: string) => voi
       note:
         held >= 20_000
           ? undefined
-          : (capped || options.sseStreams >= 20_000 ? fdNote : `${options.sseStreams} streams asked for (BENCH_SSE_STREAMS); the target is about 20,000`) +
+          : (capped || options.sseStreams >= 20_000
+              ? fdNote
+              : `${options.sseStreams} streams asked for (BENCH_SSE_STREAMS); the target is about 20,000`) +
             (errors.length ? `; client errors: ${errors.join(', ')}` : ''),
     }),
-    { bench: 'sse', name: 'ticks missing', value: missing, unit: '', baseline: baseline((result) => result.ticksMissing), target: '0', met: missing === 0 },
+    {
+      bench: 'sse',
+      name: 'ticks missing',
+      value: missing,
+      unit: '',
+      baseline: baseline((result) => result.ticksMissing),
+      target: '0',
+      met: missing === 0,
+    },
     beside('tick lateness p50, all ticks', 'ms', (result) => result.p50),
     beside('tick lateness p99, all ticks', 'ms', (result) => result.p99, {
       target: '< 50 ms',
@@ -198,7 +242,10 @@ export async function sseBench(options: BenchOptions, log: (line: string) => voi
       note: `all ticks include those sent while the remaining connections were still being accepted (ramp-up took ${mid(api, (result) => result.rampSeconds).toFixed(1)} s for the api, ${mid(bare, (result) => result.rampSeconds).toFixed(1)} s for the baseline)`,
     }),
     beside('tick lateness max, all ticks', 'ms', (result) => result.max),
-    beside('tick lateness p99, every stream open', 'ms', (result) => result.steadyP99, { target: '< 50 ms', met: steadyP99 < 50 }),
+    beside('tick lateness p99, every stream open', 'ms', (result) => result.steadyP99, {
+      target: '< 50 ms',
+      met: steadyP99 < 50,
+    }),
     beside('tick lateness max, every stream open', 'ms', (result) => result.steadyMax),
     {
       bench: 'sse',

@@ -23,16 +23,27 @@ function answers(url: string): Promise<boolean> {
  * Milliseconds from spawning the command to a 2xx answer from every url (polled every 5 ms).
  * The command runs in its own process group, which is stopped afterwards (npm starts node beneath it).
  */
-async function timeToAnswers(command: string, args: string[], env: Record<string, string>, urls: string[]): Promise<number> {
+async function timeToAnswers(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  urls: string[],
+): Promise<number> {
   const started = performance.now();
-  const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: 'ignore', detached: true });
+  const child = spawn(command, args, {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: 'ignore',
+    detached: true,
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     const pending = new Set(urls);
     await pollUntil(
       `${command} ${args.join(' ')} to answer on ${urls.join(' and ')}`,
       async () => {
-        if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited (${child.exitCode}) before answering`);
+        if (child.exitCode !== null)
+          throw new Error(`${command} ${args.join(' ')} exited (${child.exitCode}) before answering`);
         for (const url of [...pending]) if (await answers(url)) pending.delete(url);
         return pending.size === 0;
       },
@@ -61,13 +72,38 @@ export async function startupBench(options: BenchOptions, log: (line: string) =>
     const env = { PORT: String(port), LOG_REQUESTS: 'false' };
     npmStart.push(await timeToAnswers('npm', ['start', '--silent'], env, origins));
     launcher.push(await timeToAnswers(process.execPath, ['launcher/dist/start.js'], env, origins));
-    bare.push(await timeToAnswers(process.execPath, ['bench/dist/servers/bare-echo.js'], { PORT: String(port), HOST: '127.0.0.1' }, [`http://127.0.0.1:${port}/api/echo`]));
-    log(`  run ${run}/${runs}: npm start ${Math.round(npmStart.at(-1)!)} ms, node launcher ${Math.round(launcher.at(-1)!)} ms, bare node:http ${Math.round(bare.at(-1)!)} ms`);
+    bare.push(
+      await timeToAnswers(
+        process.execPath,
+        ['bench/dist/servers/bare-echo.js'],
+        { PORT: String(port), HOST: '127.0.0.1' },
+        [`http://127.0.0.1:${port}/api/echo`],
+      ),
+    );
+    log(
+      `  run ${run}/${runs}: npm start ${Math.round(npmStart.at(-1)!)} ms, node launcher ${Math.round(launcher.at(-1)!)} ms, bare node:http ${Math.round(bare.at(-1)!)} ms`,
+    );
   }
   const baseline = { label: 'bare node:http server', value: median(bare) };
   const npmMs = median(npmStart);
   return [
-    { bench: 'startup', name: '`npm start` to 2xx on both origins', value: npmMs, unit: 'ms', baseline, ratio: npmMs / baseline.value, target: '< 1500 ms', met: npmMs < 1_500 },
-    { bench: 'startup', name: 'node launcher/dist/start.js (no npm) to 2xx on both origins', value: median(launcher), unit: 'ms', baseline, ratio: median(launcher) / baseline.value },
+    {
+      bench: 'startup',
+      name: '`npm start` to 2xx on both origins',
+      value: npmMs,
+      unit: 'ms',
+      baseline,
+      ratio: npmMs / baseline.value,
+      target: '< 1500 ms',
+      met: npmMs < 1_500,
+    },
+    {
+      bench: 'startup',
+      name: 'node launcher/dist/start.js (no npm) to 2xx on both origins',
+      value: median(launcher),
+      unit: 'ms',
+      baseline,
+      ratio: median(launcher) / baseline.value,
+    },
   ];
 }

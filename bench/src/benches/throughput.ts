@@ -4,7 +4,15 @@ import { measureInTurns, throughputFigures, type LoadTarget } from '../lib/compa
 import { wrk, type WrkRequest } from '../lib/wrk.js';
 import { h2load } from '../lib/h2load.js';
 import { commandExists } from '../lib/processes.js';
-import { BENCH_ORIGIN, startApi, startBareEcho, startCaddy, startKoaMinimalEcho, startKoaRouterEcho, startUpstreamMock } from '../lib/servers.js';
+import {
+  BENCH_ORIGIN,
+  startApi,
+  startBareEcho,
+  startCaddy,
+  startKoaMinimalEcho,
+  startKoaRouterEcho,
+  startUpstreamMock,
+} from '../lib/servers.js';
 
 type Shape = Omit<WrkRequest, 'url' | 'connections' | 'durationS'> & { path: string };
 
@@ -16,16 +24,28 @@ export const POST_BODY = (() => {
 })();
 
 const ECHO_GET: Shape = { path: '/api/echo?name=ada&tags=cors&n=1', headers: { Origin: BENCH_ORIGIN } };
-const ECHO_POST: Shape = { path: '/api/echo', method: 'POST', headers: { Origin: BENCH_ORIGIN, 'Content-Type': 'application/json' }, body: POST_BODY };
+const ECHO_POST: Shape = {
+  path: '/api/echo',
+  method: 'POST',
+  headers: { Origin: BENCH_ORIGIN, 'Content-Type': 'application/json' },
+  body: POST_BODY,
+};
 const PREFLIGHT: Shape = {
   path: '/api/echo',
   method: 'OPTIONS',
-  headers: { Origin: BENCH_ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+  headers: {
+    Origin: BENCH_ORIGIN,
+    'Access-Control-Request-Method': 'POST',
+    'Access-Control-Request-Headers': 'content-type',
+  },
 };
 
 function target(label: string, base: string, shape: Shape, options: BenchOptions, tool = wrk): LoadTarget {
   const { path, ...request } = shape;
-  return { label, run: (durationS) => tool({ ...request, url: `${base}${path}`, connections: options.connections, durationS }) };
+  return {
+    label,
+    run: (durationS) => tool({ ...request, url: `${base}${path}`, connections: options.connections, durationS }),
+  };
 }
 
 function plan(options: BenchOptions, log: (line: string) => void) {
@@ -60,13 +80,53 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
     );
     const get = (label: string) => results.get(label)!;
     const figures: Figure[] = [];
-    for (const [method, shape] of [['GET', 'GET /api/echo?query'], ['POST', 'POST /api/echo 200-byte JSON']] as const) {
-      const [rps, p99] = throughputFigures('echo', `api ${shape}`, get(`api ${method}`), get(`bare ${method}`), 'bare node:http', 0.8);
-      const [koaFloor] = throughputFigures('echo', `cheapest Koa echo, ${method} (Koa's floor)`, get(`minimal Koa ${method}`), get(`bare ${method}`), 'bare node:http');
-      const [routerFloor] = throughputFigures('echo', `Koa + @koa/router echo, ${method} (a routed Koa app's floor)`, get(`Koa + router ${method}`), get(`bare ${method}`), 'bare node:http');
-      const [routerOverKoa] = throughputFigures('echo', `Koa + @koa/router echo ${method} vs cheapest Koa echo`, get(`Koa + router ${method}`), get(`minimal Koa ${method}`), 'cheapest Koa echo');
-      const [apiOverKoa] = throughputFigures('echo', `api ${method} vs cheapest Koa echo`, get(`api ${method}`), get(`minimal Koa ${method}`), 'cheapest Koa echo');
-      const [apiOverRouter] = throughputFigures('echo', `api ${method} vs Koa + @koa/router echo`, get(`api ${method}`), get(`Koa + router ${method}`), 'Koa + @koa/router echo');
+    for (const [method, shape] of [
+      ['GET', 'GET /api/echo?query'],
+      ['POST', 'POST /api/echo 200-byte JSON'],
+    ] as const) {
+      const [rps, p99] = throughputFigures(
+        'echo',
+        `api ${shape}`,
+        get(`api ${method}`),
+        get(`bare ${method}`),
+        'bare node:http',
+        0.8,
+      );
+      const [koaFloor] = throughputFigures(
+        'echo',
+        `cheapest Koa echo, ${method} (Koa's floor)`,
+        get(`minimal Koa ${method}`),
+        get(`bare ${method}`),
+        'bare node:http',
+      );
+      const [routerFloor] = throughputFigures(
+        'echo',
+        `Koa + @koa/router echo, ${method} (a routed Koa app's floor)`,
+        get(`Koa + router ${method}`),
+        get(`bare ${method}`),
+        'bare node:http',
+      );
+      const [routerOverKoa] = throughputFigures(
+        'echo',
+        `Koa + @koa/router echo ${method} vs cheapest Koa echo`,
+        get(`Koa + router ${method}`),
+        get(`minimal Koa ${method}`),
+        'cheapest Koa echo',
+      );
+      const [apiOverKoa] = throughputFigures(
+        'echo',
+        `api ${method} vs cheapest Koa echo`,
+        get(`api ${method}`),
+        get(`minimal Koa ${method}`),
+        'cheapest Koa echo',
+      );
+      const [apiOverRouter] = throughputFigures(
+        'echo',
+        `api ${method} vs Koa + @koa/router echo`,
+        get(`api ${method}`),
+        get(`Koa + router ${method}`),
+        'Koa + @koa/router echo',
+      );
       if (rps!.met === false) {
         rps!.note =
           `the cheapest Koa app giving the same answer (bench/src/servers/koa-minimal-echo.ts) reaches ${koaFloor!.ratio!.toFixed(2)}x of bare node:http, ` +
@@ -75,10 +135,24 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
       }
       figures.push(rps!, p99!, koaFloor!, routerFloor!, routerOverKoa!, apiOverKoa!, apiOverRouter!);
     }
-    figures.push(...throughputFigures('echo', 'api GET, LOG_REQUESTS=true (stdout piped)', get('api GET, request log on'), get('bare GET'), 'bare node:http'));
+    figures.push(
+      ...throughputFigures(
+        'echo',
+        'api GET, LOG_REQUESTS=true (stdout piped)',
+        get('api GET, request log on'),
+        get('bare GET'),
+        'bare node:http',
+      ),
+    );
     return figures;
   } finally {
-    await Promise.all([bare.child.stop(), koa.child.stop(), routed.child.stop(), api.child.stop(), logging.child.stop()]);
+    await Promise.all([
+      bare.child.stop(),
+      koa.child.stop(),
+      routed.child.stop(),
+      api.child.stop(),
+      logging.child.stop(),
+    ]);
   }
 }
 
@@ -88,13 +162,30 @@ export async function preflightBench(options: BenchOptions, log: (line: string) 
   const api = await startApi();
   try {
     const results = await measureInTurns(
-      [target('api OPTIONS', api.url, PREFLIGHT, options), target('api GET', api.url, ECHO_GET, options), target('bare OPTIONS', bare.url, PREFLIGHT, options)],
+      [
+        target('api OPTIONS', api.url, PREFLIGHT, options),
+        target('api GET', api.url, ECHO_GET, options),
+        target('bare OPTIONS', bare.url, PREFLIGHT, options),
+      ],
       plan(options, log),
     );
     const get = (label: string) => results.get(label)!;
     return [
-      ...throughputFigures('preflight', 'api OPTIONS (allowed origin)', get('api OPTIONS'), get('api GET'), 'api echo GET', 1.0),
-      ...throughputFigures('preflight', 'api OPTIONS vs bare', get('api OPTIONS'), get('bare OPTIONS'), 'bare node:http OPTIONS').slice(0, 1),
+      ...throughputFigures(
+        'preflight',
+        'api OPTIONS (allowed origin)',
+        get('api OPTIONS'),
+        get('api GET'),
+        'api echo GET',
+        1.0,
+      ),
+      ...throughputFigures(
+        'preflight',
+        'api OPTIONS vs bare',
+        get('api OPTIONS'),
+        get('bare OPTIONS'),
+        'bare node:http OPTIONS',
+      ).slice(0, 1),
     ];
   } finally {
     await Promise.all([bare.child.stop(), api.child.stop()]);
@@ -109,12 +200,24 @@ export async function proxyBench(options: BenchOptions, log: (line: string) => v
     const proxied: Shape = { path: '/api/upstream/tags', headers: { Origin: BENCH_ORIGIN } };
     const first = await fetch(`${api.url}${proxied.path}`);
     await first.arrayBuffer();
-    if (first.status !== 200) throw new Error(`the proxy answered ${first.status} to its first call; is the upstream-mock serving /tags?`);
-    const results = await measureInTurns([target('api proxy hit', api.url, proxied, options), target('api GET', api.url, ECHO_GET, options)], plan(options, log));
+    if (first.status !== 200)
+      throw new Error(`the proxy answered ${first.status} to its first call; is the upstream-mock serving /tags?`);
+    const results = await measureInTurns(
+      [target('api proxy hit', api.url, proxied, options), target('api GET', api.url, ECHO_GET, options)],
+      plan(options, log),
+    );
     const last = await fetch(`${api.url}${proxied.path}`);
     await last.arrayBuffer();
-    const figures = throughputFigures('proxy', 'api GET /api/upstream/tags (cache hit)', results.get('api proxy hit')!, results.get('api GET')!, 'api echo GET', 0.8);
-    if (last.headers.get('x-cache') !== 'HIT') figures[0]!.note = `the answer after the run was X-Cache: ${last.headers.get('x-cache')}, not HIT`;
+    const figures = throughputFigures(
+      'proxy',
+      'api GET /api/upstream/tags (cache hit)',
+      results.get('api proxy hit')!,
+      results.get('api GET')!,
+      'api echo GET',
+      0.8,
+    );
+    if (last.headers.get('x-cache') !== 'HIT')
+      figures[0]!.note = `the answer after the run was X-Cache: ${last.headers.get('x-cache')}, not HIT`;
     return figures;
   } finally {
     await Promise.all([upstream.child.stop(), api.child.stop()]);
@@ -134,17 +237,45 @@ export async function caddyBench(options: BenchOptions, log: (line: string) => v
       target('api POST', api.url, ECHO_POST, options),
       target('caddy h1 POST', caddy.url, ECHO_POST, options),
     ];
-    if (h2) targets.push(target('caddy h2 GET', caddy.url, ECHO_GET, options, h2load), target('caddy h2 POST', caddy.url, ECHO_POST, options, h2load));
+    if (h2)
+      targets.push(
+        target('caddy h2 GET', caddy.url, ECHO_GET, options, h2load),
+        target('caddy h2 POST', caddy.url, ECHO_POST, options, h2load),
+      );
     const results = await measureInTurns(targets, plan(options, log));
     const get = (label: string) => results.get(label)!;
     const figures = [
-      ...throughputFigures('caddy', 'GET echo via Caddy, HTTP/1.1 + TLS', get('caddy h1 GET'), get('api GET'), 'api direct'),
-      ...throughputFigures('caddy', 'POST echo via Caddy, HTTP/1.1 + TLS', get('caddy h1 POST'), get('api POST'), 'api direct'),
+      ...throughputFigures(
+        'caddy',
+        'GET echo via Caddy, HTTP/1.1 + TLS',
+        get('caddy h1 GET'),
+        get('api GET'),
+        'api direct',
+      ),
+      ...throughputFigures(
+        'caddy',
+        'POST echo via Caddy, HTTP/1.1 + TLS',
+        get('caddy h1 POST'),
+        get('api POST'),
+        'api direct',
+      ),
     ];
     if (h2) {
       figures.push(
-        ...throughputFigures('caddy', 'GET echo via Caddy, HTTP/2 + TLS', get('caddy h2 GET'), get('api GET'), 'api direct'),
-        ...throughputFigures('caddy', 'POST echo via Caddy, HTTP/2 + TLS', get('caddy h2 POST'), get('api POST'), 'api direct'),
+        ...throughputFigures(
+          'caddy',
+          'GET echo via Caddy, HTTP/2 + TLS',
+          get('caddy h2 GET'),
+          get('api GET'),
+          'api direct',
+        ),
+        ...throughputFigures(
+          'caddy',
+          'POST echo via Caddy, HTTP/2 + TLS',
+          get('caddy h2 POST'),
+          get('api POST'),
+          'api direct',
+        ),
       );
     } else {
       figures.push(skipped('caddy', 'HTTP/2 figures skipped: h2load is not on PATH (Debian package nghttp2-client)'));

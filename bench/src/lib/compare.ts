@@ -20,14 +20,19 @@ export interface LoadPlan {
  * target has its baseline measured seconds away, on the same machine in the same state.
  * Returns every result per label.
  */
-export async function measureInTurns(targets: readonly LoadTarget[], plan: LoadPlan): Promise<Map<string, LoadResult[]>> {
+export async function measureInTurns(
+  targets: readonly LoadTarget[],
+  plan: LoadPlan,
+): Promise<Map<string, LoadResult[]>> {
   const results = new Map<string, LoadResult[]>(targets.map((target) => [target.label, []]));
   for (const target of targets) await target.run(plan.warmupS);
   for (let run = 1; run <= plan.runs; run++) {
     for (const target of targets) {
       const result = await target.run(plan.durationS);
       results.get(target.label)!.push(result);
-      plan.log(`  run ${run}/${plan.runs} ${target.label}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(2)} ms${result.errors ? `, ${result.errors} errors` : ''}`);
+      plan.log(
+        `  run ${run}/${plan.runs} ${target.label}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(2)} ms${result.errors ? `, ${result.errors} errors` : ''}`,
+      );
     }
   }
   return results;

@@ -32,8 +32,12 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
   const quick = truthy(flag('quick') ?? env.BENCH_QUICK);
   const onlyRaw = flag('only') ?? env.BENCH_ONLY;
   const only = new Set<BenchName>();
-  for (const name of (onlyRaw ?? BENCH_NAMES.join(',')).split(',').map((item) => item.trim()).filter(Boolean)) {
-    if (!(BENCH_NAMES as readonly string[]).includes(name)) throw new Error(`unknown benchmark "${name}"; choose from ${BENCH_NAMES.join(', ')}`);
+  for (const name of (onlyRaw ?? BENCH_NAMES.join(','))
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)) {
+    if (!(BENCH_NAMES as readonly string[]).includes(name))
+      throw new Error(`unknown benchmark "${name}"; choose from ${BENCH_NAMES.join(', ')}`);
     only.add(name as BenchName);
   }
   return {
@@ -56,6 +60,7 @@ function truthy(value: string | undefined): boolean {
 function int(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1; got "${raw}"`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name} must be a whole number of at least 1; got "${raw}"`);
   return value;
 }

@@ -42,11 +42,16 @@ export async function stopAllChildren(): Promise<void> {
   await Promise.allSettled([...running].map((child) => child.stop(1_000)));
 }
 
-
-
 /** A node server that prints its port: the api (JSON log line) or one of the bench's own servers. */
-export async function startNodeServer(script: string, env: Record<string, string>, what: string, nodeArgs: string[] = []): Promise<{ child: Child; port: number }> {
-  const child = startChild(process.execPath, [...nodeArgs, script], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env } });
+export async function startNodeServer(
+  script: string,
+  env: Record<string, string>,
+  what: string,
+  nodeArgs: string[] = [],
+): Promise<{ child: Child; port: number }> {
+  const child = startChild(process.execPath, [...nodeArgs, script], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+  });
   const match = await waitForOutput(child.process, /"port":(\d+)|listening on (\d+)/, 15_000, what);
   return { child, port: Number(match[1] ?? match[2]) };
 }

@@ -21,14 +21,21 @@ async function startServer(script: string, env: Record<string, string>, what: st
 
 /** The api as production runs it (node services/api/dist/main.js), request log off unless asked. */
 export function startApi(env: Record<string, string> = {}): Promise<Server> {
-  const settings = { LOG_REQUESTS: 'false', ALLOWED_ORIGINS: `${BENCH_ORIGIN},https://b.localhost`, UPSTREAM_API_KEY: BENCH_UPSTREAM_KEY };
+  const settings = {
+    LOG_REQUESTS: 'false',
+    ALLOWED_ORIGINS: `${BENCH_ORIGIN},https://b.localhost`,
+    UPSTREAM_API_KEY: BENCH_UPSTREAM_KEY,
+  };
   return startServer('services/api/dist/main.js', { ...settings, ...env }, 'the api');
 }
 
 export const startBareEcho = () => startServer('bench/dist/servers/bare-echo.js', {}, 'the bare node:http echo');
-export const startKoaMinimalEcho = () => startServer('bench/dist/servers/koa-minimal-echo.js', {}, 'the minimal Koa echo');
-export const startKoaRouterEcho = () => startServer('bench/dist/servers/koa-router-echo.js', {}, 'the Koa + @koa/router echo');
-export const startUpstreamMock = () => startServer('services/upstream-mock/dist/main.js', { UPSTREAM_API_KEY: BENCH_UPSTREAM_KEY }, 'the upstream-mock');
+export const startKoaMinimalEcho = () =>
+  startServer('bench/dist/servers/koa-minimal-echo.js', {}, 'the minimal Koa echo');
+export const startKoaRouterEcho = () =>
+  startServer('bench/dist/servers/koa-router-echo.js', {}, 'the Koa + @koa/router echo');
+export const startUpstreamMock = () =>
+  startServer('services/upstream-mock/dist/main.js', { UPSTREAM_API_KEY: BENCH_UPSTREAM_KEY }, 'the upstream-mock');
 
 export interface Caddy {
   child: Child;

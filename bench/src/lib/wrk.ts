@@ -33,7 +33,9 @@ let scriptCount = 0;
 export function wrk(request: WrkRequest): Promise<LoadResult> {
   const lua = [
     `wrk.method = ${luaString(request.method ?? 'GET')}`,
-    ...Object.entries(request.headers ?? {}).map(([name, value]) => `wrk.headers[${luaString(name)}] = ${luaString(value)}`),
+    ...Object.entries(request.headers ?? {}).map(
+      ([name, value]) => `wrk.headers[${luaString(name)}] = ${luaString(value)}`,
+    ),
     request.body === undefined ? '' : `wrk.body = ${luaString(request.body)}`,
     'done = function(summary, latency, requests)',
     '  local e = summary.errors',
@@ -43,13 +45,32 @@ export function wrk(request: WrkRequest): Promise<LoadResult> {
   ].join('\n');
   const script = join(scriptDir, `request-${scriptCount++}.lua`);
   writeFileSync(script, lua);
-  const args = ['-t', String(request.threads ?? 1), '-c', String(request.connections), '-d', `${request.durationS}s`, '--timeout', '5s', '-s', script, request.url];
+  const args = [
+    '-t',
+    String(request.threads ?? 1),
+    '-c',
+    String(request.connections),
+    '-d',
+    `${request.durationS}s`,
+    '--timeout',
+    '5s',
+    '-s',
+    script,
+    request.url,
+  ];
   return new Promise((resolve, reject) => {
     execFile('wrk', args, { timeout: (request.durationS + 30) * 1000 }, (err, stdout, stderr) => {
       if (err) return reject(new Error(`wrk failed: ${err.message}\n${stderr}`));
       const line = stdout.split('\n').find((text) => text.startsWith('RESULT '));
       if (!line) return reject(new Error(`wrk printed no result:\n${stdout}\n${stderr}`));
-      const raw = JSON.parse(line.slice(7)) as { requests: number; durationUs: number; socketErrors: number; statusErrors: number; p50Us: number; p99Us: number };
+      const raw = JSON.parse(line.slice(7)) as {
+        requests: number;
+        durationUs: number;
+        socketErrors: number;
+        statusErrors: number;
+        p50Us: number;
+        p99Us: number;
+      };
       resolve({
         rps: raw.requests / (raw.durationUs / 1e6),
         p50Ms: raw.p50Us / 1000,

@@ -11,7 +11,12 @@ const interval = Number(process.env.STREAM_INTERVAL_MS ?? 1_000);
 const server = http.createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
   const match = /[?&]count=(\d+)/.exec(req.url ?? '');
   const count = match ? Number(match[1]) : 5;
-  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no', Vary: 'Origin' });
+  res.writeHead(200, {
+    'Content-Type': 'text/event-stream',
+    'Cache-Control': 'no-cache, no-transform',
+    'X-Accel-Buffering': 'no',
+    Vary: 'Origin',
+  });
   res.write(`: ${count} ticks, one every ${interval} ms\n\n`);
   const started = performance.now();
   let sent = 0;

@@ -9,7 +9,12 @@ import type { AddressInfo } from 'node:net';
 import type { Context } from 'koa';
 import type { BodyKind, EchoReflection } from '@origin-lab/contract';
 
-const allowlist = new Set(['http://localhost:8080', 'http://127.0.0.1:8080', 'https://a.localhost', 'https://b.localhost']);
+const allowlist = new Set([
+  'http://localhost:8080',
+  'http://127.0.0.1:8080',
+  'https://a.localhost',
+  'https://b.localhost',
+]);
 
 /** Vary: Origin always, and Access-Control-Allow-Origin for an allowed origin. */
 export function reflectOrigin(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -29,7 +34,12 @@ function bodyKind(method: string, contentType: string | undefined, bytes: number
 }
 
 /** The echo answer as JSON text: the fields of /api/echo, in its order. */
-export function echoText(req: http.IncomingMessage, path: string, query: EchoReflection['query'], body: Buffer): string {
+export function echoText(
+  req: http.IncomingMessage,
+  path: string,
+  query: EchoReflection['query'],
+  body: Buffer,
+): string {
   const answer: Omit<EchoReflection, 'bodyBase64'> = {
     method: req.method ?? 'GET',
     path,
@@ -62,7 +72,8 @@ export function koaEcho(ctx: Context): void | Promise<void> {
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     ctx.body = echoText(req, ctx.path, ctx.query, body);
   };
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return answer(Buffer.alloc(0));
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)
+    return answer(Buffer.alloc(0));
   return readAll(req).then(answer);
 }
 

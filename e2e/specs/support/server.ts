@@ -21,7 +21,8 @@ export interface ServerClient {
 /** glibc does not resolve *.localhost (browsers do): send those names to loopback. */
 const localhostLookup: LookupFunction = (hostname, options, callback) => {
   if (hostname === 'localhost' || hostname.endsWith('.localhost')) {
-    if (options.all) (callback as (err: null, addresses: dns.LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+    if (options.all)
+      (callback as (err: null, addresses: dns.LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
     else callback(null, '127.0.0.1', 4);
     return;
   }
@@ -40,7 +41,8 @@ function serverClient(stack: StackInfo): { client: ServerClient; close: () => Pr
         const answer = await request(url, { dispatcher: agent });
         const body = Buffer.from(await answer.body.arrayBuffer());
         const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+        for (const [name, value] of Object.entries(answer.headers))
+          if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
         return { status: answer.statusCode, headers, body, text: body.toString('utf8') };
       },
     },

@@ -2,7 +2,12 @@ import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
 
 /** Resolves with the first match of pattern in the child's stdout or stderr; rejects on exit or timeout. */
-export function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: number, what: string): Promise<RegExpMatchArray> {
+export function waitForOutput(
+  child: ChildProcess,
+  pattern: RegExp,
+  timeoutMs: number,
+  what: string,
+): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
     let seen = '';
     const onData = (chunk: Buffer) => {
@@ -10,8 +15,12 @@ export function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: n
       const match = seen.match(pattern);
       if (match) finish(() => resolve(match));
     };
-    const onExit = (code: number | null) => finish(() => reject(new Error(`${what} exited (${code}) before it was ready:\n${seen}`)));
-    const timer = setTimeout(() => finish(() => reject(new Error(`${what} was not ready within ${timeoutMs} ms:\n${seen}`))), timeoutMs);
+    const onExit = (code: number | null) =>
+      finish(() => reject(new Error(`${what} exited (${code}) before it was ready:\n${seen}`)));
+    const timer = setTimeout(
+      () => finish(() => reject(new Error(`${what} was not ready within ${timeoutMs} ms:\n${seen}`))),
+      timeoutMs,
+    );
     function finish(settle: () => void) {
       clearTimeout(timer);
       child.stdout?.off('data', onData);

@@ -12,7 +12,8 @@ export function envString(env: Env, name: string, fallback: string): string {
 export function envInt(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}"`);
+  if (!/^\d+$/.test(raw.trim()))
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${raw}"`);
   const value = Number(raw.trim());
   if (value < min || value > max) throw new ConfigError(`${name} must be from ${min} to ${max}; got ${value}`);
   return value;
@@ -39,5 +40,8 @@ export function envBool(env: Env, name: string, fallback: boolean): boolean {
 export function envList(env: Env, name: string, fallback: readonly string[]): string[] {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return [...fallback];
-  return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }

@@ -42,7 +42,14 @@ let stdoutLogger: Logger | undefined;
  * request headers left out (they are in the JSON lines).
  */
 function stdoutDestination(): DestinationStream {
-  if (process.stdout.isTTY) return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', singleLine: true, ignore: 'headers', destination: 1 });
+  if (process.stdout.isTTY)
+    return pretty({
+      colorize: true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      singleLine: true,
+      ignore: 'headers',
+      destination: 1,
+    });
   return pino.destination({ dest: 1, sync: false });
 }
 

@@ -26,6 +26,8 @@ export function envSecret(env: Env, name: string, fallback: string): string {
 /** A secret goes into a header: visible ASCII only, so it can never break or be echoed by header validation. */
 export function assertHeaderSafeSecret(value: string, name: string): void {
   if (!/^[\x21-\x7e]{1,512}$/.test(value)) {
-    throw new ConfigError(`${name} (or the file ${name}_FILE names) must be 1 to 512 visible ASCII characters (no spaces or control characters)`);
+    throw new ConfigError(
+      `${name} (or the file ${name}_FILE names) must be 1 to 512 visible ASCII characters (no spaces or control characters)`,
+    );
   }
 }

@@ -32,9 +32,12 @@ export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => u
 
 export async function serve(handler: Handler, options: ServeOptions): Promise<RunningServer> {
   const keepAliveTimeout = options.keepAliveTimeoutMs ?? 65_000;
-  const server = http.createServer({ keepAliveTimeout, headersTimeout: keepAliveTimeout + 1_000, requestTimeout: 120_000 }, (req, res) => {
-    void handler(req, res);
-  });
+  const server = http.createServer(
+    { keepAliveTimeout, headersTimeout: keepAliveTimeout + 1_000, requestTimeout: 120_000 },
+    (req, res) => {
+      void handler(req, res);
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

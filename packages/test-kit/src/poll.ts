@@ -19,7 +19,8 @@ export async function pollUntil<T>(what: string, attempt: () => T | Promise<T>, 
   for (;;) {
     const result = await attempt();
     if (done(result)) return result;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${lastSeen(result)})`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${lastSeen(result)})`);
     await sleep(intervalMs);
   }
 }

@@ -28,7 +28,11 @@ export interface SpawnOptions {
 
 /** Spawns a program with its output piped and kept, so a test can wait for what it prints. */
 export function spawnWatched(command: string, args: readonly string[], options: SpawnOptions = {}): WatchedProcess {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -52,7 +56,10 @@ export function spawnWatched(command: string, args: readonly string[], options: 
     waitFor: (pattern, timeoutMs, what) => {
       const already = output.match(pattern);
       if (already) return Promise.resolve(already);
-      if (child.exitCode !== null || child.signalCode !== null) return Promise.reject(new Error(`${what}: the process exited (${child.exitCode ?? child.signalCode}):\n${output}`));
+      if (child.exitCode !== null || child.signalCode !== null)
+        return Promise.reject(
+          new Error(`${what}: the process exited (${child.exitCode ?? child.signalCode}):\n${output}`),
+        );
       return waitForOutput(child, pattern, timeoutMs, what).catch((err: Error) => {
         throw new Error(`${err.message.split('\n')[0]}\n${output}`);
       });
@@ -60,7 +67,10 @@ export function spawnWatched(command: string, args: readonly string[], options: 
     exitWithin: (timeoutMs) => {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`${[command, ...args].join(' ')} did not exit within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`${[command, ...args].join(' ')} did not exit within ${timeoutMs} ms:\n${output}`)),
+          timeoutMs,
+        );
       });
       return Promise.race([exited, late]).finally(() => clearTimeout(timer));
     },

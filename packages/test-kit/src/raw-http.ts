@@ -74,8 +74,16 @@ export function rawExchange(port: number, request: string | Buffer, options: Raw
  * writing until the answer is complete: a half-closed request is abandoned by Node's server
  * before a slow (proxied) answer is ready.
  */
-export function rawGet(port: number, target: string, method = 'GET', options: Omit<RawOptions, 'method' | 'halfClose'> = {}): Promise<RawAnswer> {
-  const request = Buffer.from(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`, 'latin1');
+export function rawGet(
+  port: number,
+  target: string,
+  method = 'GET',
+  options: Omit<RawOptions, 'method' | 'halfClose'> = {},
+): Promise<RawAnswer> {
+  const request = Buffer.from(
+    `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+    'latin1',
+  );
   return rawExchange(port, request, { ...options, method });
 }
 
@@ -90,7 +98,16 @@ export function parseAnswer(bytes: Buffer, method: string): RawAnswer {
   const problems: string[] = [];
   const headers = new Map<string, string[]>();
   const header = (name: string) => headers.get(name.toLowerCase())?.join(', ');
-  const empty = (answered: boolean, framingProblems: string[]): RawAnswer => ({ answered, status: 0, headers, header, body: Buffer.alloc(0), text: '', raw, framingProblems });
+  const empty = (answered: boolean, framingProblems: string[]): RawAnswer => ({
+    answered,
+    status: 0,
+    headers,
+    header,
+    body: Buffer.alloc(0),
+    text: '',
+    raw,
+    framingProblems,
+  });
   if (bytes.length === 0) return empty(false, problems);
   const split = bytes.indexOf('\r\n\r\n');
   if (split === -1) return empty(true, ['no end of headers']);

@@ -15,7 +15,10 @@ export function forFile<T extends object & { stop(): Promise<void> }>(start: () 
   });
   return new Proxy({} as T, {
     get(_target, property) {
-      if (!started) throw new Error(`read .${String(property)} of a server that is not started (outside a test or hook, or start() failed)`);
+      if (!started)
+        throw new Error(
+          `read .${String(property)} of a server that is not started (outside a test or hook, or start() failed)`,
+        );
       return Reflect.get(started, property, started);
     },
     has: (_target, property) => started !== undefined && property in started,

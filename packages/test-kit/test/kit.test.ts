@@ -19,12 +19,21 @@ function cannedServer(answer: string | null): Promise<Listening & { received: ()
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as net.AddressInfo;
-      resolve({ port, url: `http://127.0.0.1:${port}`, received: () => received, stop: () => new Promise((done) => server.close(() => done())) });
+      resolve({
+        port,
+        url: `http://127.0.0.1:${port}`,
+        received: () => received,
+        stop: () => new Promise((done) => server.close(() => done())),
+      });
     });
   });
 }
 
-const canned = forFile(() => cannedServer('HTTP/1.1 200 OK\r\nX-Twice: a\r\nX-Twice: b\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nd\u00e9\r\n0\r\n\r\n'));
+const canned = forFile(() =>
+  cannedServer(
+    'HTTP/1.1 200 OK\r\nX-Twice: a\r\nX-Twice: b\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nd\u00e9\r\n0\r\n\r\n',
+  ),
+);
 
 describe('rawExchange and rawGet', () => {
   it('send the bytes as given and parse a chunked answer: every header value, the de-chunked body, the raw answer', async () => {
@@ -70,7 +79,9 @@ describe('rawExchange and rawGet', () => {
     await new Promise<void>((resolve) => mute.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = mute.address() as net.AddressInfo;
-      await expect(rawExchange(port, 'GET /hang HTTP/1.1\r\nHost: x\r\n\r\n', { timeoutMs: 100 })).rejects.toThrow(/GET \/hang HTTP\/1\.1: no answer and no close within 100 ms/);
+      await expect(rawExchange(port, 'GET /hang HTTP/1.1\r\nHost: x\r\n\r\n', { timeoutMs: 100 })).rejects.toThrow(
+        /GET \/hang HTTP\/1\.1: no answer and no close within 100 ms/,
+      );
     } finally {
       mute.close();
     }
@@ -80,17 +91,21 @@ describe('rawExchange and rawGet', () => {
 describe('pollUntil', () => {
   it('resolves with the first result that is done', async () => {
     let n = 0;
-    expect(await pollUntil('n to reach 3', () => ++n, { timeoutMs: 5_000, intervalMs: 1, done: (value) => value >= 3 })).toBe(3);
+    expect(
+      await pollUntil('n to reach 3', () => ++n, { timeoutMs: 5_000, intervalMs: 1, done: (value) => value >= 3 }),
+    ).toBe(3);
   });
 
   it('rejects after the timeout, naming what it waited for and the last result', async () => {
-    await expect(pollUntil('the impossible', () => ({ seen: 'nothing' }), { timeoutMs: 30, intervalMs: 5, done: () => false })).rejects.toThrow(
-      'timed out after 30 ms waiting for the impossible (last: {"seen":"nothing"})',
-    );
+    await expect(
+      pollUntil('the impossible', () => ({ seen: 'nothing' }), { timeoutMs: 30, intervalMs: 5, done: () => false }),
+    ).rejects.toThrow('timed out after 30 ms waiting for the impossible (last: {"seen":"nothing"})');
   });
 
   it('an attempt that throws ends the wait with that error', async () => {
-    await expect(pollUntil('anything', () => Promise.reject(new Error('gone')), { timeoutMs: 5_000 })).rejects.toThrow('gone');
+    await expect(pollUntil('anything', () => Promise.reject(new Error('gone')), { timeoutMs: 5_000 })).rejects.toThrow(
+      'gone',
+    );
   });
 });
 
@@ -98,7 +113,10 @@ describe('child processes', () => {
   const script = (code: string) => ['--input-type=module', '-e', code];
 
   it('waitFor sees what was already printed and what comes later; exitWithin gives the code', async () => {
-    const child = spawnWatched(process.execPath, script("console.log('ready on 41'); setTimeout(() => { console.error('later'); process.exit(3); }, 50);"));
+    const child = spawnWatched(
+      process.execPath,
+      script("console.log('ready on 41'); setTimeout(() => { console.error('later'); process.exit(3); }, 50);"),
+    );
     try {
       expect((await child.waitFor(/ready on (\d+)/, 5_000, 'the script'))[1]).toBe('41');
       expect((await child.waitFor(/ready on (\d+)/, 5_000, 'the script'))[1]).toBe('41');
@@ -129,6 +147,8 @@ describe('child processes', () => {
   });
 
   it('startNodeScript says when the script is not built', async () => {
-    await expect(startNodeScript('/nonexistent/dist/main.js', { ready: /x/, timeoutMs: 1_000, what: 'nothing' })).rejects.toThrow(/missing: run "npm run build" first/);
+    await expect(
+      startNodeScript('/nonexistent/dist/main.js', { ready: /x/, timeoutMs: 1_000, what: 'nothing' }),
+    ).rejects.toThrow(/missing: run "npm run build" first/);
   });
 });

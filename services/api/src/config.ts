@@ -109,13 +109,18 @@ export function apiListenFromEnv(env: Env): ApiListen {
 /** Reads every setting from the environment; a bad value throws a ConfigError naming the variable. */
 export function apiConfigFromEnv(env: Env, port: number): ApiConfig {
   const base = apiConfig();
-  const seed = env.FLAKY_SEED === undefined || env.FLAKY_SEED === '' ? undefined : envInt(env, 'FLAKY_SEED', 0, 0, 2 ** 32 - 1);
+  const seed =
+    env.FLAKY_SEED === undefined || env.FLAKY_SEED === '' ? undefined : envInt(env, 'FLAKY_SEED', 0, 0, 2 ** 32 - 1);
   const slowMax = envInt(env, 'SLOW_MS_MAX', base.slowMs.max, 0, 600_000);
   const countMax = envInt(env, 'STREAM_COUNT_MAX', base.streamCount.max, 1, 100_000);
   return apiConfig({
     allowedOrigins: envList(env, 'ALLOWED_ORIGINS', defaultOrigins(port)),
     flaky: { rate: envNumber(env, 'FLAKY_RATE', base.flaky.rate, 0, 1), seed },
-    slowMs: { min: 0, max: slowMax, default: envInt(env, 'SLOW_MS_DEFAULT', Math.min(base.slowMs.default, slowMax), 0, slowMax) },
+    slowMs: {
+      min: 0,
+      max: slowMax,
+      default: envInt(env, 'SLOW_MS_DEFAULT', Math.min(base.slowMs.default, slowMax), 0, slowMax),
+    },
     streamCount: {
       min: 1,
       max: countMax,

@@ -9,7 +9,12 @@ const ENDPOINTS = ['/api/posts', '/api/echo', '/api/flaky?rate=0', '/api/slow?ms
 function preflight(origin: string, path = '/api/echo', extra: Record<string, string> = {}): Promise<Response> {
   return fetch(`${api.url}${path}`, {
     method: 'OPTIONS',
-    headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type', ...extra },
+    headers: {
+      Origin: origin,
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'content-type',
+      ...extra,
+    },
   });
 }
 
@@ -64,7 +69,14 @@ describe('an allowed origin', () => {
   });
 
   it('answers the same fixed lists whatever the preflight asks for, however long or odd', async () => {
-    for (const requested of ['authorization', 'x-a, x-b, x-c', 'a'.repeat(8_000), ',,,', '\u00e9t\u00e9', 'content-type,,x-requested-with']) {
+    for (const requested of [
+      'authorization',
+      'x-a, x-b, x-c',
+      'a'.repeat(8_000),
+      ',,,',
+      '\u00e9t\u00e9',
+      'content-type,,x-requested-with',
+    ]) {
       const res = await rawExchange(
         api.port,
         `OPTIONS /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nOrigin: ${ALLOWED}\r\n` +
@@ -101,7 +113,11 @@ describe('?cors=off', () => {
     const form = new FormData();
     form.set('title', 'created with cors=off');
     form.set('author', 'nobody can read this answer');
-    const res = await fetch(`${api.url}/api/posts?cors=off`, { method: 'POST', body: form, headers: { Origin: ALLOWED } });
+    const res = await fetch(`${api.url}/api/posts?cors=off`, {
+      method: 'POST',
+      body: form,
+      headers: { Origin: ALLOWED },
+    });
     expect(res.status).toBe(201);
     expect(accessControlHeaders(res)).toEqual([]);
     const list = (await (await fetch(`${api.url}/api/posts`)).json()) as { posts: { title: string }[] };

@@ -29,7 +29,11 @@ describe('echo reflects the request', () => {
   });
 
   it('never parses the body: broken JSON labelled json is reflected as it came', async () => {
-    const reflected = await echo({ method: 'POST', body: '{not json', headers: { 'Content-Type': 'application/json' } });
+    const reflected = await echo({
+      method: 'POST',
+      body: '{not json',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(reflected).toMatchObject({ body: '{not json', bodyKind: 'json' });
   });
 
@@ -46,7 +50,11 @@ describe('echo reflects the request', () => {
 
   it('bytes that are not UTF-8 come back as text with replacement characters and exactly as base64', async () => {
     const bytes = Buffer.from([0x66, 0x6f, 0xff, 0xfe, 0x6f]);
-    const reflected = await echo({ method: 'POST', body: bytes, headers: { 'Content-Type': 'application/octet-stream' } });
+    const reflected = await echo({
+      method: 'POST',
+      body: bytes,
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
     expect(reflected.bodyBase64).toBe(bytes.toString('base64'));
     expect(reflected.body).toContain('\uFFFD');
     expect(reflected.bodyBytes).toBe(5);
@@ -54,7 +62,11 @@ describe('echo reflects the request', () => {
 
   it('valid UTF-8 in any script is reflected as text with no base64 copy', async () => {
     const text = 'naïve 日本語 🙂';
-    const reflected = await echo({ method: 'POST', body: text, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    const reflected = await echo({
+      method: 'POST',
+      body: text,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    });
     expect(reflected.body).toBe(text);
     expect(reflected.bodyBase64).toBeUndefined();
   });
@@ -84,7 +96,11 @@ describe('bodyKind comes from the Content-Type alone', () => {
 
   it('a body-less POST with no Content-Type is none; with a body and no Content-Type it is other', async () => {
     expect((await echo({ method: 'POST' })).bodyKind).toBe('none');
-    const raw = await rawExchange(api.port, 'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 3\r\n\r\nabc', { halfClose: true });
+    const raw = await rawExchange(
+      api.port,
+      'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 3\r\n\r\nabc',
+      { halfClose: true },
+    );
     expect(JSON.parse(raw.text)).toMatchObject({ bodyKind: 'other', body: 'abc' });
   });
 });
@@ -109,8 +125,18 @@ describe('the Content-Type that fetch writes by itself (as Node fetch reproduces
   });
 
   const typed: { what: string; body: BodyInit; contentType: string; kind: string }[] = [
-    { what: 'a string: text/plain;charset=UTF-8 and other, even when the string is JSON', body: JSON.stringify({ a: 1 }), contentType: 'text/plain;charset=UTF-8', kind: 'other' },
-    { what: 'a Blob with a type sends that type; the kind follows it', body: new Blob(['{"a":1}'], { type: 'application/json' }), contentType: 'application/json', kind: 'json' },
+    {
+      what: 'a string: text/plain;charset=UTF-8 and other, even when the string is JSON',
+      body: JSON.stringify({ a: 1 }),
+      contentType: 'text/plain;charset=UTF-8',
+      kind: 'other',
+    },
+    {
+      what: 'a Blob with a type sends that type; the kind follows it',
+      body: new Blob(['{"a":1}'], { type: 'application/json' }),
+      contentType: 'application/json',
+      kind: 'json',
+    },
   ];
   for (const { what, body, contentType, kind } of typed) {
     it(what, async () => {
@@ -135,7 +161,9 @@ describe('the Content-Type that fetch writes by itself (as Node fetch reproduces
         controller.close();
       },
     });
-    await expect(fetch(`${api.url}/api/echo`, { method: 'POST', body: new ReadableStream() } as RequestInit)).rejects.toThrow(TypeError);
+    await expect(
+      fetch(`${api.url}/api/echo`, { method: 'POST', body: new ReadableStream() } as RequestInit),
+    ).rejects.toThrow(TypeError);
     const reflected = await echo({ method: 'POST', body, duplex: 'half' });
     expect(reflected.headers['content-type']).toBeUndefined();
     expect(reflected.headers['transfer-encoding']).toBe('chunked');

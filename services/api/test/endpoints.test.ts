@@ -36,7 +36,11 @@ describe('the endpoint table', () => {
     const form = new FormData();
     form.set('title', 'Lost boundary');
     form.set('author', 'Vitest');
-    const res = await fetch(`${api.url}/api/posts`, { method: 'POST', body: form, headers: { 'Content-Type': 'multipart/form-data' } });
+    const res = await fetch(`${api.url}/api/posts`, {
+      method: 'POST',
+      body: form,
+      headers: { 'Content-Type': 'multipart/form-data' },
+    });
     expect(res.status).toBe(500);
     const body = (await res.json()) as ErrorBody;
     expect(body.error).toEqual(expect.any(String));
@@ -44,7 +48,11 @@ describe('the endpoint table', () => {
   });
 
   it('POST /api/beacon answers 202 with a zero-length body, whatever the Content-Type', async () => {
-    const contentTypes: Record<string, string>[] = [{}, { 'Content-Type': 'text/plain;charset=UTF-8' }, { 'Content-Type': 'application/json' }];
+    const contentTypes: Record<string, string>[] = [
+      {},
+      { 'Content-Type': 'text/plain;charset=UTF-8' },
+      { 'Content-Type': 'application/json' },
+    ];
     for (const headers of contentTypes) {
       const res = await fetch(`${api.url}/api/beacon`, { method: 'POST', body: '{"a":1,"b":2,"c":3}', headers });
       expect(res.status).toBe(202);
@@ -56,7 +64,11 @@ describe('the endpoint table', () => {
   });
 
   it('GET /api/beacon lists what beacons delivered, newest first', async () => {
-    await fetch(`${api.url}/api/beacon`, { method: 'POST', body: 'journal-check', headers: { 'Content-Type': 'text/plain' } });
+    await fetch(`${api.url}/api/beacon`, {
+      method: 'POST',
+      body: 'journal-check',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     const body = (await (await fetch(`${api.url}/api/beacon`)).json()) as BeaconJournal;
     expect(body.beacons[0]).toMatchObject({ body: 'journal-check', contentType: 'text/plain', bytes: 13 });
   });
@@ -98,17 +110,23 @@ describe('the endpoint table', () => {
     expect(() => JSON.parse(text)).toThrow(SyntaxError);
   });
 
-  it.each(['/api/nope', '/api/', '/api', '/api/posts/1', '/api/ECHO', '/api/echo/', '/api/upstreamposts', '/elsewhere'])(
-    'unknown path %s answers 404 { error, path }',
-    async (path) => {
-      const res = await fetch(`${api.url}${path}`);
-      expect(res.status).toBe(404);
-      expect(res.headers.get('content-type')).toMatch(JSON_TYPE);
-      const body = (await res.json()) as ErrorBody;
-      expect(body.error).toEqual(expect.any(String));
-      expect(body.path).toBe(path);
-    },
-  );
+  it.each([
+    '/api/nope',
+    '/api/',
+    '/api',
+    '/api/posts/1',
+    '/api/ECHO',
+    '/api/echo/',
+    '/api/upstreamposts',
+    '/elsewhere',
+  ])('unknown path %s answers 404 { error, path }', async (path) => {
+    const res = await fetch(`${api.url}${path}`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(JSON_TYPE);
+    const body = (await res.json()) as ErrorBody;
+    expect(body.error).toEqual(expect.any(String));
+    expect(body.path).toBe(path);
+  });
 
   it.each([
     ['DELETE', '/api/posts'],

@@ -7,11 +7,14 @@ const limits = { ...defaultLimits, bodyBytes: 1_000, fileBytes: 100, files: 1, f
 const api = apiForFile({ limits, slowMs: { min: 0, max: 200, default: 5 } });
 
 describe('query bounds', () => {
-  it.each(['-1', '201', 'abc', '1e2', '10.5', '0x10', ' 5', ''])('ms=%s answers 400 naming ms and its bounds', async (ms) => {
-    const res = await fetch(`${api.url}/api/slow?ms=${encodeURIComponent(ms)}`);
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ parameter: 'ms', error: expect.stringContaining('0 to 200') });
-  });
+  it.each(['-1', '201', 'abc', '1e2', '10.5', '0x10', ' 5', ''])(
+    'ms=%s answers 400 naming ms and its bounds',
+    async (ms) => {
+      const res = await fetch(`${api.url}/api/slow?ms=${encodeURIComponent(ms)}`);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ parameter: 'ms', error: expect.stringContaining('0 to 200') });
+    },
+  );
 
   it('ms given twice is refused', async () => {
     const res = await fetch(`${api.url}/api/slow?ms=1&ms=2`);
@@ -31,9 +34,13 @@ describe('query bounds', () => {
       const controller = new AbortController();
       // Leave only once the server holds the request, so the test does not depend on timing.
       patient.server.once('request', () => setImmediate(() => controller.abort()));
-      const outcome = await fetch(`${patient.url}/api/slow?ms=600000`, { signal: controller.signal }).catch((err: Error) => err.name);
+      const outcome = await fetch(`${patient.url}/api/slow?ms=600000`, { signal: controller.signal }).catch(
+        (err: Error) => err.name,
+      );
       expect(outcome).toBe('AbortError');
-      await expect.poll(() => patient.logs.find((line) => line.url === '/api/slow?ms=600000')).toMatchObject({ completed: false });
+      await expect
+        .poll(() => patient.logs.find((line) => line.url === '/api/slow?ms=600000'))
+        .toMatchObject({ completed: false });
     } finally {
       await patient.stop();
     }
@@ -64,13 +71,20 @@ describe('body limits', () => {
   });
 
   it('a body shorter than its Content-Length is a 400, not a hang', async () => {
-    const res = await rawExchange(api.port, 'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 10\r\n\r\nabc', { halfClose: true });
+    const res = await rawExchange(
+      api.port,
+      'POST /api/echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 10\r\n\r\nabc',
+      { halfClose: true },
+    );
     // The client half-closed: the server sees the body end early.
     expect([400]).toContain(res.status);
   });
 
   it('a urlencoded post over the limit is 413', async () => {
-    const res = await fetch(`${api.url}/api/posts`, { method: 'POST', body: new URLSearchParams({ title: 'x'.repeat(2_000), author: 'a' }) });
+    const res = await fetch(`${api.url}/api/posts`, {
+      method: 'POST',
+      body: new URLSearchParams({ title: 'x'.repeat(2_000), author: 'a' }),
+    });
     expect(res.status).toBe(413);
   });
 });
@@ -84,22 +98,38 @@ describe('multipart limits on POST /api/posts', () => {
   const refusals: { refusal: string; parts: [string, string | File][]; answer: Record<string, unknown> }[] = [
     {
       refusal: 'a file over the size limit is 413 naming the limit',
-      parts: [['title', 't'], ['author', 'a'], ['file', file('big.txt', 'x'.repeat(101))]],
+      parts: [
+        ['title', 't'],
+        ['author', 'a'],
+        ['file', file('big.txt', 'x'.repeat(101))],
+      ],
       answer: { detail: 'LIMIT_FILE_SIZE' },
     },
     {
       refusal: 'too many files is 413',
-      parts: [['title', 't'], ['file', file('a.txt', 'a')], ['file', file('b.txt', 'b')]],
+      parts: [
+        ['title', 't'],
+        ['file', file('a.txt', 'a')],
+        ['file', file('b.txt', 'b')],
+      ],
       answer: { detail: expect.stringMatching(/LIMIT_(FILE|PART)_COUNT/) },
     },
     {
       refusal: 'too many fields is 413',
-      parts: [['title', 'v'], ['author', 'v'], ['tags', 'v'], ['extra', 'v']],
+      parts: [
+        ['title', 'v'],
+        ['author', 'v'],
+        ['tags', 'v'],
+        ['extra', 'v'],
+      ],
       answer: { detail: expect.stringMatching(/LIMIT_(FIELD|PART)_COUNT/) },
     },
     {
       refusal: 'a field value over the limit is 413 naming the field',
-      parts: [['title', 'x'.repeat(51)], ['author', 'a']],
+      parts: [
+        ['title', 'x'.repeat(51)],
+        ['author', 'a'],
+      ],
       answer: { detail: 'LIMIT_FIELD_VALUE', field: 'title' },
     },
   ];

@@ -17,7 +17,9 @@ async function create(body: FormData | URLSearchParams | string, headers: Record
 
 describe('POST /api/posts', () => {
   it('201 with the stored post; other fields are ignored', async () => {
-    const { status, body } = await create(form({ title: '  Hello  ', author: 'Ada', tags: 'a,b', role: 'admin', id: '999' }));
+    const { status, body } = await create(
+      form({ title: '  Hello  ', author: 'Ada', tags: 'a,b', role: 'admin', id: '999' }),
+    );
     expect(status).toBe(201);
     expect(body.post).toMatchObject({ title: 'Hello', author: 'Ada', tags: 'a,b' });
     expect(body.post).not.toHaveProperty('role');

@@ -19,6 +19,8 @@ describe('request log', () => {
 
   it('logs a streamed answer when it ends, with its status', async () => {
     await (await fetch(`${api.url}/api/stream?count=2`)).text();
-    await expect.poll(() => api.logs.find((line) => line.url === '/api/stream?count=2')).toMatchObject({ status: 200, completed: true });
+    await expect
+      .poll(() => api.logs.find((line) => line.url === '/api/stream?count=2'))
+      .toMatchObject({ status: 200, completed: true });
   });
 });

@@ -36,7 +36,10 @@ function parseRecords(text: string): SseRecord[] {
   return records;
 }
 
-function getRaw(path: string, headers: Record<string, string> = {}): Promise<{ res: http.IncomingMessage; body: Buffer }> {
+function getRaw(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ res: http.IncomingMessage; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = http.get(`${api.url}${path}`, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -91,12 +94,15 @@ describe('GET /api/stream as raw bytes', () => {
     expect(res.headers.vary).toMatch(/Origin/);
   });
 
-  it.each(['0', '-1', 'abc', '1.5', '121', '99999999999999999999', ''])('count=%s answers 400 naming count', async (count) => {
-    const res = await fetch(`${api.url}/api/stream?count=${count}`);
-    expect(res.status).toBe(400);
-    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await res.json()).toMatchObject({ error: expect.stringContaining('count'), parameter: 'count' });
-  });
+  it.each(['0', '-1', 'abc', '1.5', '121', '99999999999999999999', ''])(
+    'count=%s answers 400 naming count',
+    async (count) => {
+      const res = await fetch(`${api.url}/api/stream?count=${count}`);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await res.json()).toMatchObject({ error: expect.stringContaining('count'), parameter: 'count' });
+    },
+  );
 });
 
 describe('GET /api/stream through a real SSE client', () => {
@@ -152,14 +158,22 @@ describe('clients that leave mid-stream', () => {
       const requests = Array.from({ length: 50 }, () => {
         const req = http.get(`${slowApi.url}/api/stream?count=100`);
         req.on('error', () => {});
-        return new Promise<http.ClientRequest>((resolve) => req.on('response', (res) => res.once('data', () => resolve(req))));
+        return new Promise<http.ClientRequest>((resolve) =>
+          req.on('response', (res) => res.once('data', () => resolve(req))),
+        );
       });
       const open = await Promise.all(requests);
       expect(slowApi.app.openStreamCount()).toBe(50);
 
       for (const req of open) req.destroy();
-      await pollUntil('the stream timers to be cleared', () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length <= timersBefore, { timeoutMs: 5_000 });
-      await pollUntil('the server to hold no connection', async () => (await openConnections(slowApi.server)) === 0, { timeoutMs: 5_000 });
+      await pollUntil(
+        'the stream timers to be cleared',
+        () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length <= timersBefore,
+        { timeoutMs: 5_000 },
+      );
+      await pollUntil('the server to hold no connection', async () => (await openConnections(slowApi.server)) === 0, {
+        timeoutMs: 5_000,
+      });
       expect(slowApi.app.openStreamCount()).toBe(0);
     } finally {
       await slowApi.stop();

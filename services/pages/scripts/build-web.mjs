@@ -18,17 +18,23 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', here('../web/tsconfig.json')], { stdio: 'inherit' });
 // The browser has no import map: a module importing a package by name (a runtime import of
 // @origin-lab/contract where `import type` was meant, say) would not load. Refuse to ship one.
-for (const file of readdirSync(`${out}/js`, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'))) {
+for (const file of readdirSync(`${out}/js`, { recursive: true, encoding: 'utf8' }).filter((name) =>
+  name.endsWith('.js'),
+)) {
   const text = readFileSync(`${out}/js/${file}`, 'utf8');
-  for (const [, from, bare] of text.matchAll(/^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm)) {
+  for (const [, from, bare] of text.matchAll(
+    /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm,
+  )) {
     const specifier = from ?? bare ?? '';
-    if (!specifier.startsWith('.') && !specifier.startsWith('/')) throw new Error(`js/${file} imports "${specifier}": browser modules may import only relative paths`);
+    if (!specifier.startsWith('.') && !specifier.startsWith('/'))
+      throw new Error(`js/${file} imports "${specifier}": browser modules may import only relative paths`);
   }
 }
 cpSync(here('../web/static'), out, { recursive: true });
 for (const page of PAGES) {
   // A row without its module would ship a page whose script 404s: stop the build instead.
-  if (!existsSync(`${out}/js/pages/${page.name}.js`)) throw new Error(`src/page-table.ts lists "${page.name}" but web/ts/pages/${page.name}.ts does not exist`);
+  if (!existsSync(`${out}/js/pages/${page.name}.js`))
+    throw new Error(`src/page-table.ts lists "${page.name}" but web/ts/pages/${page.name}.ts does not exist`);
   const body = readFileSync(here(`../web/bodies/${page.name}.html`), 'utf8');
   writeFileSync(`${out}/${page.name}.html`, renderPage(PAGES, page, body));
 }

@@ -6,7 +6,8 @@ import { pagePath, type PageEntry } from './page-table.js';
 /** Where the index's body fragment wants the list of topics. */
 const TOPICS_SLOT = '<!-- topics -->\n';
 
-const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The navigation: every page, numbered after the index, the current one marked for screen readers and CSS. */
 function navigation(pages: readonly PageEntry[], current: PageEntry): string {
@@ -20,7 +21,11 @@ function navigation(pages: readonly PageEntry[], current: PageEntry): string {
 
 /** The index's list: a link per topic page and what it shows. */
 function topicList(pages: readonly PageEntry[]): string {
-  const items = pages.flatMap((page) => (page.topic ? [`<li><a href="${pagePath(page)}">${escapeHtml(page.title)}</a>: ${escapeHtml(page.topic)}</li>\n`] : []));
+  const items = pages.flatMap((page) =>
+    page.topic
+      ? [`<li><a href="${pagePath(page)}">${escapeHtml(page.title)}</a>: ${escapeHtml(page.topic)}</li>\n`]
+      : [],
+  );
   return `<ol id="topics">\n${items.join('')}</ol>\n`;
 }
 

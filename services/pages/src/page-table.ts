@@ -17,12 +17,42 @@ export interface PageEntry {
 /** In navigation order; the index first. */
 export const PAGES: readonly PageEntry[] = [
   { name: 'index', title: 'Origin Lab', navLabel: 'Index' },
-  { name: 'reads', title: 'Cross-origin reads', navLabel: 'Cross-origin reads', topic: 'simple requests, cors=off, preflight, credentials, no-cors, safelisted headers.' },
-  { name: 'bodies', title: 'Request bodies', navLabel: 'Request bodies', topic: 'the Content-Type fetch writes, sizes per encoding, the hand-set multipart mistake.' },
-  { name: 'forms', title: 'Forms and JSON', navLabel: 'Forms and JSON', topic: 'what FormData collects, what JSON.stringify does.' },
-  { name: 'beacons', title: 'Exit beacons', navLabel: 'Exit beacons', topic: 'sendBeacon and keepalive, the 64 KiB budget.' },
-  { name: 'events', title: 'Server-sent events', navLabel: 'Server-sent events', topic: 'readyState, done and close(), reconnects.' },
-  { name: 'outcomes', title: 'Outcomes', navLabel: 'Outcomes', topic: 'one result shape over fetch and XMLHttpRequest.' },
+  {
+    name: 'reads',
+    title: 'Cross-origin reads',
+    navLabel: 'Cross-origin reads',
+    topic: 'simple requests, cors=off, preflight, credentials, no-cors, safelisted headers.',
+  },
+  {
+    name: 'bodies',
+    title: 'Request bodies',
+    navLabel: 'Request bodies',
+    topic: 'the Content-Type fetch writes, sizes per encoding, the hand-set multipart mistake.',
+  },
+  {
+    name: 'forms',
+    title: 'Forms and JSON',
+    navLabel: 'Forms and JSON',
+    topic: 'what FormData collects, what JSON.stringify does.',
+  },
+  {
+    name: 'beacons',
+    title: 'Exit beacons',
+    navLabel: 'Exit beacons',
+    topic: 'sendBeacon and keepalive, the 64 KiB budget.',
+  },
+  {
+    name: 'events',
+    title: 'Server-sent events',
+    navLabel: 'Server-sent events',
+    topic: 'readyState, done and close(), reconnects.',
+  },
+  {
+    name: 'outcomes',
+    title: 'Outcomes',
+    navLabel: 'Outcomes',
+    topic: 'one result shape over fetch and XMLHttpRequest.',
+  },
   { name: 'proxy', title: 'Same-origin proxy', navLabel: 'Proxy', topic: 'a third party behind /api/upstream/.' },
 ];
 

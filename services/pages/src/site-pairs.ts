@@ -8,11 +8,16 @@ const HOST = /^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/i;
 /** Parses SITE_PAIRS: comma-separated "host<->host" pairs; hosts only, no scheme or port. */
 export function parseSitePairs(raw: string): HostPair[] {
   const pairs: HostPair[] = [];
-  for (const item of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const item of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const hosts = item.split('<->').map((host) => host.trim().toLowerCase());
     const [first, second] = hosts;
     if (hosts.length !== 2 || !first || !second || !HOST.test(first) || !HOST.test(second) || first === second) {
-      throw new ConfigError(`SITE_PAIRS must list pairs of two different host names as "a.localhost<->b.localhost", comma separated; got "${item}"`);
+      throw new ConfigError(
+        `SITE_PAIRS must list pairs of two different host names as "a.localhost<->b.localhost", comma separated; got "${item}"`,
+      );
     }
     pairs.push([first, second]);
   }

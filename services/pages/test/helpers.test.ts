@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { otherOrigin, originRole } from '../web/ts/frame/site.js';
-import { engineFamily, expectedReconnectMs, preflightCacheCapSeconds, sameFamilyDelay } from '../web/ts/rules/engine.js';
-import { hasCorsUnsafeByte, isSafelistedRequestHeader, isSafelistedResponseHeader, needsPreflight } from '../web/ts/rules/cors-rules.js';
+import {
+  engineFamily,
+  expectedReconnectMs,
+  preflightCacheCapSeconds,
+  sameFamilyDelay,
+} from '../web/ts/rules/engine.js';
+import {
+  hasCorsUnsafeByte,
+  isSafelistedRequestHeader,
+  isSafelistedResponseHeader,
+  needsPreflight,
+} from '../web/ts/rules/cors-rules.js';
 import { base64Length, expectedBodyKind, sampleFileBytes, toBase64 } from '../web/ts/rules/encodings.js';
 import { computeJsonTable, stringifyOutcome } from '../web/ts/rules/json-cases.js';
 import { describeEntries } from '../web/ts/rules/form-entries.js';
@@ -37,9 +47,15 @@ describe('the other origin', () => {
 
 describe('engine families', () => {
   it('tells the families apart by user agent', () => {
-    expect(engineFamily('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36')).toBe('chromium');
+    expect(
+      engineFamily(
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
+      ),
+    ).toBe('chromium');
     expect(engineFamily('Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0')).toBe('firefox');
-    expect(engineFamily('Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18 Safari/605.1.15')).toBe('webkit');
+    expect(
+      engineFamily('Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18 Safari/605.1.15'),
+    ).toBe('webkit');
   });
 
   it('knows the reconnect delays and preflight cache caps the spec names', () => {
@@ -61,7 +77,16 @@ describe('engine families', () => {
 
 describe('CORS rules', () => {
   it('lists the seven safelisted response headers', () => {
-    for (const name of ['Cache-Control', 'Content-Language', 'Content-Length', 'Content-Type', 'Expires', 'Last-Modified', 'Pragma']) expect(isSafelistedResponseHeader(name)).toBe(true);
+    for (const name of [
+      'Cache-Control',
+      'Content-Language',
+      'Content-Length',
+      'Content-Type',
+      'Expires',
+      'Last-Modified',
+      'Pragma',
+    ])
+      expect(isSafelistedResponseHeader(name)).toBe(true);
     expect(isSafelistedResponseHeader('X-Cache')).toBe(false);
     expect(isSafelistedResponseHeader('Vary')).toBe(false);
   });
@@ -69,7 +94,8 @@ describe('CORS rules', () => {
   it('finds CORS-unsafe bytes', () => {
     expect(hasCorsUnsafeByte('text/plain')).toBe(false);
     expect(hasCorsUnsafeByte('a\tb')).toBe(false);
-    for (const ch of ['"', '(', ')', ':', '<', '>', '?', '@', '[', '\\', ']', '{', '}', '\x7f', '\x01']) expect(hasCorsUnsafeByte(`a${ch}b`), ch).toBe(true);
+    for (const ch of ['"', '(', ')', ':', '<', '>', '?', '@', '[', '\\', ']', '{', '}', '\x7f', '\x01'])
+      expect(hasCorsUnsafeByte(`a${ch}b`), ch).toBe(true);
   });
 
   it('applies the safelisted request header table', () => {
@@ -184,7 +210,11 @@ describe('the stream recorder', () => {
     recorder.open((now += 3_100));
     run();
     expect(recorder.error(0, (now += 2_000))).toBe('close');
-    expect(recorder.runs).toEqual([[1, 2], [1, 2], [1, 2]]);
+    expect(recorder.runs).toEqual([
+      [1, 2],
+      [1, 2],
+      [1, 2],
+    ]);
     expect(recorder.restarts).toBe(2);
     expect(recorder.reconnectDelaysMs).toEqual([3_000, 3_100]);
     expect(recorder.closedBecause).toBe('2 restarts');

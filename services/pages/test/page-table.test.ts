@@ -31,13 +31,21 @@ describe('a page rendered from the table', () => {
   it('has its title, heading, own body, module script and the shared frame', () => {
     expect(html).toContain('<title>Forms and JSON · Origin Lab</title>');
     expect(html).toContain('<h1>Forms and JSON</h1>\n<p class="lead">own body</p>\n<div id="experiments"></div>');
-    expect(html).toContain('<script src="/site-config.js"></script>\n<script type="module" src="/js/pages/forms.js"></script>');
+    expect(html).toContain(
+      '<script src="/site-config.js"></script>\n<script type="module" src="/js/pages/forms.js"></script>',
+    );
     expect(html).toContain('<aside id="waterfall" aria-label="Waterfall"></aside>');
   });
 
   it('navigates to every page, numbered after the index, marking only itself as current', () => {
-    const links = [...html.matchAll(/<li><a href="([^"]+)"( aria-current="page")?>([^<]+)<\/a><\/li>/g)].map((m) => [m[1], m[3], Boolean(m[2])]);
-    expect(links).toEqual(PAGES.map((page, i) => [pagePath(page), i === 0 ? page.navLabel : `${i} ${page.navLabel}`, page === forms]));
+    const links = [...html.matchAll(/<li><a href="([^"]+)"( aria-current="page")?>([^<]+)<\/a><\/li>/g)].map((m) => [
+      m[1],
+      m[3],
+      Boolean(m[2]),
+    ]);
+    expect(links).toEqual(
+      PAGES.map((page, i) => [pagePath(page), i === 0 ? page.navLabel : `${i} ${page.navLabel}`, page === forms]),
+    );
   });
 
   it('puts the list of topics where the index asks for it', () => {
@@ -45,6 +53,8 @@ describe('a page rendered from the table', () => {
     expect(index).toContain('<title>Origin Lab</title>');
     const list = /<p>before<\/p>\n<ol id="topics">\n([\s\S]*?)<\/ol>\n<p>after<\/p>/.exec(index)?.[1] ?? '';
     expect([...list.matchAll(/href="([^"]+)"/g)].map((m) => m[1])).toEqual(PAGES.slice(1).map(pagePath));
-    expect(list).toContain('<li><a href="/proxy.html">Same-origin proxy</a>: a third party behind /api/upstream/.</li>');
+    expect(list).toContain(
+      '<li><a href="/proxy.html">Same-origin proxy</a>: a third party behind /api/upstream/.</li>',
+    );
   });
 });

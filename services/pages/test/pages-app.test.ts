@@ -16,9 +16,12 @@ describe('SITE_PAIRS', () => {
     ]);
   });
 
-  it.each(['', 'a.localhost', 'a<->b<->c', 'a<->a', 'http://a<->b', 'a:8080<->b'])('refuses %j with a message naming the variable', (raw) => {
-    expect(() => parseSitePairs(raw)).toThrow(/SITE_PAIRS/);
-  });
+  it.each(['', 'a.localhost', 'a<->b<->c', 'a<->a', 'http://a<->b', 'a:8080<->b'])(
+    'refuses %j with a message naming the variable',
+    (raw) => {
+      expect(() => parseSitePairs(raw)).toThrow(/SITE_PAIRS/);
+    },
+  );
 
   it('renders a classic script that sets the pairs on window', () => {
     expect(siteConfigScript([['a', 'b']])).toContain('window.ORIGIN_LAB_SITE = {"pairs":[["a","b"]]};');
@@ -39,7 +42,10 @@ describe('settings from the environment', () => {
   });
 
   it('take PAGES_ROOT and SITE_PAIRS as given, and refuse a bad pair', () => {
-    expect(pagesConfigFromEnv({ PAGES_ROOT: '/srv/pages', SITE_PAIRS: 'x.test<->y.test' })).toEqual({ root: '/srv/pages', sitePairs: [['x.test', 'y.test']] });
+    expect(pagesConfigFromEnv({ PAGES_ROOT: '/srv/pages', SITE_PAIRS: 'x.test<->y.test' })).toEqual({
+      root: '/srv/pages',
+      sitePairs: [['x.test', 'y.test']],
+    });
     expect(() => pagesConfigFromEnv({ SITE_PAIRS: 'x.test' })).toThrow(/SITE_PAIRS/);
   });
 });
@@ -85,10 +91,12 @@ describe('the pages server', () => {
     expect(lastModified).toBeTruthy();
     // Plain node:http, as a browser cache revalidates: fetch() itself would add Cache-Control: no-cache.
     const status = await new Promise<number>((resolve, reject) => {
-      http.get(`${base}/site.css`, { headers: { 'If-Modified-Since': lastModified! } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      }).on('error', reject);
+      http
+        .get(`${base}/site.css`, { headers: { 'If-Modified-Since': lastModified! } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on('error', reject);
     });
     expect(status).toBe(304);
   });

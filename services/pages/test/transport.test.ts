@@ -70,7 +70,11 @@ describe('the fetch transport against the real API', () => {
   });
 
   it('gives data null for the empty 202', async () => {
-    expect(await fetchTransport(`${base}/api/beacon`, { method: 'POST', body: 'x' })).toEqual({ ok: true, status: 202, data: null });
+    expect(await fetchTransport(`${base}/api/beacon`, { method: 'POST', body: 'x' })).toEqual({
+      ok: true,
+      status: 202,
+      data: null,
+    });
   });
 
   it('throws kind timeout when the deadline passes', async () => {
@@ -82,7 +86,10 @@ describe('the fetch transport against the real API', () => {
   it('throws kind abort when the caller cancels, even with a string reason', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort('user left'), 50);
-    const error = (await fetchTransport(`${base}/api/slow?ms=3000`, { signal: controller.signal, timeoutMs: 5_000 }).catch((err: unknown) => err)) as TransportError;
+    const error = (await fetchTransport(`${base}/api/slow?ms=3000`, {
+      signal: controller.signal,
+      timeoutMs: 5_000,
+    }).catch((err: unknown) => err)) as TransportError;
     expect(error.kind).toBe('abort');
     expect(error.cause).toBe('user left');
   });

@@ -31,7 +31,13 @@ function entry(overrides: Partial<ServerJournalEntry>): ServerJournalEntry {
 }
 
 const preflight = (overrides: Partial<ServerJournalEntry>) =>
-  entry({ method: 'OPTIONS', preflight: true, status: 204, accessControlRequest: { method: 'POST', headers: 'content-type' }, ...overrides });
+  entry({
+    method: 'OPTIONS',
+    preflight: true,
+    status: 204,
+    accessControlRequest: { method: 'POST', headers: 'content-type' },
+    ...overrides,
+  });
 
 const API_PREFLIGHT = {
   'access-control-allow-origin': PAGE,

@@ -62,7 +62,10 @@ export function createApp(settings: Partial<UpstreamConfig> = {}): UpstreamApp {
       ctx.status = 401;
       ctx.set('WWW-Authenticate', 'Bearer realm="upstream-mock"');
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { error: 'unauthorized', detail: authorization === '' ? 'no Authorization header' : 'the bearer key is not valid' };
+      ctx.body = {
+        error: 'unauthorized',
+        detail: authorization === '' ? 'no Authorization header' : 'the bearer key is not valid',
+      };
       return;
     }
     ctx.state.call = call.n;
@@ -73,7 +76,8 @@ export function createApp(settings: Partial<UpstreamConfig> = {}): UpstreamApp {
 
   app.use((ctx) => {
     const resource = RESOURCES[ctx.path];
-    if (resource === undefined) throw new MockError(404, 'no such resource', `known: ${Object.keys(RESOURCES).join(', ')}`);
+    if (resource === undefined)
+      throw new MockError(404, 'no such resource', `known: ${Object.keys(RESOURCES).join(', ')}`);
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new MockError(405, `method ${ctx.method} is not allowed`);
     resource(ctx, ctx.state.call as number);
   });

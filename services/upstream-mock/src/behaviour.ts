@@ -32,7 +32,12 @@ export class HeldRequests {
 export function behaviour(held: HeldRequests, maxDelayMs: number): Middleware {
   return async (ctx, next) => {
     const switches = requestedSwitches(ctx);
-    if (switches.has('slow')) await waitUnlessGone(ctx, queryInt(ctx.query, 'delayMs', 0, maxDelayMs, Math.min(2_000, maxDelayMs)), () => () => {});
+    if (switches.has('slow'))
+      await waitUnlessGone(
+        ctx,
+        queryInt(ctx.query, 'delayMs', 0, maxDelayMs, Math.min(2_000, maxDelayMs)),
+        () => () => {},
+      );
     if (switches.has('hold')) await held.wait(ctx, maxDelayMs);
     if (!ctx.writable) return;
 
@@ -69,7 +74,11 @@ function requestedSwitches(ctx: Context): Set<Switch> {
   const names = (Array.isArray(raw) ? raw : [raw]).flatMap((value) => value.split(',')).filter((name) => name !== '');
   const unknown = names.filter((name) => !isSwitch(name));
   if (unknown.length > 0) {
-    throw new MockError(400, 'unknown mock switch', `${unknown.join(', ').slice(0, 100)}; known: ${Object.keys(SWITCHES).join(', ')}`);
+    throw new MockError(
+      400,
+      'unknown mock switch',
+      `${unknown.join(', ').slice(0, 100)}; known: ${Object.keys(SWITCHES).join(', ')}`,
+    );
   }
   return new Set(names as Switch[]);
 }

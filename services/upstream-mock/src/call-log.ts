@@ -20,7 +20,13 @@ export class CallLog {
   }
 
   summary(held: number): CallSummary {
-    return { total: this.total, unauthorized: this.unauthorized, byPath: Object.fromEntries(this.byPath), held, recent: [...this.recent] };
+    return {
+      total: this.total,
+      unauthorized: this.unauthorized,
+      byPath: Object.fromEntries(this.byPath),
+      held,
+      recent: [...this.recent],
+    };
   }
 
   reset(): void {

@@ -13,7 +13,9 @@ export function listPosts(ctx: Context, call: number): void {
   const perPage = queryInt(ctx.query, 'perPage', 1, 50, 10);
   const tag = singleText(ctx, 'tag');
   const author = singleText(ctx, 'author');
-  const matching = POSTS.filter((post) => (tag === undefined || post.tags.includes(tag)) && (author === undefined || post.author === author));
+  const matching = POSTS.filter(
+    (post) => (tag === undefined || post.tags.includes(tag)) && (author === undefined || post.author === author),
+  );
   ctx.set('Cache-Control', 'max-age=60');
   ctx.body = {
     page,
@@ -34,6 +36,7 @@ export function listTags(ctx: Context, call: number): void {
 function singleText(ctx: Context, name: string): string | undefined {
   const raw = ctx.query[name];
   if (raw === undefined) return undefined;
-  if (Array.isArray(raw) || raw.length > 100) throw new MockError(400, `${name} must be given once, at most 100 characters`);
+  if (Array.isArray(raw) || raw.length > 100)
+    throw new MockError(400, `${name} must be given once, at most 100 characters`);
   return raw;
 }

@@ -19,11 +19,16 @@ afterAll(() => running?.stop(500));
 beforeEach(() => app.resetCalls());
 
 const auth = { Authorization: `Bearer ${KEY}` };
-const get = (path: string, headers: Record<string, string> = auth) => fetch(`${url}${path}`, { headers, signal: AbortSignal.timeout(10_000) });
+const get = (path: string, headers: Record<string, string> = auth) =>
+  fetch(`${url}${path}`, { headers, signal: AbortSignal.timeout(10_000) });
 
 describe('the upstream-mock', () => {
   it('demands the bearer key: missing or wrong is 401 with a JSON reason', async () => {
-    for (const headers of [{} as Record<string, string>, { Authorization: 'Bearer nope' }, { Authorization: `Basic ${KEY}` }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { Authorization: 'Bearer nope' },
+      { Authorization: `Basic ${KEY}` },
+    ]) {
       const res = await get('/posts', headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
@@ -36,7 +41,13 @@ describe('the upstream-mock', () => {
   it('serves /posts with paging and filters, and says which call and query produced it', async () => {
     const res = await get('/posts?page=2&perPage=3&tag=cors');
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { page: number; perPage: number; total: number; posts: { tags: string[] }[]; upstream: { call: number; query: string } };
+    const body = (await res.json()) as {
+      page: number;
+      perPage: number;
+      total: number;
+      posts: { tags: string[] }[];
+      upstream: { call: number; query: string };
+    };
     expect(body).toMatchObject({ page: 2, perPage: 3, upstream: { call: 1, query: 'page=2&perPage=3&tag=cors' } });
     expect(body.posts).toHaveLength(3);
     for (const post of body.posts) expect(post.tags).toContain('cors');
@@ -61,7 +72,10 @@ describe('the upstream-mock', () => {
       ['DELETE', '/posts', 405],
     ];
     for (const [method, path, status] of cases) {
-      expect((await fetch(`${url}${path}`, { method, headers: auth, signal: AbortSignal.timeout(10_000) })).status, `${method} ${path}`).toBe(status);
+      expect(
+        (await fetch(`${url}${path}`, { method, headers: auth, signal: AbortSignal.timeout(10_000) })).status,
+        `${method} ${path}`,
+      ).toBe(status);
     }
   });
 
@@ -101,7 +115,9 @@ describe('the upstream-mock', () => {
     expect(redirect.status).toBe(302);
     const big = (await (await get('/tags?mock=big&padBytes=1000')).json()) as { padding: string };
     expect(big.padding).toHaveLength(1_000);
-    const reflect = (await (await get('/tags?mock=reflect,private')).json()) as { requestHeaders: Record<string, string> };
+    const reflect = (await (await get('/tags?mock=reflect,private')).json()) as {
+      requestHeaders: Record<string, string>;
+    };
     expect(reflect.requestHeaders.authorization).toBe(`Bearer ${KEY}`);
   });
 
@@ -131,7 +147,10 @@ describe('the upstream-mock', () => {
     await pollUntil('the request to be held', () => app.calls().held !== 0, { timeoutMs: 5_000, intervalMs: 10 });
     controller.abort();
     expect(await gone).toBe('aborted');
-    await pollUntil('the held request to be let go', () => app.calls().held === 0, { timeoutMs: 5_000, intervalMs: 10 });
+    await pollUntil('the held request to be let go', () => app.calls().held === 0, {
+      timeoutMs: 5_000,
+      intervalMs: 10,
+    });
     expect(app.calls().held).toBe(0);
   });
 

@@ -10,7 +10,9 @@ const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 /** Runs dist/main.js until it prints its port (or exits); returns the output and a stop function. */
 async function start(env: Record<string, string>) {
   if (!existsSync(main)) throw new Error(`${main} is missing: run "npm run build" first`);
-  const mock = spawnWatched(process.execPath, [main], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', UPSTREAM_API_KEY: '', UPSTREAM_API_KEY_FILE: '', ...env } });
+  const mock = spawnWatched(process.execPath, [main], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', UPSTREAM_API_KEY: '', UPSTREAM_API_KEY_FILE: '', ...env },
+  });
   // A process that exits before it listens has no port (the test then looks at why).
   const port = await mock.waitFor(/"port":(\d+)/, 10_000, 'the upstream-mock').then(
     (match) => Number(match[1]),
@@ -35,8 +37,12 @@ describe('services/upstream-mock/dist/main.js', () => {
     try {
       expect(mock.port).toBeGreaterThan(0);
       const url = `http://127.0.0.1:${mock.port}`;
-      expect((await fetch(`${url}/tags`, { headers: { Authorization: 'Bearer key-from-a-secret-file' } })).status).toBe(200);
-      expect((await fetch(`${url}/tags`, { headers: { Authorization: 'Bearer dev-only-upstream-key' } })).status).toBe(401);
+      expect((await fetch(`${url}/tags`, { headers: { Authorization: 'Bearer key-from-a-secret-file' } })).status).toBe(
+        200,
+      );
+      expect((await fetch(`${url}/tags`, { headers: { Authorization: 'Bearer dev-only-upstream-key' } })).status).toBe(
+        401,
+      );
       expect(await mock.stop()).toBe(0);
       expect(mock.output()).not.toContain('key-from-a-secret-file');
     } finally {
@@ -49,7 +55,13 @@ describe('services/upstream-mock/dist/main.js', () => {
     const mock = await start({});
     try {
       expect(mock.output()).toContain('"devKey":true');
-      expect((await fetch(`http://127.0.0.1:${mock.port}/tags`, { headers: { Authorization: 'Bearer dev-only-upstream-key' } })).status).toBe(200);
+      expect(
+        (
+          await fetch(`http://127.0.0.1:${mock.port}/tags`, {
+            headers: { Authorization: 'Bearer dev-only-upstream-key' },
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await mock.stop();
     }

@@ -7,9 +7,11 @@ export function queryInt(ctx: Context, name: string, bounds: Bounds): number {
   const raw = ctx.query[name];
   if (raw === undefined) return bounds.default;
   const rule = `${name} must be a whole number from ${bounds.min} to ${bounds.max}`;
-  if (Array.isArray(raw)) throw new ApiError(400, `${name} was given more than once`, { parameter: name, detail: rule });
+  if (Array.isArray(raw))
+    throw new ApiError(400, `${name} was given more than once`, { parameter: name, detail: rule });
   if (!/^\d{1,15}$/.test(raw)) throw new ApiError(400, rule, { parameter: name, detail: `got "${raw.slice(0, 40)}"` });
   const value = Number(raw);
-  if (value < bounds.min || value > bounds.max) throw new ApiError(400, rule, { parameter: name, detail: `got ${value}` });
+  if (value < bounds.min || value > bounds.max)
+    throw new ApiError(400, rule, { parameter: name, detail: `got ${value}` });
   return value;
 }

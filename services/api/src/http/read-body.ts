@@ -8,7 +8,9 @@ export const NO_BODY = Buffer.alloc(0);
 /** HTTP/1.x with neither Content-Length nor Transfer-Encoding has no body: nothing to read. */
 export function declaresNoBody(req: IncomingMessage): boolean {
   const headers = req.headers;
-  return headers['content-length'] === undefined && headers['transfer-encoding'] === undefined && req.httpVersionMajor < 2;
+  return (
+    headers['content-length'] === undefined && headers['transfer-encoding'] === undefined && req.httpVersionMajor < 2
+  );
 }
 
 /** Reads the whole request body as bytes, refusing more than limit with a 413 before buffering it. */

@@ -1,5 +1,8 @@
 /** One server-sent event record: an event line, a data line, and the blank line that dispatches it. */
-export function sseRecord<Records extends object, Event extends keyof Records & string = keyof Records & string>(event: Event, data: Records[Event]): string {
+export function sseRecord<Records extends object, Event extends keyof Records & string = keyof Records & string>(
+  event: Event,
+  data: Records[Event],
+): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 

@@ -18,7 +18,10 @@ export interface JournalStreamOptions {
  * gets exactly the entries it missed, as long as the journal still holds them. A reader that does
  * not keep up is disconnected rather than buffered without limit.
  */
-export function journalStream(journals: VisitorJournals<ServerJournalEntry>, options: JournalStreamOptions): Middleware {
+export function journalStream(
+  journals: VisitorJournals<ServerJournalEntry>,
+  options: JournalStreamOptions,
+): Middleware {
   return (ctx) => {
     const token = ctx.query[VISITOR_PARAMETER];
     if (typeof token !== 'string' || !isVisitorToken(token)) {

@@ -47,7 +47,8 @@ export function recordVisitors(journals: VisitorJournals<ServerJournalEntry>): M
 function countBytesWritten(res: import('node:http').ServerResponse): () => number {
   let bytes = 0;
   const count = (chunk: unknown, encoding?: unknown) => {
-    if (typeof chunk === 'string') bytes += Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+    if (typeof chunk === 'string')
+      bytes += Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
     else if (chunk instanceof Uint8Array) bytes += chunk.byteLength;
   };
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;

@@ -43,7 +43,8 @@ export function posts(config: ApiConfig): PostsHandlers {
     }
     if (essence === 'multipart/form-data') {
       const declared = Number(ctx.get('Content-Length') || 0);
-      if (declared > limits.bodyBytes + limits.files * limits.fileBytes) throw bodyTooLarge(limits.bodyBytes + limits.files * limits.fileBytes);
+      if (declared > limits.bodyBytes + limits.files * limits.fileBytes)
+        throw bodyTooLarge(limits.bodyBytes + limits.files * limits.fileBytes);
       try {
         await multipart(ctx, async () => {});
       } catch (err) {
@@ -54,7 +55,7 @@ export function posts(config: ApiConfig): PostsHandlers {
       const attachments = files
         .filter((file) => file.size > 0)
         .map((file) => ({ field: file.fieldname, name: file.originalname, type: file.mimetype, size: file.size }));
-      return { fields: ((ctx.request as { body?: FormFields }).body ?? {}), attachments };
+      return { fields: (ctx.request as { body?: FormFields }).body ?? {}, attachments };
     }
     throw new ApiError(415, 'POST /api/posts reads form data', {
       detail: `send multipart/form-data or application/x-www-form-urlencoded, not "${essence || 'no Content-Type'}"`,

@@ -51,7 +51,11 @@ export async function callUpstream(target: URL, settings: ProxySettings): Promis
   } catch (err) {
     if (err instanceof UpstreamFailure) throw err;
     if (signal.aborted) {
-      throw new UpstreamFailure(504, 'the upstream timed out', `no complete answer within ${settings.timeoutMs} ms (UPSTREAM_TIMEOUT_MS)`);
+      throw new UpstreamFailure(
+        504,
+        'the upstream timed out',
+        `no complete answer within ${settings.timeoutMs} ms (UPSTREAM_TIMEOUT_MS)`,
+      );
     }
     throw new UpstreamFailure(502, 'the upstream is unavailable', describeNetworkError(err));
   }
@@ -78,7 +82,11 @@ async function readLimited(response: Response, maxBytes: number): Promise<Buffer
 }
 
 function answerTooLarge(maxBytes: number): UpstreamFailure {
-  return new UpstreamFailure(502, 'the upstream answer is too large', `more than ${maxBytes} bytes (UPSTREAM_MAX_BODY_BYTES)`);
+  return new UpstreamFailure(
+    502,
+    'the upstream answer is too large',
+    `more than ${maxBytes} bytes (UPSTREAM_MAX_BODY_BYTES)`,
+  );
 }
 
 const NETWORK_REASONS: Record<string, string> = {
@@ -98,7 +106,11 @@ const NETWORK_REASONS: Record<string, string> = {
 
 /** A fixed sentence per error code; unknown errors get a generic one rather than their own text. */
 function describeNetworkError(err: unknown): string {
-  for (let current: unknown = err, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
+  for (
+    let current: unknown = err, depth = 0;
+    current instanceof Error && depth < 5;
+    current = current.cause, depth += 1
+  ) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && NETWORK_REASONS[code] !== undefined) return NETWORK_REASONS[code];
   }

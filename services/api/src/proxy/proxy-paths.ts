@@ -39,16 +39,16 @@ export function parseUpstreamBase(raw: string): UpstreamBase {
   } catch {
     throw new ConfigError(`UPSTREAM_URL must be an absolute http(s) URL; got "${raw.slice(0, 200)}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('UPSTREAM_URL must use http or https');
-  if (url.username !== '' || url.password !== '') throw new ConfigError('UPSTREAM_URL must not carry credentials; the key goes in UPSTREAM_API_KEY');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError('UPSTREAM_URL must use http or https');
+  if (url.username !== '' || url.password !== '')
+    throw new ConfigError('UPSTREAM_URL must not carry credentials; the key goes in UPSTREAM_API_KEY');
   if (url.search !== '' || url.hash !== '') throw new ConfigError('UPSTREAM_URL must not have a query or a fragment');
   return { origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, '') };
 }
 
 export type ProxyTarget =
-  | { kind: 'target'; url: URL }
-  | { kind: 'not-proxied' }
-  | { kind: 'bad-query'; reason: 'characters' | 'length' };
+  { kind: 'target'; url: URL } | { kind: 'not-proxied' } | { kind: 'bad-query'; reason: 'characters' | 'length' };
 
 /**
  * A query passed on: visible ASCII except '#' (which would start a fragment). Browsers send some

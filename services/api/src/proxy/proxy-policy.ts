@@ -23,7 +23,10 @@ const UNSHAREABLE_DIRECTIVE = /(?:^|,)\s*(?:private|no-store|no-cache)\s*(?:[=,]
  * - a 5xx is the third party failing, as a gateway reports it: a 502 naming the upstream's status,
  *   so the page can tell our failure from theirs. A 4xx (a bad page number, say) is passed on.
  */
-export function judgeUpstreamAnswer(upstream: UpstreamAnswer, { apiKey, cacheTtlSeconds }: ProxySettings): JudgedAnswer {
+export function judgeUpstreamAnswer(
+  upstream: UpstreamAnswer,
+  { apiKey, cacheTtlSeconds }: ProxySettings,
+): JudgedAnswer {
   if (upstream.body.includes(apiKey) || upstream.headerText.includes(apiKey)) {
     throw new UpstreamFailure(502, 'the upstream answer was withheld', "it contained the server's upstream credential");
   }
@@ -38,15 +41,25 @@ export function judgeUpstreamAnswer(upstream: UpstreamAnswer, { apiKey, cacheTtl
     throw new UpstreamFailure(502, 'the upstream failed', `the upstream answered ${upstream.status}`);
   }
   if (upstream.status >= 300 && upstream.status < 400) {
-    throw new UpstreamFailure(502, 'the upstream redirected', `the upstream answered ${upstream.status}; the proxy does not follow redirects`);
+    throw new UpstreamFailure(
+      502,
+      'the upstream redirected',
+      `the upstream answered ${upstream.status}; the proxy does not follow redirects`,
+    );
   }
 
   const contentType = upstream.contentType ?? 'application/octet-stream';
   const cacheControl = upstream.cacheControl ?? '';
   const shareable =
-    upstream.status === 200 && !upstream.setsCookie && !UNSHAREABLE_DIRECTIVE.test(cacheControl) && upstream.vary?.trim() !== '*';
+    upstream.status === 200 &&
+    !upstream.setsCookie &&
+    !UNSHAREABLE_DIRECTIVE.test(cacheControl) &&
+    upstream.vary?.trim() !== '*';
   const headers = shareable
     ? { 'Content-Type': contentType, 'Cache-Control': `public, max-age=${cacheTtlSeconds}` }
-    : { 'Content-Type': contentType, 'Cache-Control': UNSHAREABLE_DIRECTIVE.test(cacheControl) ? cacheControl : 'no-store' };
+    : {
+        'Content-Type': contentType,
+        'Cache-Control': UNSHAREABLE_DIRECTIVE.test(cacheControl) ? cacheControl : 'no-store',
+      };
   return { shareable, answer: { status: upstream.status, headers, body: upstream.body } };
 }

@@ -15,7 +15,8 @@ import { SingleFlight } from './proxy-single-flight.js';
  */
 type CacheState = 'HIT' | 'MISS' | 'COALESCED' | 'PASS';
 
-type Outcome = { kind: 'answer'; shareable: boolean; answer: CachedAnswer } | { kind: 'failed'; failure: UpstreamFailure };
+type Outcome =
+  { kind: 'answer'; shareable: boolean; answer: CachedAnswer } | { kind: 'failed'; failure: UpstreamFailure };
 
 /**
  * GET /api/upstream/<path>: the same-origin proxy, mounted on PROXIED_ROUTES. The request is
@@ -37,8 +38,18 @@ export function proxy(settings: ProxySettings, log: LogSink): Middleware {
       log({ msg: 'upstream call', target: target.href, status: upstream.status, stored, ms: elapsed(started) });
       return { kind: 'answer', ...judged };
     } catch (err) {
-      const failure = err instanceof UpstreamFailure ? err : new UpstreamFailure(502, 'the upstream is unavailable', 'the exchange with the upstream failed');
-      log({ msg: 'upstream failed', target: target.href, status: failure.status, error: failure.message, detail: failure.detail, ms: elapsed(started) });
+      const failure =
+        err instanceof UpstreamFailure
+          ? err
+          : new UpstreamFailure(502, 'the upstream is unavailable', 'the exchange with the upstream failed');
+      log({
+        msg: 'upstream failed',
+        target: target.href,
+        status: failure.status,
+        error: failure.message,
+        detail: failure.detail,
+        ms: elapsed(started),
+      });
       return { kind: 'failed', failure };
     }
   }
@@ -61,7 +72,12 @@ export function proxy(settings: ProxySettings, log: LogSink): Middleware {
       state = 'MISS';
     }
     if (outcome.kind === 'failed') {
-      throw new ApiError(outcome.failure.status, outcome.failure.message, { detail: outcome.failure.detail }, { 'Cache-Control': 'no-store' });
+      throw new ApiError(
+        outcome.failure.status,
+        outcome.failure.message,
+        { detail: outcome.failure.detail },
+        { 'Cache-Control': 'no-store' },
+      );
     }
     if (!outcome.shareable) state = 'PASS';
     send(ctx, outcome.answer, state);
@@ -85,8 +101,12 @@ export function notProxied(ctx: Context): void {
 
 function badQuery(reason: 'characters' | 'length', maxQueryChars: number): ApiError {
   return reason === 'length'
-    ? new ApiError(414, 'the query string is too long', { detail: `at most ${maxQueryChars} characters (PROXY_MAX_QUERY_CHARS)` })
-    : new ApiError(400, 'the query string holds characters a query may not', { detail: 'only visible ASCII without "#"; percent-escape the rest' });
+    ? new ApiError(414, 'the query string is too long', {
+        detail: `at most ${maxQueryChars} characters (PROXY_MAX_QUERY_CHARS)`,
+      })
+    : new ApiError(400, 'the query string holds characters a query may not', {
+        detail: 'only visible ASCII without "#"; percent-escape the rest',
+      });
 }
 
 function elapsed(started: number): number {

@@ -23,6 +23,11 @@ export function proxySettings(config: ApiConfig): ProxySettings {
     maxBodyBytes: upstream.maxBodyBytes,
     maxQueryChars: upstream.maxQueryChars,
     cacheTtlSeconds: upstream.cacheTtlSeconds,
-    cache: { ttlMs: upstream.cacheTtlSeconds * 1_000, maxEntries: upstream.cacheMaxEntries, maxBytes: upstream.cacheMaxBytes, now: config.now },
+    cache: {
+      ttlMs: upstream.cacheTtlSeconds * 1_000,
+      maxEntries: upstream.cacheMaxEntries,
+      maxBytes: upstream.cacheMaxBytes,
+      now: config.now,
+    },
   };
 }

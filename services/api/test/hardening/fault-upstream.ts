@@ -1,7 +1,8 @@
 import net from 'node:net';
 
 /** How the fake upstream misbehaves on the next requests. */
-export type FaultMode = 'ok' | 'hang' | 'reset-mid-body' | 'close-mid-body' | 'garbage' | 'status-500' | 'headers-then-silence';
+export type FaultMode =
+  'ok' | 'hang' | 'reset-mid-body' | 'close-mid-body' | 'garbage' | 'status-500' | 'headers-then-silence';
 
 export interface FaultUpstream {
   url: string;
@@ -60,7 +61,9 @@ function answer(socket: net.Socket, mode: FaultMode, call: number): void {
   const json = JSON.stringify({ tags: ['cors', 'sse'], call });
   switch (mode) {
     case 'ok':
-      socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`);
+      socket.end(
+        `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+      );
       return;
     case 'hang':
       return;
@@ -68,7 +71,9 @@ function answer(socket: net.Socket, mode: FaultMode, call: number): void {
       socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"tags":[');
       return;
     case 'reset-mid-body':
-      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"tags":[', () => socket.resetAndDestroy());
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"tags":[', () =>
+        socket.resetAndDestroy(),
+      );
       return;
     case 'close-mid-body':
       socket.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"tags":[');
@@ -78,7 +83,9 @@ function answer(socket: net.Socket, mode: FaultMode, call: number): void {
       return;
     case 'status-500': {
       const body = '{"error":"upstream exploded"}';
-      socket.end(`HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
       return;
     }
   }

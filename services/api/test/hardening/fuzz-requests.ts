@@ -45,10 +45,71 @@ const ODD_PATHS = [
   '/api/\u00e9',
   '/api/' + 'a'.repeat(3000),
 ];
-const METHODS = ['GET', 'GET', 'GET', 'POST', 'POST', 'HEAD', 'OPTIONS', 'OPTIONS', 'PUT', 'DELETE', 'PATCH', 'TRACE', 'PROPFIND'];
-const QUERY_NAMES = ['count', 'ms', 'rate', 'cors', 'x', 'q', 'title', '', '__proto__', 'constructor', 'count[]', 'a.b'];
-const QUERY_VALUES = ['1', '0', '3', '-1', '120', '121', '99999999999999999999', 'abc', '', '1.5', '0.5', '1e3', 'off', 'credentials', 'on', '%ff%fe', '%', '%zz', '%E2%9C%93', '+', 'a+b', '%00', "'\"<>", '0x10'];
-const ORIGINS = ['http://allowed.example', 'https://b.localhost', 'https://evil.example', 'null', '', 'http://allowed.example, https://evil.example', 'HTTP://ALLOWED.EXAMPLE', 'http://allowed.example/'];
+const METHODS = [
+  'GET',
+  'GET',
+  'GET',
+  'POST',
+  'POST',
+  'HEAD',
+  'OPTIONS',
+  'OPTIONS',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'TRACE',
+  'PROPFIND',
+];
+const QUERY_NAMES = [
+  'count',
+  'ms',
+  'rate',
+  'cors',
+  'x',
+  'q',
+  'title',
+  '',
+  '__proto__',
+  'constructor',
+  'count[]',
+  'a.b',
+];
+const QUERY_VALUES = [
+  '1',
+  '0',
+  '3',
+  '-1',
+  '120',
+  '121',
+  '99999999999999999999',
+  'abc',
+  '',
+  '1.5',
+  '0.5',
+  '1e3',
+  'off',
+  'credentials',
+  'on',
+  '%ff%fe',
+  '%',
+  '%zz',
+  '%E2%9C%93',
+  '+',
+  'a+b',
+  '%00',
+  '\'"<>',
+  '0x10',
+];
+const ORIGINS = [
+  'http://allowed.example',
+  'https://b.localhost',
+  'https://evil.example',
+  'null',
+  '',
+  'http://allowed.example, https://evil.example',
+  'HTTP://ALLOWED.EXAMPLE',
+  'http://allowed.example/',
+];
 const CONTENT_TYPES = [
   'application/json',
   'application/json; charset=utf-8',
@@ -67,7 +128,23 @@ const CONTENT_TYPES = [
   'application/json; charset=latin1',
   'x'.repeat(2_000),
 ];
-const HEADER_NAMES = ['X-Requested-With', 'Accept', 'Accept-Language', 'Cookie', 'Authorization', 'X-Custom', 'X-' + 'h'.repeat(200), 'Content-Language', 'Range', 'Referer', 'User-Agent', 'If-None-Match', 'Last-Event-ID', 'Access-Control-Request-Method', 'Access-Control-Request-Headers'];
+const HEADER_NAMES = [
+  'X-Requested-With',
+  'Accept',
+  'Accept-Language',
+  'Cookie',
+  'Authorization',
+  'X-Custom',
+  'X-' + 'h'.repeat(200),
+  'Content-Language',
+  'Range',
+  'Referer',
+  'User-Agent',
+  'If-None-Match',
+  'Last-Event-ID',
+  'Access-Control-Request-Method',
+  'Access-Control-Request-Headers',
+];
 
 export function pick<T>(random: Random, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)]!;
@@ -83,7 +160,8 @@ function headerValue(random: Random): Buffer {
   const roll = random();
   if (roll < 0.6) return randomBytes(random, Math.floor(random() * 40), false);
   if (roll < 0.75) return Buffer.from('');
-  if (roll < 0.9) return Buffer.from(randomBytes(random, 1 + Math.floor(random() * 30), true).map((byte) => byte | 0x80)); // obs-text
+  if (roll < 0.9)
+    return Buffer.from(randomBytes(random, 1 + Math.floor(random() * 30), true).map((byte) => byte | 0x80)); // obs-text
   if (roll < 0.97) return randomBytes(random, 4_000, false);
   return Buffer.from([0x61, 0x01, 0x62]); // a control byte: the HTTP parser refuses it
 }
@@ -101,12 +179,21 @@ function multipart(random: Random, boundary: string): Buffer {
   const fields = Math.floor(random() * 5);
   for (let i = 0; i < fields; i++) {
     const name = pick(random, ['title', 'author', 'tags', 'extra', 'title', '']);
-    const value = random() < 0.3 ? randomBytes(random, 20, true) : Buffer.from(pick(random, ['Hello', '', '   ', 'Ünïcödé ✓', 'x'.repeat(300)]));
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`), value, Buffer.from('\r\n'));
+    const value =
+      random() < 0.3
+        ? randomBytes(random, 20, true)
+        : Buffer.from(pick(random, ['Hello', '', '   ', 'Ünïcödé ✓', 'x'.repeat(300)]));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n`),
+      value,
+      Buffer.from('\r\n'),
+    );
   }
   if (random() < 0.4) {
     parts.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
       randomBytes(random, Math.floor(random() * 2_000), true),
       Buffer.from('\r\n'),
     );
@@ -120,9 +207,16 @@ function multipart(random: Random, boundary: string): Buffer {
 function body(random: Random, contentType: string | undefined): Buffer {
   const essence = contentType?.split(';')[0]?.trim() ?? '';
   const roll = random();
-  if (essence === 'multipart/form-data') return multipart(random, /boundary="?([^";]+)/.exec(contentType ?? '')?.[1] ?? 'fuzzBoundary');
-  if (essence === 'application/json' && roll < 0.6) return Buffer.from(pick(random, ['{"a":1}', '{"title":"t","author":"a"}', '[1,2', 'null', '"\\ud800"', '{"a":' + '['.repeat(200)]));
-  if (essence === 'application/x-www-form-urlencoded' && roll < 0.6) return Buffer.from(pick(random, ['title=Hi&author=Me', 'title=&author=', 'title=%ff&author=%zz', 'a=1&a=2&title=x&title=y', '&&&=']));
+  if (essence === 'multipart/form-data')
+    return multipart(random, /boundary="?([^";]+)/.exec(contentType ?? '')?.[1] ?? 'fuzzBoundary');
+  if (essence === 'application/json' && roll < 0.6)
+    return Buffer.from(
+      pick(random, ['{"a":1}', '{"title":"t","author":"a"}', '[1,2', 'null', '"\\ud800"', '{"a":' + '['.repeat(200)]),
+    );
+  if (essence === 'application/x-www-form-urlencoded' && roll < 0.6)
+    return Buffer.from(
+      pick(random, ['title=Hi&author=Me', 'title=&author=', 'title=%ff&author=%zz', 'a=1&a=2&title=x&title=y', '&&&=']),
+    );
   if (roll < 0.2) return Buffer.alloc(0);
   return randomBytes(random, Math.floor(random() * 3_000), random() < 0.5);
 }
@@ -134,14 +228,22 @@ export function fuzzRequest(random: Random): FuzzRequest {
   const lines: Buffer[] = [Buffer.from(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n`)];
   const described: string[] = [`${method} ${target.slice(0, 120)}`];
   const header = (name: string, value: Buffer | string) => {
-    lines.push(Buffer.from(`${name}: `), Buffer.isBuffer(value) ? value : Buffer.from(value, 'latin1'), Buffer.from('\r\n'));
+    lines.push(
+      Buffer.from(`${name}: `),
+      Buffer.isBuffer(value) ? value : Buffer.from(value, 'latin1'),
+      Buffer.from('\r\n'),
+    );
     described.push(`${name}: ${(Buffer.isBuffer(value) ? value.toString('latin1') : value).slice(0, 60)}`);
   };
   if (random() < 0.7) header('Origin', pick(random, ORIGINS));
   if (random() < 0.15) header('Origin', pick(random, ORIGINS));
   if (method === 'OPTIONS' && random() < 0.7) {
     header('Access-Control-Request-Method', pick(random, ['POST', 'GET', 'PUT', '', 'post']));
-    if (random() < 0.6) header('Access-Control-Request-Headers', pick(random, ['content-type', 'x-requested-with,content-type', 'authorization', '', '*']));
+    if (random() < 0.6)
+      header(
+        'Access-Control-Request-Headers',
+        pick(random, ['content-type', 'x-requested-with,content-type', 'authorization', '', '*']),
+      );
   }
   const extra = Math.floor(random() * 4);
   for (let i = 0; i < extra; i++) header(pick(random, HEADER_NAMES), headerValue(random));
@@ -156,7 +258,11 @@ export function fuzzRequest(random: Random): FuzzRequest {
     const framing = random();
     if (framing < 0.12) {
       header('Transfer-Encoding', 'chunked');
-      payload = Buffer.concat([Buffer.from(`${payload.length.toString(16)}\r\n`), payload, Buffer.from(payload.length ? '\r\n0\r\n\r\n' : '\r\n')]);
+      payload = Buffer.concat([
+        Buffer.from(`${payload.length.toString(16)}\r\n`),
+        payload,
+        Buffer.from(payload.length ? '\r\n0\r\n\r\n' : '\r\n'),
+      ]);
     } else if (framing < 0.17 && payload.length > 1) {
       // Says more than it sends, then half-closes: the server must give up, not wait forever.
       header('Content-Length', String(payload.length + 1 + Math.floor(random() * 100)));

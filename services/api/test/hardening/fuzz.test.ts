@@ -20,7 +20,9 @@ const PARSER_STATUSES = new Set([400, 413, 414, 417, 431, 501, 505]);
 function problemsOf(request: FuzzRequest, answer: RawAnswer): string[] {
   // A client that half-closes has left (Node aborts its request): a stream already under way is
   // cut off there, so only the framing of complete exchanges is checked.
-  const problems = request.truncated ? answer.framingProblems.filter((problem) => !problem.startsWith('chunked body ends')) : [...answer.framingProblems];
+  const problems = request.truncated
+    ? answer.framingProblems.filter((problem) => !problem.startsWith('chunked body ends'))
+    : [...answer.framingProblems];
   const path = request.target.split('?')[0]!;
   if (!answer.answered) {
     if (!request.truncated) problems.push('closed without an answer');
@@ -47,7 +49,8 @@ function problemsOf(request: FuzzRequest, answer: RawAnswer): string[] {
     }
   }
   if (answer.status >= 400 && answer.body.length > 0 && !/^application\/json/.test(type)) {
-    const notProxied = answer.status === 404 && path.startsWith('/api/upstream') && answer.body.toString() === 'Not proxied';
+    const notProxied =
+      answer.status === 404 && path.startsWith('/api/upstream') && answer.body.toString() === 'Not proxied';
     if (!notProxied) problems.push(`error answer of type "${type}": ${answer.body.subarray(0, 80).toString('utf8')}`);
   }
   if (answer.status === 200 && path === '/api/stream' && request.method === 'GET' && !request.truncated) {
@@ -72,7 +75,11 @@ describe(`fuzz: ${REQUESTS} seeded random requests (seed ${SEED})`, () => {
     await inParallel(requests, 16, async (request, index) => {
       let answer: RawAnswer;
       try {
-        answer = await rawExchange(api.port, request.bytes, { timeoutMs: 10_000, method: request.method, halfClose: request.truncated });
+        answer = await rawExchange(api.port, request.bytes, {
+          timeoutMs: 10_000,
+          method: request.method,
+          halfClose: request.truncated,
+        });
       } catch (err) {
         failures.push(`#${index} ${(err as Error).message}: ${request.description}`);
         return;
@@ -92,7 +99,8 @@ describe(`fuzz: ${REQUESTS} seeded random requests (seed ${SEED})`, () => {
     // Credentials never reach the request log.
     for (const entry of api.logs) {
       const headers = entry.headers as Record<string, unknown> | undefined;
-      for (const name of ['authorization', 'cookie']) if (headers?.[name] !== undefined) expect(headers[name]).toBe('[redacted]');
+      for (const name of ['authorization', 'cookie'])
+        if (headers?.[name] !== undefined) expect(headers[name]).toBe('[redacted]');
     }
   }, 90_000);
 });

@@ -16,7 +16,14 @@ afterEach(() => {
 
 async function startApiProcess(): Promise<StartedProcess & { process: StartedProcess['child']; port: number }> {
   started = await startNodeScript(MAIN, {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_REQUESTS: 'false', STREAM_INTERVAL_MS: '1000', UPSTREAM_API_KEY_FILE: '' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_REQUESTS: 'false',
+      STREAM_INTERVAL_MS: '1000',
+      UPSTREAM_API_KEY_FILE: '',
+    },
     ready: /"port":(\d+)/,
     timeoutMs: 15_000,
     what: 'the api',

@@ -20,10 +20,16 @@ export function startHardenedApi(overrides: Partial<ApiConfig> = {}, keepLogs = 
  * For the test file that calls it: the upstream-mock in this process and the hardened api in
  * front of it (upstream timeout upstreamTimeoutMs), started before all tests and stopped after.
  */
-export function hardenedApiForFile(overrides: Partial<ApiConfig>, { upstreamTimeoutMs, keepLogs }: { upstreamTimeoutMs: number; keepLogs: number }): HardenedApi {
+export function hardenedApiForFile(
+  overrides: Partial<ApiConfig>,
+  { upstreamTimeoutMs, keepLogs }: { upstreamTimeoutMs: number; keepLogs: number },
+): HardenedApi {
   return forFile(async () => {
     const upstream = await startUpstreamMock();
-    const api = await startHardenedApi({ ...overrides, upstream: upstreamSettings(upstream.url, upstreamTimeoutMs) }, keepLogs).catch(async (err: unknown) => {
+    const api = await startHardenedApi(
+      { ...overrides, upstream: upstreamSettings(upstream.url, upstreamTimeoutMs) },
+      keepLogs,
+    ).catch(async (err: unknown) => {
       await upstream.stop();
       throw err;
     });
@@ -49,7 +55,11 @@ export function upstreamSettings(url: string, timeoutMs: number): ApiConfig['ups
 }
 
 /** Runs tasks with at most `limit` in flight. */
-export async function inParallel<T>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function inParallel<T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

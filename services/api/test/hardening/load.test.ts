@@ -17,7 +17,12 @@ interface Outcome {
 
 type Call = (base: string, random: Random, dispatcher: Agent) => Promise<Outcome>;
 
-async function exchange(url: string, init: RequestInit & { dispatcher: Agent }, expected: (status: number, text: string) => boolean, what: string): Promise<Outcome> {
+async function exchange(
+  url: string,
+  init: RequestInit & { dispatcher: Agent },
+  expected: (status: number, text: string) => boolean,
+  what: string,
+): Promise<Outcome> {
   const res = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) } as RequestInit);
   const text = await res.text();
   const ok = expected(res.status, text) && /Origin/.test(res.headers.get('vary') ?? '');
@@ -35,80 +40,151 @@ const json = (text: string) => {
 
 /** The mix: what a class of students does to the api at once. Weights by repetition. */
 const CALLS: Call[] = [
-  (base, random, dispatcher) => exchange(`${base}/api/echo?n=${Math.floor(random() * 1e6)}`, { headers: origin, dispatcher }, (s, t) => s === 200 && json(t)?.bodyKind === 'none', 'echo GET'),
-  (base, random, dispatcher) => exchange(`${base}/api/echo?n=${Math.floor(random() * 1e6)}`, { headers: origin, dispatcher }, (s) => s === 200, 'echo GET'),
   (base, random, dispatcher) =>
-    exchange(`${base}/api/echo`, { method: 'POST', headers: { ...origin, 'Content-Type': 'application/json' }, body: JSON.stringify({ r: random(), t: 'x'.repeat(150) }), dispatcher }, (s, t) => s === 200 && json(t)?.bodyKind === 'json', 'echo POST'),
-  (base, _random, dispatcher) => exchange(`${base}/api/posts`, { headers: origin, dispatcher }, (s, t) => s === 200 && Array.isArray(json(t)?.posts), 'posts GET'),
+    exchange(
+      `${base}/api/echo?n=${Math.floor(random() * 1e6)}`,
+      { headers: origin, dispatcher },
+      (s, t) => s === 200 && json(t)?.bodyKind === 'none',
+      'echo GET',
+    ),
+  (base, random, dispatcher) =>
+    exchange(
+      `${base}/api/echo?n=${Math.floor(random() * 1e6)}`,
+      { headers: origin, dispatcher },
+      (s) => s === 200,
+      'echo GET',
+    ),
+  (base, random, dispatcher) =>
+    exchange(
+      `${base}/api/echo`,
+      {
+        method: 'POST',
+        headers: { ...origin, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ r: random(), t: 'x'.repeat(150) }),
+        dispatcher,
+      },
+      (s, t) => s === 200 && json(t)?.bodyKind === 'json',
+      'echo POST',
+    ),
+  (base, _random, dispatcher) =>
+    exchange(
+      `${base}/api/posts`,
+      { headers: origin, dispatcher },
+      (s, t) => s === 200 && Array.isArray(json(t)?.posts),
+      'posts GET',
+    ),
   (base, random, dispatcher) => {
     const form = new FormData();
     form.set('title', `Load ${Math.floor(random() * 1e6)}`);
     form.set('author', 'Load test');
     form.set('tags', 'load');
-    return exchange(`${base}/api/posts`, { method: 'POST', headers: origin, body: form, dispatcher }, (s) => s === 201, 'posts POST');
+    return exchange(
+      `${base}/api/posts`,
+      { method: 'POST', headers: origin, body: form, dispatcher },
+      (s) => s === 201,
+      'posts POST',
+    );
   },
   (base, random, dispatcher) => {
     const count = 1 + Math.floor(random() * 5);
-    return exchange(`${base}/api/stream?count=${count}`, { headers: origin, dispatcher }, (s, t) => s === 200 && t.split('event: tick').length - 1 === count && t.endsWith('event: done\ndata: {}\n\n'), 'stream');
+    return exchange(
+      `${base}/api/stream?count=${count}`,
+      { headers: origin, dispatcher },
+      (s, t) => s === 200 && t.split('event: tick').length - 1 === count && t.endsWith('event: done\ndata: {}\n\n'),
+      'stream',
+    );
   },
   (base, _random, dispatcher) =>
-    exchange(`${base}/api/flaky`, { headers: origin, dispatcher }, (s, t) => (s === 200 && json(t)?.ok === true) || (s === 500 && typeof json(t)?.error === 'string' && json(t)?.rate === 0.5), 'flaky'),
-  (base, random, dispatcher) => exchange(`${base}/api/slow?ms=${Math.floor(random() * 100)}`, { headers: origin, dispatcher }, (s) => s === 200, 'slow'),
+    exchange(
+      `${base}/api/flaky`,
+      { headers: origin, dispatcher },
+      (s, t) =>
+        (s === 200 && json(t)?.ok === true) ||
+        (s === 500 && typeof json(t)?.error === 'string' && json(t)?.rate === 0.5),
+      'flaky',
+    ),
   (base, random, dispatcher) =>
-    exchange(`${base}/api/upstream/${pick(random, ['posts', 'tags'])}?page=${1 + Math.floor(random() * 3)}`, { headers: origin, dispatcher }, (s) => s === 200, 'proxy'),
-  (base, random, dispatcher) => exchange(`${base}/api/beacon`, { method: 'POST', body: JSON.stringify({ a: random(), b: 2, c: 3 }), headers: origin, dispatcher }, (s, t) => s === 202 && t === '', 'beacon'),
+    exchange(
+      `${base}/api/slow?ms=${Math.floor(random() * 100)}`,
+      { headers: origin, dispatcher },
+      (s) => s === 200,
+      'slow',
+    ),
+  (base, random, dispatcher) =>
+    exchange(
+      `${base}/api/upstream/${pick(random, ['posts', 'tags'])}?page=${1 + Math.floor(random() * 3)}`,
+      { headers: origin, dispatcher },
+      (s) => s === 200,
+      'proxy',
+    ),
+  (base, random, dispatcher) =>
+    exchange(
+      `${base}/api/beacon`,
+      { method: 'POST', body: JSON.stringify({ a: random(), b: 2, c: 3 }), headers: origin, dispatcher },
+      (s, t) => s === 202 && t === '',
+      'beacon',
+    ),
 ];
 
-const api = hardenedApiForFile({ streamIntervalMs: 50, flaky: { rate: 0.5, seed: SEED }, logRequests: true }, { upstreamTimeoutMs: 5_000, keepLogs: 0 });
+const api = hardenedApiForFile(
+  { streamIntervalMs: 50, flaky: { rate: 0.5, seed: SEED }, logRequests: true },
+  { upstreamTimeoutMs: 5_000, keepLogs: 0 },
+);
 
 describe(`mixed load for ${SECONDS} s (${CLIENTS} clients, seed ${SEED})`, () => {
-  it('answers every request as expected and keeps memory flat', async () => {
-    const dispatcher = new Agent({ connections: CLIENTS, keepAliveTimeout: 10_000 });
-    const random = seededRandom(SEED);
-    const unexpected: string[] = [];
-    const counts = new Map<string, number>();
-    const heapDuring: number[] = [];
+  it(
+    'answers every request as expected and keeps memory flat',
+    async () => {
+      const dispatcher = new Agent({ connections: CLIENTS, keepAliveTimeout: 10_000 });
+      const random = seededRandom(SEED);
+      const unexpected: string[] = [];
+      const counts = new Map<string, number>();
+      const heapDuring: number[] = [];
 
-    /** CLIENTS loops sending random calls from the mix until the time is up. */
-    const runLoad = async (seconds: number) => {
-      const endAt = Date.now() + seconds * 1_000;
-      const client = async () => {
-        while (Date.now() < endAt) {
-          const call = pick(random, CALLS);
-          try {
-            const outcome = await call(api.url, random, dispatcher);
-            counts.set(outcome.what, (counts.get(outcome.what) ?? 0) + 1);
-            if (!outcome.ok) unexpected.push(outcome.what);
-          } catch (err) {
-            unexpected.push(`network error: ${(err as Error).message} ${String((err as Error).cause ?? '')}`);
+      /** CLIENTS loops sending random calls from the mix until the time is up. */
+      const runLoad = async (seconds: number) => {
+        const endAt = Date.now() + seconds * 1_000;
+        const client = async () => {
+          while (Date.now() < endAt) {
+            const call = pick(random, CALLS);
+            try {
+              const outcome = await call(api.url, random, dispatcher);
+              counts.set(outcome.what, (counts.get(outcome.what) ?? 0) + 1);
+              if (!outcome.ok) unexpected.push(outcome.what);
+            } catch (err) {
+              unexpected.push(`network error: ${(err as Error).message} ${String((err as Error).cause ?? '')}`);
+            }
           }
-        }
+        };
+        await Promise.all(Array.from({ length: CLIENTS }, client));
       };
-      await Promise.all(Array.from({ length: CLIENTS }, client));
-    };
 
-    try {
-      // Warm-up: the JIT, the post store, the proxy cache and the beacon journal fill to their bounds.
-      await runLoad(WARM_UP_SECONDS);
-      const baseline = processState().heapUsed;
-      const sampler = setInterval(() => heapDuring.push(processState().heapUsed), 5_000);
       try {
-        await runLoad(SECONDS);
-      } finally {
-        clearInterval(sampler);
-      }
-      const after = processState().heapUsed;
-      const total = [...counts.values()].reduce((sum, count) => sum + count, 0);
-      const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
-      console.log(`load: ${total} requests; live heap ${mib(baseline)} MiB after warm-up, ${heapDuring.map(mib).join(', ')} during, ${mib(after)} after`);
+        // Warm-up: the JIT, the post store, the proxy cache and the beacon journal fill to their bounds.
+        await runLoad(WARM_UP_SECONDS);
+        const baseline = processState().heapUsed;
+        const sampler = setInterval(() => heapDuring.push(processState().heapUsed), 5_000);
+        try {
+          await runLoad(SECONDS);
+        } finally {
+          clearInterval(sampler);
+        }
+        const after = processState().heapUsed;
+        const total = [...counts.values()].reduce((sum, count) => sum + count, 0);
+        const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+        console.log(
+          `load: ${total} requests; live heap ${mib(baseline)} MiB after warm-up, ${heapDuring.map(mib).join(', ')} during, ${mib(after)} after`,
+        );
 
-      expect(unexpected.slice(0, 10), `${unexpected.length} unexpected answers`).toEqual([]);
-      expect(total).toBeGreaterThan(SECONDS * 50);
-      // Flat memory: with the load stopped, the live heap is back within 2 MiB of where it was
-      // after the warm-up (a leak of even 100 bytes per request would add several MiB).
-      expect(after - baseline, `live heap grew ${mib(after - baseline)} MiB`).toBeLessThan(2 * 2 ** 20);
-    } finally {
-      await dispatcher.close();
-    }
-  }, (WARM_UP_SECONDS + SECONDS + 60) * 1_000);
+        expect(unexpected.slice(0, 10), `${unexpected.length} unexpected answers`).toEqual([]);
+        expect(total).toBeGreaterThan(SECONDS * 50);
+        // Flat memory: with the load stopped, the live heap is back within 2 MiB of where it was
+        // after the warm-up (a leak of even 100 bytes per request would add several MiB).
+        expect(after - baseline, `live heap grew ${mib(after - baseline)} MiB`).toBeLessThan(2 * 2 ** 20);
+      } finally {
+        await dispatcher.close();
+      }
+    },
+    (WARM_UP_SECONDS + SECONDS + 60) * 1_000,
+  );
 });

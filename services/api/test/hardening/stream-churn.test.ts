@@ -24,7 +24,11 @@ function churnOne(port: number, count: number, ticks: number, ending: Ending): P
       reject(new Error(`stream (count ${count}, leave after ${ticks}, ${ending}) made no progress within 10 s`));
     }, 10_000);
     socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(`GET /api/stream?count=${count} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://allowed.example\r\n\r\n`));
+    socket.on('connect', () =>
+      socket.write(
+        `GET /api/stream?count=${count} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://allowed.example\r\n\r\n`,
+      ),
+    );
     let left = false;
     socket.on('data', (chunk: string) => {
       // Leave once: a second resetAndDestroy() on a destroyed socket would throw.
@@ -57,7 +61,9 @@ beforeAll(async () => {
 afterAll(() => api?.stop());
 
 function connections(): Promise<number> {
-  return new Promise((resolve, reject) => api.server.getConnections((err, count) => (err ? reject(err) : resolve(count))));
+  return new Promise((resolve, reject) =>
+    api.server.getConnections((err, count) => (err ? reject(err) : resolve(count))),
+  );
 }
 
 describe(`stream churn: ${STREAMS} /api/stream connections dropped mid-stream (seed ${SEED})`, () => {
@@ -71,7 +77,11 @@ describe(`stream churn: ${STREAMS} /api/stream connections dropped mid-stream (s
     const plans = Array.from({ length: STREAMS }, () => {
       const roll = random();
       const ending: Ending = roll < 0.45 ? 'reset' : roll < 0.9 ? 'close' : 'complete';
-      return { count: ending === 'complete' ? 1 + Math.floor(random() * 3) : 20 + Math.floor(random() * 100), ticks: 1 + Math.floor(random() * 3), ending };
+      return {
+        count: ending === 'complete' ? 1 + Math.floor(random() * 3) : 20 + Math.floor(random() * 100),
+        ticks: 1 + Math.floor(random() * 3),
+        ending,
+      };
     });
     await inParallel(plans, 100, (plan) => churnOne(api.port, plan.count, plan.ticks, plan.ending));
 

@@ -21,7 +21,10 @@ async function closedPort(): Promise<number> {
 beforeAll(async () => {
   upstream = await startFaultUpstream();
   api = await startHardenedApi({ logRequests: false, upstream: upstreamSettings(upstream.url, TIMEOUT_MS) }, 0);
-  refusingApi = await startHardenedApi({ logRequests: false, upstream: upstreamSettings(`http://127.0.0.1:${await closedPort()}`, TIMEOUT_MS) }, 0);
+  refusingApi = await startHardenedApi(
+    { logRequests: false, upstream: upstreamSettings(`http://127.0.0.1:${await closedPort()}`, TIMEOUT_MS) },
+    0,
+  );
 });
 afterAll(async () => {
   await api?.stop();
@@ -40,7 +43,10 @@ interface Answer {
 
 /** One page request through the proxy; a client deadline well above the proxy's catches a hang. */
 async function throughProxy(base: string, path: string): Promise<Answer> {
-  const res = await fetch(`${base}${path}`, { headers: { Origin: 'http://allowed.example' }, signal: AbortSignal.timeout(5_000) });
+  const res = await fetch(`${base}${path}`, {
+    headers: { Origin: 'http://allowed.example' },
+    signal: AbortSignal.timeout(5_000),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: JSON.parse(text) as Record<string, unknown> };
 }
@@ -64,32 +70,39 @@ const FAULTS: { mode: FaultMode; status: 502 | 504; what: string }[] = [
 
 describe('upstream faults through /api/upstream/<path>', () => {
   it('a refused connection is a clear 502, and nothing is cached', async () => {
-    for (let i = 0; i < 2; i++) expectClearFailure(await throughProxy(refusingApi.url, '/api/upstream/tags?fault=refused'), 502);
+    for (let i = 0; i < 2; i++)
+      expectClearFailure(await throughProxy(refusingApi.url, '/api/upstream/tags?fault=refused'), 502);
   });
 
   for (const fault of FAULTS) {
-    it(`${fault.what}: a clear ${fault.status}, nothing cached, no request left hanging`, { timeout: 30_000 }, async () => {
-      const path = `/api/upstream/tags?fault=${fault.mode}`;
-      upstream.mode = fault.mode;
-      const callsBefore = upstream.calls;
-      // Concurrent page requests share one upstream call (coalescing) and all get the failure.
-      const answers = await Promise.all(Array.from({ length: 10 }, () => throughProxy(api.url, path)));
-      for (const answer of answers) expectClearFailure(answer, fault.status);
-      expect(upstream.calls - callsBefore).toBeGreaterThanOrEqual(1);
+    it(
+      `${fault.what}: a clear ${fault.status}, nothing cached, no request left hanging`,
+      { timeout: 30_000 },
+      async () => {
+        const path = `/api/upstream/tags?fault=${fault.mode}`;
+        upstream.mode = fault.mode;
+        const callsBefore = upstream.calls;
+        // Concurrent page requests share one upstream call (coalescing) and all get the failure.
+        const answers = await Promise.all(Array.from({ length: 10 }, () => throughProxy(api.url, path)));
+        for (const answer of answers) expectClearFailure(answer, fault.status);
+        expect(upstream.calls - callsBefore).toBeGreaterThanOrEqual(1);
 
-      // The failure was not stored: once the upstream is well, the same URL reaches it again.
-      upstream.mode = 'ok';
-      const recovered = await throughProxy(api.url, path);
-      expect(recovered.status).toBe(200);
-      expect(recovered.headers.get('x-cache')).toBe('MISS');
-      expect(recovered.body.tags).toEqual(['cors', 'sse']);
-      // And now it is cached: a second call is a hit.
-      expect((await throughProxy(api.url, path)).headers.get('x-cache')).toBe('HIT');
+        // The failure was not stored: once the upstream is well, the same URL reaches it again.
+        upstream.mode = 'ok';
+        const recovered = await throughProxy(api.url, path);
+        expect(recovered.status).toBe(200);
+        expect(recovered.headers.get('x-cache')).toBe('MISS');
+        expect(recovered.body.tags).toEqual(['cors', 'sse']);
+        // And now it is cached: a second call is a hit.
+        expect((await throughProxy(api.url, path)).headers.get('x-cache')).toBe('HIT');
 
-      // Nothing is left open towards the upstream. After a timeout in the middle of a body the
-      // socket was seen to linger about 4 s (undici's keep-alive time) before closing: allow 10 s.
-      await pollUntil('the proxy to close every upstream socket', () => upstream.openSockets() === 0, { timeoutMs: 10_000 });
-    });
+        // Nothing is left open towards the upstream. After a timeout in the middle of a body the
+        // socket was seen to linger about 4 s (undici's keep-alive time) before closing: allow 10 s.
+        await pollUntil('the proxy to close every upstream socket', () => upstream.openSockets() === 0, {
+          timeoutMs: 10_000,
+        });
+      },
+    );
   }
 
   it('an upstream 500 is a clear 502 JSON naming it, never cached', async () => {

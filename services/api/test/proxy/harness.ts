@@ -28,7 +28,14 @@ export interface UpstreamProcess {
 
 export async function startUpstreamProcess(apiKey: string): Promise<UpstreamProcess> {
   const mock = await startNodeScript(mockMain, {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', UPSTREAM_API_KEY: apiKey, UPSTREAM_API_KEY_FILE: '', MOCK_MAX_DELAY_MS: '20000' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      UPSTREAM_API_KEY: apiKey,
+      UPSTREAM_API_KEY_FILE: '',
+      MOCK_MAX_DELAY_MS: '20000',
+    },
     ready: /"msg":"upstream-mock listening","port":(\d+)/,
     timeoutMs: 10_000,
     what: 'the upstream-mock',
@@ -49,7 +56,6 @@ export async function startUpstreamProcess(apiKey: string): Promise<UpstreamProc
   };
 }
 
-
 /** A stopped clock the test moves by hand: the proxy cache reads it instead of the wall clock. */
 export class TestClock {
   private current = Date.now();
@@ -65,7 +71,9 @@ export const ALLOWED_ORIGIN = ALLOWED;
 export type ProxyApi = TestApi & { clock: TestClock };
 
 /** The API in front of an upstream: request logging on, the proxy cache on a TestClock. */
-export async function startProxyApi(upstream: Partial<ApiConfig['upstream']> & { url: string; apiKey: string }): Promise<ProxyApi> {
+export async function startProxyApi(
+  upstream: Partial<ApiConfig['upstream']> & { url: string; apiKey: string },
+): Promise<ProxyApi> {
   const clock = new TestClock();
   const api = await startApi({
     allowedOrigins: [ALLOWED_ORIGIN],
@@ -132,7 +140,8 @@ export function upstreamForFile(apiKey: string, { releaseHeld = false } = {}) {
       if (!current) throw new Error('no API started in this test: call freshApi() first');
       return current;
     },
-    freshApi: async (settings: Partial<ApiConfig['upstream']> = {}): Promise<ProxyApi> => (current = await startProxyApi({ url: upstream.url, apiKey, ...settings })),
+    freshApi: async (settings: Partial<ApiConfig['upstream']> = {}): Promise<ProxyApi> =>
+      (current = await startProxyApi({ url: upstream.url, apiKey, ...settings })),
   };
 }
 

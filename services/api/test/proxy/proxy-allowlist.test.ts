@@ -32,7 +32,14 @@ describe('the allowed upstream paths', () => {
   });
 
   it('keeps the host pinned whatever the query holds', async () => {
-    for (const query of ['@evil.example', '//evil.example/x', 'url=http://evil.example/', 'a=%2F%2E%2E%2F', 'x=\\..\\tags', 'x={}|^`']) {
+    for (const query of [
+      '@evil.example',
+      '//evil.example/x',
+      'url=http://evil.example/',
+      'a=%2F%2E%2E%2F',
+      'x=\\..\\tags',
+      'x={}|^`',
+    ]) {
       const res = await rawGet(`/api/upstream/posts?${query}`);
       expect(res.status, query).toBe(200);
     }
@@ -125,18 +132,23 @@ const ESCAPES = [
 ];
 
 describe('everything else under /api/upstream/', () => {
-  it.each(ESCAPES.map((target) => [target.length > 80 ? `${target.slice(0, 60)}... (${target.length} chars)` : target, target]))(
-    '%s answers 404 "Not proxied" as plain text',
-    async (_label, target) => {
-      const res = await rawGet(target);
-      expect(res.status).toBe(404);
-      expect(res.text).toBe('Not proxied');
-      expect(res.header('content-type')).toMatch(/^text\/plain/);
-    },
-  );
+  it.each(
+    ESCAPES.map((target) => [
+      target.length > 80 ? `${target.slice(0, 60)}... (${target.length} chars)` : target,
+      target,
+    ]),
+  )('%s answers 404 "Not proxied" as plain text', async (_label, target) => {
+    const res = await rawGet(target);
+    expect(res.status).toBe(404);
+    expect(res.text).toBe('Not proxied');
+    expect(res.header('content-type')).toMatch(/^text\/plain/);
+  });
 
   it('absolute-form request targets are not proxied, whatever host they name', async () => {
-    for (const target of [`http://evil.example/api/upstream/posts`, `http://127.0.0.1:${stack.api.port}/api/upstream/posts`]) {
+    for (const target of [
+      `http://evil.example/api/upstream/posts`,
+      `http://127.0.0.1:${stack.api.port}/api/upstream/posts`,
+    ]) {
       const res = await rawGet(target);
       expect(res.status, target).toBe(404);
       expect(res.text).toBe('Not proxied');
@@ -146,7 +158,15 @@ describe('everything else under /api/upstream/', () => {
   it('none of them reached the upstream', async () => {
     for (const target of ESCAPES) await rawGet(target);
     // Not under /api/upstream/ at all: the API's JSON 404 for unknown paths.
-    for (const target of ['/api/upstreamposts', '/api/upstream\\posts', '/api/UPSTREAM/posts', '/api/Upstream/tags', '/API/upstream/posts', '/api/%75pstream/posts', '/api/./upstream/posts']) {
+    for (const target of [
+      '/api/upstreamposts',
+      '/api/upstream\\posts',
+      '/api/UPSTREAM/posts',
+      '/api/Upstream/tags',
+      '/API/upstream/posts',
+      '/api/%75pstream/posts',
+      '/api/./upstream/posts',
+    ]) {
       const res = await rawGet(target);
       expect(res.status, target).toBe(404);
     }

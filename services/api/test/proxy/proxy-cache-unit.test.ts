@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { ProxyCache, type CachedAnswer } from '../../src/proxy/proxy-cache.js';
 import { SingleFlight } from '../../src/proxy/proxy-single-flight.js';
 
-const answer = (bytes: number): CachedAnswer => ({ status: 200, headers: { 'Content-Type': 'application/json' }, body: Buffer.alloc(bytes, 'x') });
+const answer = (bytes: number): CachedAnswer => ({
+  status: 200,
+  headers: { 'Content-Type': 'application/json' },
+  body: Buffer.alloc(bytes, 'x'),
+});
 
 describe('ProxyCache (the store behind the proxy)', () => {
   it('keeps its byte count exact through replacement, eviction and expiry', () => {

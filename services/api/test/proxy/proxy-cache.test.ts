@@ -30,14 +30,29 @@ describe('the proxy cache', () => {
 
   it('the key is the target URL: another path or another query is another entry', async () => {
     await freshApi();
-    for (const path of ['/api/upstream/posts', '/api/upstream/posts?page=2', '/api/upstream/posts?page=3', '/api/upstream/tags', '/api/upstream/tags?prefix=c']) {
+    for (const path of [
+      '/api/upstream/posts',
+      '/api/upstream/posts?page=2',
+      '/api/upstream/posts?page=3',
+      '/api/upstream/tags',
+      '/api/upstream/tags?prefix=c',
+    ]) {
       expect((await get(path)).res.headers.get('x-cache'), path).toBe('MISS');
     }
-    for (const path of ['/api/upstream/posts', '/api/upstream/posts?page=2', '/api/upstream/posts?page=3', '/api/upstream/tags', '/api/upstream/tags?prefix=c']) {
+    for (const path of [
+      '/api/upstream/posts',
+      '/api/upstream/posts?page=2',
+      '/api/upstream/posts?page=3',
+      '/api/upstream/tags',
+      '/api/upstream/tags?prefix=c',
+    ]) {
       expect((await get(path)).res.headers.get('x-cache'), path).toBe('HIT');
     }
     expect(await upstreamCalls()).toBe(5);
-    const page2 = JSON.parse((await get('/api/upstream/posts?page=2')).bytes.toString()) as { page: number; upstream: { query: string } };
+    const page2 = JSON.parse((await get('/api/upstream/posts?page=2')).bytes.toString()) as {
+      page: number;
+      upstream: { query: string };
+    };
     expect(page2.page).toBe(2);
     expect(page2.upstream.query).toBe('page=2');
   });
@@ -58,7 +73,9 @@ describe('the proxy cache', () => {
     expect(expired.res.headers.get('x-cache')).toBe('MISS');
     expect(await upstreamCalls()).toBe(2);
     // A new upstream call: the body says which call produced it.
-    expect(JSON.parse(expired.bytes.toString()).upstream.call).toBe(JSON.parse(first.bytes.toString()).upstream.call + 1);
+    expect(JSON.parse(expired.bytes.toString()).upstream.call).toBe(
+      JSON.parse(first.bytes.toString()).upstream.call + 1,
+    );
   });
 
   it('the lifetime is configurable (PROXY_CACHE_TTL_SECONDS), and max-age follows it', async () => {

@@ -8,7 +8,9 @@ const CONCURRENT = 12;
 
 /** The number of open client connections to the API: all N requests have arrived once it reaches N. */
 function connections(proxy: ProxyApi): Promise<number> {
-  return new Promise((resolve, reject) => proxy.server.getConnections((err, count) => (err ? reject(err) : resolve(count))));
+  return new Promise((resolve, reject) =>
+    proxy.server.getConnections((err, count) => (err ? reject(err) : resolve(count))),
+  );
 }
 
 /**
@@ -16,8 +18,12 @@ function connections(proxy: ProxyApi): Promise<number> {
  * checks that the upstream still saw one call only.
  */
 async function allArrived(proxy: ProxyApi): Promise<void> {
-  await pollUntil('the first upstream call to be held', async () => (await upstream.calls()).held >= 1, { timeoutMs: 5_000 });
-  await pollUntil(`${CONCURRENT} client connections`, async () => (await connections(proxy)) >= CONCURRENT, { timeoutMs: 5_000 });
+  await pollUntil('the first upstream call to be held', async () => (await upstream.calls()).held >= 1, {
+    timeoutMs: 5_000,
+  });
+  await pollUntil(`${CONCURRENT} client connections`, async () => (await connections(proxy)) >= CONCURRENT, {
+    timeoutMs: 5_000,
+  });
   await sleep(200); // let the last requests reach the handler
   expect((await upstream.calls()).total).toBe(1);
 }
@@ -51,7 +57,11 @@ describe('concurrent misses for the same target', () => {
 
   it('different targets are not coalesced with each other', async () => {
     await freshApi();
-    await Promise.all([fetch(`${api().url}/api/upstream/posts?page=1`), fetch(`${api().url}/api/upstream/posts?page=2`), fetch(`${api().url}/api/upstream/tags`)]);
+    await Promise.all([
+      fetch(`${api().url}/api/upstream/posts?page=1`),
+      fetch(`${api().url}/api/upstream/posts?page=2`),
+      fetch(`${api().url}/api/upstream/tags`),
+    ]);
     expect((await upstream.calls()).total).toBe(3);
   });
 
@@ -65,7 +75,9 @@ describe('concurrent misses for the same target', () => {
     expect(results.map((result) => result.status)).toEqual(Array(CONCURRENT).fill(502));
     expect((await upstream.calls()).total).toBe(1);
     const again = fetch(`${api().url}/api/upstream/posts?mock=hold,close`);
-    await pollUntil('the retry to reach the upstream', async () => (await upstream.calls()).held === 1, { timeoutMs: 5_000 });
+    await pollUntil('the retry to reach the upstream', async () => (await upstream.calls()).held === 1, {
+      timeoutMs: 5_000,
+    });
     await upstream.release();
     expect((await again).status).toBe(502);
     expect((await upstream.calls()).total).toBe(2);

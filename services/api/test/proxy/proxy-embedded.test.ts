@@ -11,7 +11,12 @@ beforeAll(async () => {
   delete env.UPSTREAM_URL;
   delete env.UPSTREAM_API_KEY;
   delete env.UPSTREAM_API_KEY_FILE;
-  started = await startNodeScript(launcher, { env, ready: /http:\/\/localhost:(\d+)\//, timeoutMs: 15_000, what: 'npm start' });
+  started = await startNodeScript(launcher, {
+    env,
+    ready: /http:\/\/localhost:(\d+)\//,
+    timeoutMs: 15_000,
+    what: 'npm start',
+  });
   const port = started.ready[1]!;
   origins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
 });

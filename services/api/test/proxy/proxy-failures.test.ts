@@ -17,7 +17,9 @@ async function expectJsonError(res: Response, status: number, error: RegExp, det
 describe('when the upstream fails', () => {
   it('slower than the timeout (UPSTREAM_TIMEOUT_MS): 504 with a JSON error, nothing cached', async () => {
     for (let i = 0; i < 2; i += 1) {
-      const res = await fetch(`${stack.api.url}/api/upstream/posts?mock=slow&delayMs=15000`, { signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${stack.api.url}/api/upstream/posts?mock=slow&delayMs=15000`, {
+        signal: AbortSignal.timeout(10_000),
+      });
       await expectJsonError(res, 504, /timed out/, /300 ms/);
     }
     expect((await stack.upstream.calls()).total).toBe(2);
@@ -25,7 +27,12 @@ describe('when the upstream fails', () => {
 
   it('closing the connection without an answer: 502, nothing cached', async () => {
     for (let i = 0; i < 2; i += 1) {
-      await expectJsonError(await fetch(`${stack.api.url}/api/upstream/posts?mock=close`), 502, /unavailable/, /closed the connection/);
+      await expectJsonError(
+        await fetch(`${stack.api.url}/api/upstream/posts?mock=close`),
+        502,
+        /unavailable/,
+        /closed the connection/,
+      );
     }
     expect((await stack.upstream.calls()).total).toBe(2);
   });
@@ -33,7 +40,12 @@ describe('when the upstream fails', () => {
   it('refusing connections (down): 502 saying so', async () => {
     const down = await startProxyApi({ url: await refusedUrl(), apiKey: key, timeoutMs: 2_000 });
     try {
-      await expectJsonError(await fetch(`${down.url}/api/upstream/posts`), 502, /unavailable/, /refused the connection/);
+      await expectJsonError(
+        await fetch(`${down.url}/api/upstream/posts`),
+        502,
+        /unavailable/,
+        /refused the connection/,
+      );
     } finally {
       await down.stop();
     }
@@ -51,7 +63,7 @@ describe('when the upstream fails', () => {
     }
   });
 
-  it('refusing the server\'s key (401): 502 naming the setting, never a cached success', async () => {
+  it("refusing the server's key (401): 502 naming the setting, never a cached success", async () => {
     const wrongKey = await startProxyApi({ url: stack.upstream.url, apiKey: distinctiveKey() });
     try {
       for (let i = 0; i < 2; i += 1) {
@@ -73,7 +85,12 @@ describe('when the upstream fails', () => {
 
   it('an answer over UPSTREAM_MAX_BODY_BYTES: 502, not stored', async () => {
     for (let i = 0; i < 2; i += 1) {
-      await expectJsonError(await fetch(`${stack.api.url}/api/upstream/posts?mock=big&padBytes=20000`), 502, /too large/, /10000 bytes/);
+      await expectJsonError(
+        await fetch(`${stack.api.url}/api/upstream/posts?mock=big&padBytes=20000`),
+        502,
+        /too large/,
+        /10000 bytes/,
+      );
     }
     expect((await stack.upstream.calls()).total).toBe(2);
   });

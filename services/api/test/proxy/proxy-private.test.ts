@@ -21,17 +21,20 @@ describe('what the proxy never stores', () => {
     ['Cache-Control: no-cache', 'mock=no-cache', 200, 'no-cache'],
     ['Set-Cookie', 'mock=cookie', 200, 'no-store'],
     ['an error status (400)', 'page=0', 400, 'no-store'],
-  ])('an answer with %s is passed on, not stored, without the public cache headers', async (_what, query, status, cacheControl) => {
-    for (const { res, body } of await twice(`/api/upstream/posts?${query}`)) {
-      expect(res.status).toBe(status);
-      expect(res.headers.get('x-cache')).toBe('PASS');
-      expect(res.headers.get('cache-control')).toBe(cacheControl);
-      expect(res.headers.get('cache-control')).not.toMatch(/public|max-age=300/);
-      expect(res.headers.get('set-cookie')).toBeNull();
-      expect(body.length).toBeGreaterThan(0);
-    }
-    expect((await stack.upstream.calls()).total).toBe(2);
-  });
+  ])(
+    'an answer with %s is passed on, not stored, without the public cache headers',
+    async (_what, query, status, cacheControl) => {
+      for (const { res, body } of await twice(`/api/upstream/posts?${query}`)) {
+        expect(res.status).toBe(status);
+        expect(res.headers.get('x-cache')).toBe('PASS');
+        expect(res.headers.get('cache-control')).toBe(cacheControl);
+        expect(res.headers.get('cache-control')).not.toMatch(/public|max-age=300/);
+        expect(res.headers.get('set-cookie')).toBeNull();
+        expect(body.length).toBeGreaterThan(0);
+      }
+      expect((await stack.upstream.calls()).total).toBe(2);
+    },
+  );
 
   it('an upstream 5xx is the third party failing: a 502 JSON naming its status, never stored', async () => {
     for (const { res, body } of await twice('/api/upstream/posts?mock=fail')) {
@@ -42,7 +45,7 @@ describe('what the proxy never stores', () => {
     expect((await stack.upstream.calls()).total).toBe(2);
   });
 
-  it('an upstream cookie never reaches the page: it belongs to the server\'s upstream session', async () => {
+  it("an upstream cookie never reaches the page: it belongs to the server's upstream session", async () => {
     const res = await fetch(`${stack.api.url}/api/upstream/tags?mock=cookie`);
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie()).toEqual([]);

@@ -45,15 +45,20 @@ describe('the upstream key never leaves the server', () => {
         for (const origin of [undefined, ALLOWED_ORIGIN]) {
           const res = await rawGet(stack.api.port, target, 'GET');
           seen.push(res.raw);
-          const viaFetch = await fetch(`${stack.api.url}${target.replace('#', '%23')}`, { headers: origin ? { Origin: origin } : {} });
+          const viaFetch = await fetch(`${stack.api.url}${target.replace('#', '%23')}`, {
+            headers: origin ? { Origin: origin } : {},
+          });
           seen.push(JSON.stringify([...viaFetch.headers]), await viaFetch.text());
         }
       }
       for (const other of [wrongKey, down]) seen.push((await rawGet(other.port, '/api/upstream/posts')).raw);
-      for (const method of ['HEAD', 'POST', 'OPTIONS']) seen.push((await rawGet(stack.api.port, '/api/upstream/posts', method)).raw);
+      for (const method of ['HEAD', 'POST', 'OPTIONS'])
+        seen.push((await rawGet(stack.api.port, '/api/upstream/posts', method)).raw);
 
       // It really was sent: the misbehaving upstream put it in its body, and the proxy withheld that.
-      const reflected = await fetch(`${stack.upstream.url}/posts?mock=reflect`, { headers: { Authorization: `Bearer ${key}` } });
+      const reflected = await fetch(`${stack.upstream.url}/posts?mock=reflect`, {
+        headers: { Authorization: `Bearer ${key}` },
+      });
       expect(await reflected.text()).toContain(key);
       const withheld = await fetch(`${stack.api.url}/api/upstream/posts?mock=reflect`);
       expect(withheld.status).toBe(502);
@@ -67,7 +72,11 @@ describe('the upstream key never leaves the server', () => {
       expect(logs.some((line) => line.includes('"upstream call"'))).toBe(true);
       expect(logs.some((line) => line.includes('"upstream failed"'))).toBe(true);
       expect(logs.join('\n')).not.toContain(key);
-      await pollUntil('the upstream-mock to log its requests', () => stack.upstream.output().includes('"upstream request"'), { timeoutMs: 5_000 });
+      await pollUntil(
+        'the upstream-mock to log its requests',
+        () => stack.upstream.output().includes('"upstream request"'),
+        { timeoutMs: 5_000 },
+      );
       expect(stack.upstream.output()).toContain('[redacted]');
       expect(stack.upstream.output()).not.toContain(key);
     } finally {
@@ -78,7 +87,13 @@ describe('the upstream key never leaves the server', () => {
 
   it('the upstream-mock refuses a missing or wrong key with 401 and does not echo what was presented', async () => {
     const guess = distinctiveKey();
-    for (const headers of [{} as Record<string, string>, { Authorization: `Bearer ${guess}` }, { Authorization: `Basic ${guess}` }, { Authorization: `Bearer ${key}x` }, { Authorization: `Bearer  ${key}` }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { Authorization: `Bearer ${guess}` },
+      { Authorization: `Basic ${guess}` },
+      { Authorization: `Bearer ${key}x` },
+      { Authorization: `Bearer  ${key}` },
+    ]) {
       const res = await fetch(`${stack.upstream.url}/posts`, { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('cache-control')).toBe('no-store');
@@ -96,7 +111,9 @@ describe('where the key is configured', () => {
       const file = path.join(dir, 'upstream_api_key');
       writeFileSync(file, `${key}\n`);
       expect(apiConfigFromEnv({ UPSTREAM_API_KEY: 'from-env' }, 0).upstream.apiKey).toBe('from-env');
-      expect(apiConfigFromEnv({ UPSTREAM_API_KEY: 'from-env', UPSTREAM_API_KEY_FILE: file }, 0).upstream.apiKey).toBe(key);
+      expect(apiConfigFromEnv({ UPSTREAM_API_KEY: 'from-env', UPSTREAM_API_KEY_FILE: file }, 0).upstream.apiKey).toBe(
+        key,
+      );
       expect(apiConfigFromEnv({}, 0).upstream.apiKey).toBe('dev-only-upstream-key');
       expect(() => apiConfigFromEnv({ UPSTREAM_API_KEY_FILE: path.join(dir, 'missing') }, 0)).toThrow(ConfigError);
     } finally {
@@ -120,9 +137,17 @@ describe('where the key is configured', () => {
 
   it('UPSTREAM_URL must be a plain http(s) base: no credentials, query or fragment', () => {
     const base = apiConfig();
-    for (const url of ['not a url', 'ftp://upstream.example', 'http://user:pass@upstream.example', 'http://upstream.example/?x=1', 'http://upstream.example/#x']) {
+    for (const url of [
+      'not a url',
+      'ftp://upstream.example',
+      'http://user:pass@upstream.example',
+      'http://upstream.example/?x=1',
+      'http://upstream.example/#x',
+    ]) {
       expect(() => createApp(apiConfig({ upstream: { ...base.upstream, url } })), url).toThrow(ConfigError);
     }
-    expect(() => createApp(apiConfig({ upstream: { ...base.upstream, url: 'https://upstream.example/v1/' } }))).not.toThrow();
+    expect(() =>
+      createApp(apiConfig({ upstream: { ...base.upstream, url: 'https://upstream.example/v1/' } })),
+    ).not.toThrow();
   });
 });

@@ -41,7 +41,14 @@ export function experiment(parent: HTMLElement, spec: ExperimentSpec): void {
     'section',
     { class: 'experiment', id: spec.id, 'data-state': 'idle' },
     h('h3', {}, spec.title),
-    h('dl', {}, h('dt', {}, 'The spec predicts'), h('dd', {}, spec.predicted), h('dt', {}, 'This browser did'), h('dd', {}, observed)),
+    h(
+      'dl',
+      {},
+      h('dt', {}, 'The spec predicts'),
+      h('dd', {}, spec.predicted),
+      h('dt', {}, 'This browser did'),
+      h('dd', {}, observed),
+    ),
     h('p', {}, button, ' ', verdict),
   );
   parent.append(section);
@@ -56,7 +63,11 @@ export function experiment(parent: HTMLElement, spec: ExperimentSpec): void {
       observed.dataset.observed = JSON.stringify(outcome.observed);
       const known = !outcome.agrees && outcome.knownDifference ? outcome.knownDifference : null;
       section.dataset.state = outcome.agrees ? 'agree' : known ? 'known-difference' : 'disagree';
-      verdict.textContent = outcome.agrees ? '\u2714 agrees with the spec' : known ? `\u2718 differs from the spec, a known engine difference: ${known}` : '\u2718 differs from the spec';
+      verdict.textContent = outcome.agrees
+        ? '\u2714 agrees with the spec'
+        : known
+          ? `\u2718 differs from the spec, a known engine difference: ${known}`
+          : '\u2718 differs from the spec';
       runCounter?.add();
       if (outcome.agrees) agreeCounter?.add();
     } catch (err) {

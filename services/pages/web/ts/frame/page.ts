@@ -23,7 +23,13 @@ export function setupPage(): PageContext {
   installWaterfall(site);
   const header = byId('top');
   const here = location.pathname;
-  const swapLink = site.other ? h('a', { id: 'other-link', href: `${site.other}${here}${location.search}` }, `Open this page on the other origin (${site.other})`) : null;
+  const swapLink = site.other
+    ? h(
+        'a',
+        { id: 'other-link', href: `${site.other}${here}${location.search}` },
+        `Open this page on the other origin (${site.other})`,
+      )
+    : null;
   header.append(
     h(
       'p',

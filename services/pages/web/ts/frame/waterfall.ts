@@ -74,7 +74,12 @@ export function installWaterfall(site: SiteOrigins): void {
 
   const entryOf = new WeakMap<XMLHttpRequest, { method: string; url: string }>();
   const { open, send } = XMLHttpRequest.prototype;
-  XMLHttpRequest.prototype.open = function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
+  XMLHttpRequest.prototype.open = function (
+    this: XMLHttpRequest,
+    method: string,
+    url: string | URL,
+    ...rest: unknown[]
+  ) {
     entryOf.set(this, { method: method.toUpperCase(), url: String(url) });
     return (open as (...args: unknown[]) => void).call(this, method, url, ...rest);
   } as typeof open;
@@ -90,7 +95,8 @@ export function installWaterfall(site: SiteOrigins): void {
           bytes: failed ? null : lengthOf(this.getResponseHeader('Content-Length')),
         });
       };
-      for (const type of ['load', 'error', 'abort', 'timeout']) this.addEventListener(type, finish as EventListener, { once: true });
+      for (const type of ['load', 'error', 'abort', 'timeout'])
+        this.addEventListener(type, finish as EventListener, { once: true });
     }
     return send.call(this, body);
   };
@@ -109,7 +115,17 @@ export function renderWaterfall(container: HTMLElement): void {
     h(
       'table',
       { class: 'waterfall' },
-      h('thead', {}, h('tr', {}, ...['#', 'API', 'Method', 'URL', 'Origin', 'Status / failure', 'Start', 'Time', 'Size'].map((t) => h('th', { scope: 'col' }, t)))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ...['#', 'API', 'Method', 'URL', 'Origin', 'Status / failure', 'Start', 'Time', 'Size'].map((t) =>
+            h('th', { scope: 'col' }, t),
+          ),
+        ),
+      ),
       body,
     ),
   );
@@ -126,7 +142,13 @@ export function renderWaterfall(container: HTMLElement): void {
           h('td', {}, entry.method),
           h('td', { class: 'url' }, shortUrl(entry.url)),
           h('td', {}, entry.role),
-          h('td', {}, entry.status === null && !entry.failure ? 'pending' : [entry.status, entry.failure].filter((v) => v !== null).join(' ')),
+          h(
+            'td',
+            {},
+            entry.status === null && !entry.failure
+              ? 'pending'
+              : [entry.status, entry.failure].filter((v) => v !== null).join(' '),
+          ),
           h('td', {}, `${Math.round(entry.startMs)} ms`),
           h('td', {}, entry.durationMs === null ? '' : `${entry.durationMs} ms`),
           h('td', {}, entry.bytes === null ? '?' : `${entry.bytes} B`),

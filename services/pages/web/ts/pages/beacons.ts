@@ -54,7 +54,9 @@ const loadedAt = performance.now();
 function refresh(): void {
   exit.setVisibleSeconds(Math.round((performance.now() - loadedAt) / 1000));
   payloadView.textContent = exit.body();
-  byId('beacon-dirty').textContent = exit.isDirty ? '(changed since the last send)' : '(nothing new since the last send)';
+  byId('beacon-dirty').textContent = exit.isDirty
+    ? '(changed since the last send)'
+    : '(nothing new since the last send)';
   dirtyCounter.set(String(exit.isDirty));
 }
 
@@ -69,7 +71,8 @@ document.addEventListener('keydown', () => {
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState !== 'hidden') return;
   refresh();
-  if (exit.flush('visibilitychange:hidden') === null) appendLog(`${new Date().toISOString()} visibilitychange:hidden: nothing new, not sent`);
+  if (exit.flush('visibilitychange:hidden') === null)
+    appendLog(`${new Date().toISOString()} visibilitychange:hidden: nothing new, not sent`);
 });
 window.addEventListener('pagehide', () => {
   refresh();
@@ -100,12 +103,22 @@ interface BeaconType {
 const bytesOf = (mark: string) => new TextEncoder().encode(mark);
 const TYPES: BeaconType[] = [
   { name: 'string', data: (m) => m, contentType: 'text/plain;charset=UTF-8', preflights: false },
-  { name: 'URLSearchParams', data: (m) => new URLSearchParams({ m }), contentType: 'application/x-www-form-urlencoded;charset=UTF-8', preflights: false },
+  {
+    name: 'URLSearchParams',
+    data: (m) => new URLSearchParams({ m }),
+    contentType: 'application/x-www-form-urlencoded;charset=UTF-8',
+    preflights: false,
+  },
   { name: 'FormData', data: (m) => formWith(m), contentType: 'multipart/form-data; boundary=', preflights: false },
   { name: 'ArrayBuffer', data: (m) => bytesOf(m).buffer, contentType: null, preflights: false },
   { name: 'Uint8Array', data: (m) => bytesOf(m), contentType: null, preflights: false },
   { name: 'Blob with no type', data: (m) => new Blob([m]), contentType: null, preflights: false },
-  { name: 'Blob typed application/json', data: (m) => new Blob([JSON.stringify({ m })], { type: 'application/json' }), contentType: 'application/json', preflights: true },
+  {
+    name: 'Blob typed application/json',
+    data: (m) => new Blob([JSON.stringify({ m })], { type: 'application/json' }),
+    contentType: 'application/json',
+    preflights: true,
+  },
 ];
 
 function formWith(mark: string): FormData {
@@ -115,7 +128,11 @@ function formWith(mark: string): FormData {
 }
 
 const typeMatches = (predicted: string | null, actual: string | null) =>
-  predicted === null ? actual === null : predicted.endsWith('=') ? (actual ?? '').startsWith(predicted) : actual === predicted;
+  predicted === null
+    ? actual === null
+    : predicted.endsWith('=')
+      ? (actual ?? '').startsWith(predicted)
+      : actual === predicted;
 
 /** How long to look for a beacon that should arrive, and for one that should not. */
 const ARRIVAL_WAIT_MS = 4_000;
@@ -136,9 +153,14 @@ experiment(box, {
       const found = await findInJournal(mark, type.preflights ? ABSENCE_WAIT_MS : ARRIVAL_WAIT_MS);
       const row = { returned, arrived: found !== null, contentType: found?.contentType ?? null };
       rows[type.name] = row;
-      const ok = returned && row.arrived === !type.preflights && (!row.arrived || typeMatches(type.contentType, row.contentType));
+      const ok =
+        returned &&
+        row.arrived === !type.preflights &&
+        (!row.arrived || typeMatches(type.contentType, row.contentType));
       agrees &&= ok;
-      lines.push(`${ok ? '\u2714' : '\u2718'} ${type.name}: returned ${returned}, ${row.arrived ? `arrived with Content-Type ${row.contentType ?? '(none)'}` : 'never arrived (preflight refused)'}`);
+      lines.push(
+        `${ok ? '\u2714' : '\u2718'} ${type.name}: returned ${returned}, ${row.arrived ? `arrived with Content-Type ${row.contentType ?? '(none)'}` : 'never arrived (preflight refused)'}`,
+      );
     }
     return { observed: { rows }, summary: lines.join('\n'), agrees };
   },
@@ -152,7 +174,10 @@ experiment(box, {
   async run() {
     const send = async (query: string, waitMs: number) => {
       const mark = marker('json-beacon');
-      const returned = navigator.sendBeacon(`${ctx.other()}/api/beacon${query}`, new Blob([JSON.stringify({ mark })], { type: 'application/json' }));
+      const returned = navigator.sendBeacon(
+        `${ctx.other()}/api/beacon${query}`,
+        new Blob([JSON.stringify({ mark })], { type: 'application/json' }),
+      );
       const found = await findInJournal(mark, waitMs);
       return { returned, arrived: found !== null, contentType: found?.contentType ?? null };
     };
@@ -161,7 +186,11 @@ experiment(box, {
     return {
       observed: { byDefault, withCredentials },
       summary: `default: returned ${byDefault.returned}, arrived ${byDefault.arrived}; cors=credentials: returned ${withCredentials.returned}, arrived ${withCredentials.arrived} (${withCredentials.contentType})`,
-      agrees: byDefault.returned && !byDefault.arrived && withCredentials.arrived && withCredentials.contentType === 'application/json',
+      agrees:
+        byDefault.returned &&
+        !byDefault.arrived &&
+        withCredentials.arrived &&
+        withCredentials.contentType === 'application/json',
     };
   },
 });
@@ -200,7 +229,8 @@ experiment(box, {
 experiment(box, {
   id: 'keepalive-fetch',
   title: 'fetch with keepalive sees the 202; json() on its empty body fails',
-  predicted: 'Unlike sendBeacon, a keepalive fetch gets a Response while the page lives: status 202, an empty body. Calling json() on it rejects with SyntaxError (text() gives "").',
+  predicted:
+    'Unlike sendBeacon, a keepalive fetch gets a Response while the page lives: status 202, an empty body. Calling json() on it rejects with SyntaxError (text() gives "").',
   async run() {
     const response = await fetch('/api/beacon', { method: 'POST', keepalive: true, body: exit.body() });
     const copy = response.clone();

@@ -36,11 +36,16 @@ async function echo(init: RequestInit): Promise<EchoSummary> {
 const streamBody = () => new Blob(['streamed']).stream();
 const h2 = ['h2', 'h3'].includes(pageProtocol());
 const streamsSupported = supportsRequestStreams();
-const STREAMS_UNSUPPORTED = 'this engine cannot send a ReadableStream as a request body; it sends the text "[object ReadableStream]" as text/plain instead';
+const STREAMS_UNSUPPORTED =
+  'this engine cannot send a ReadableStream as a request body; it sends the text "[object ReadableStream]" as text/plain instead';
 /** Chromium sends a streaming upload only over HTTP/2 or later; over HTTP/1.1 fetch rejects. */
 const streamPrediction: { type: string | null; kind: string; text: string } =
   ctx.engine === 'chromium' && !h2
-    ? { type: 'rejects TypeError (chromium: streaming uploads need HTTP/2)', kind: 'TypeError', text: 'rejected with TypeError (chromium sends streaming uploads only over HTTP/2; this page came over HTTP/1.1)' }
+    ? {
+        type: 'rejects TypeError (chromium: streaming uploads need HTTP/2)',
+        kind: 'TypeError',
+        text: 'rejected with TypeError (chromium sends streaming uploads only over HTTP/2; this page came over HTTP/1.1)',
+      }
     : { type: null, kind: 'other', text: 'no Content-Type, bodyKind other' };
 
 interface Row {
@@ -52,18 +57,58 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { name: 'FormData', init: () => ({ body: formOf({ a: '1' }) }), type: 'multipart/form-data; boundary=', kind: 'multipart' },
-  { name: 'URLSearchParams', init: () => ({ body: new URLSearchParams({ a: '1' }) }), type: 'application/x-www-form-urlencoded;charset=UTF-8', kind: 'urlencoded' },
+  {
+    name: 'FormData',
+    init: () => ({ body: formOf({ a: '1' }) }),
+    type: 'multipart/form-data; boundary=',
+    kind: 'multipart',
+  },
+  {
+    name: 'URLSearchParams',
+    init: () => ({ body: new URLSearchParams({ a: '1' }) }),
+    type: 'application/x-www-form-urlencoded;charset=UTF-8',
+    kind: 'urlencoded',
+  },
   { name: 'string', init: () => ({ body: 'a=1' }), type: 'text/plain;charset=UTF-8', kind: 'other' },
-  { name: 'JSON string, no header set', init: () => ({ body: JSON.stringify({ a: 1 }) }), type: 'text/plain;charset=UTF-8', kind: 'other' },
-  { name: 'Blob typed application/json', init: () => ({ body: new Blob(['{"a":1}'], { type: 'application/json' }) }), type: 'application/json', kind: 'json' },
+  {
+    name: 'JSON string, no header set',
+    init: () => ({ body: JSON.stringify({ a: 1 }) }),
+    type: 'text/plain;charset=UTF-8',
+    kind: 'other',
+  },
+  {
+    name: 'Blob typed application/json',
+    init: () => ({ body: new Blob(['{"a":1}'], { type: 'application/json' }) }),
+    type: 'application/json',
+    kind: 'json',
+  },
   { name: 'Blob with no type', init: () => ({ body: new Blob(['a=1']) }), type: null, kind: 'other' },
   { name: 'ArrayBuffer', init: () => ({ body: new TextEncoder().encode('a=1').buffer }), type: null, kind: 'other' },
   { name: 'Uint8Array', init: () => ({ body: new TextEncoder().encode('a=1') }), type: null, kind: 'other' },
-  { name: "ReadableStream with duplex: 'half'", init: () => ({ body: streamBody(), duplex: 'half' }) as RequestInit, type: streamPrediction.type, kind: streamPrediction.kind },
-  { name: 'ReadableStream without duplex', init: () => ({ body: streamBody() }), type: 'rejects TypeError (duplex is required)', kind: 'TypeError' },
-  { name: 'string with Content-Type: application/json set', init: () => ({ body: '{"a":1}', headers: { 'Content-Type': 'application/json' } }), type: 'application/json', kind: 'json' },
-  { name: 'URLSearchParams with Content-Type: text/plain set', init: () => ({ body: new URLSearchParams({ a: '1' }), headers: { 'Content-Type': 'text/plain' } }), type: 'text/plain', kind: 'other' },
+  {
+    name: "ReadableStream with duplex: 'half'",
+    init: () => ({ body: streamBody(), duplex: 'half' }) as RequestInit,
+    type: streamPrediction.type,
+    kind: streamPrediction.kind,
+  },
+  {
+    name: 'ReadableStream without duplex',
+    init: () => ({ body: streamBody() }),
+    type: 'rejects TypeError (duplex is required)',
+    kind: 'TypeError',
+  },
+  {
+    name: 'string with Content-Type: application/json set',
+    init: () => ({ body: '{"a":1}', headers: { 'Content-Type': 'application/json' } }),
+    type: 'application/json',
+    kind: 'json',
+  },
+  {
+    name: 'URLSearchParams with Content-Type: text/plain set',
+    init: () => ({ body: new URLSearchParams({ a: '1' }), headers: { 'Content-Type': 'text/plain' } }),
+    type: 'text/plain',
+    kind: 'other',
+  },
 ];
 
 function formOf(fields: Record<string, string | Blob>): FormData {
@@ -74,7 +119,9 @@ function formOf(fields: Record<string, string | Blob>): FormData {
 
 function matchesType(predicted: string | null, actual: string | null): boolean {
   if (predicted === null) return actual === null;
-  return predicted.endsWith('=') ? (actual ?? '').startsWith(predicted) && (actual ?? '').length > predicted.length : actual === predicted;
+  return predicted.endsWith('=')
+    ? (actual ?? '').startsWith(predicted) && (actual ?? '').length > predicted.length
+    : actual === predicted;
 }
 
 experiment(box, {
@@ -89,17 +136,26 @@ experiment(box, {
     for (const row of rows) {
       const result = await attempt(() => echo(row.init()));
       const ok = result.ok
-        ? row.kind !== 'TypeError' && matchesType(row.type, result.value.contentType) && result.value.bodyKind === row.kind
+        ? row.kind !== 'TypeError' &&
+          matchesType(row.type, result.value.contentType) &&
+          result.value.bodyKind === row.kind
         : row.kind === result.error;
       agrees &&= ok;
       if (!ok && !row.name.startsWith('ReadableStream')) onlyStreamsDiffer = false;
       observed[row.name] = result.ok ? result.value : { error: result.error };
       lines.push(
         `${ok ? '\u2714' : '\u2718'} ${row.name}: ` +
-          (result.ok ? `Content-Type ${result.value.contentType ?? '(none)'}, bodyKind ${result.value.bodyKind}, Content-Length ${result.value.contentLength}` : `rejected ${result.error}`),
+          (result.ok
+            ? `Content-Type ${result.value.contentType ?? '(none)'}, bodyKind ${result.value.bodyKind}, Content-Length ${result.value.contentLength}`
+            : `rejected ${result.error}`),
       );
     }
-    return { observed: { ...observed, streamsSupported }, summary: lines.join('\n'), agrees, knownDifference: !streamsSupported && onlyStreamsDiffer ? STREAMS_UNSUPPORTED : null };
+    return {
+      observed: { ...observed, streamsSupported },
+      summary: lines.join('\n'),
+      agrees,
+      knownDifference: !streamsSupported && onlyStreamsDiffer ? STREAMS_UNSUPPORTED : null,
+    };
   },
 });
 
@@ -146,43 +202,86 @@ experiment(box, {
       multipart: await sizeOf({ body: formOf(fields) }),
     };
     const withFile = {
-      json: await sizeOf({ body: JSON.stringify({ ...fields, file: base64 }), headers: { 'Content-Type': 'application/json' } }),
+      json: await sizeOf({
+        body: JSON.stringify({ ...fields, file: base64 }),
+        headers: { 'Content-Type': 'application/json' },
+      }),
       urlencoded: await sizeOf({ body: new URLSearchParams({ ...fields, file: base64 }) }),
       multipart: await sizeOf({ body: formOf({ ...fields, file: new Blob([file], { type: 'image/png' }) }) }),
     };
     const base64Overhead = Math.round((base64.length / FILE_BYTES) * 100) / 100;
     const smallest = (sizes: Record<string, number>) => Object.entries(sizes).sort((a, b) => a[1] - b[1])[0]![0];
-    const observed = { noFile, withFile, fileBytes: FILE_BYTES, base64Chars: base64.length, base64Overhead, smallestNoFile: smallest(noFile), smallestWithFile: smallest(withFile) };
+    const observed = {
+      noFile,
+      withFile,
+      fileBytes: FILE_BYTES,
+      base64Chars: base64.length,
+      base64Overhead,
+      smallestNoFile: smallest(noFile),
+      smallestWithFile: smallest(withFile),
+    };
     renderSizes(observed.noFile, observed.withFile);
     return {
       observed,
       summary: `no file: JSON ${noFile.json} B, urlencoded ${noFile.urlencoded} B, multipart ${noFile.multipart} B \u2192 smallest ${observed.smallestNoFile}\nwith the file: JSON ${withFile.json} B, urlencoded ${withFile.urlencoded} B, multipart ${withFile.multipart} B \u2192 smallest ${observed.smallestWithFile}\nbase64: ${base64.length} characters for ${FILE_BYTES} bytes (\u00d7${base64Overhead})`,
-      agrees: observed.smallestNoFile === 'json' && observed.smallestWithFile === 'multipart' && base64.length === base64Length(FILE_BYTES),
+      agrees:
+        observed.smallestNoFile === 'json' &&
+        observed.smallestWithFile === 'multipart' &&
+        base64.length === base64Length(FILE_BYTES),
     };
   },
 });
 
 const sizeTable = h('table', { id: 'size-table' });
-box.append(h('details', {}, h('summary', {}, 'The data used for the sizes'), h('pre', {}, JSON.stringify(fields, null, 2)), sizeTable));
+box.append(
+  h(
+    'details',
+    {},
+    h('summary', {}, 'The data used for the sizes'),
+    h('pre', {}, JSON.stringify(fields, null, 2)),
+    sizeTable,
+  ),
+);
 
 function renderSizes(noFile: Record<string, number>, withFile: Record<string, number>): void {
   sizeTable.replaceChildren(
-    h('thead', {}, h('tr', {}, h('th', {}, 'Encoding'), h('th', {}, 'Fields only'), h('th', {}, `Fields + ${FILE_BYTES} B file`))),
-    h('tbody', {}, ...Object.keys(noFile).map((name) => h('tr', {}, h('td', {}, name), h('td', {}, `${noFile[name]} B`), h('td', {}, `${withFile[name]} B`)))),
+    h(
+      'thead',
+      {},
+      h('tr', {}, h('th', {}, 'Encoding'), h('th', {}, 'Fields only'), h('th', {}, `Fields + ${FILE_BYTES} B file`)),
+    ),
+    h(
+      'tbody',
+      {},
+      ...Object.keys(noFile).map((name) =>
+        h('tr', {}, h('td', {}, name), h('td', {}, `${noFile[name]} B`), h('td', {}, `${withFile[name]} B`)),
+      ),
+    ),
   );
 }
 
 experiment(box, {
   id: 'hand-set-multipart',
   title: 'FormData with Content-Type set by hand, beside the same request left alone',
-  predicted: 'Setting "Content-Type: multipart/form-data" by hand drops the boundary: the bytes arrive but the parser cannot split them, and POST /api/posts answers 500 with a detail naming the missing boundary. Leaving the header to fetch gives 201.',
+  predicted:
+    'Setting "Content-Type: multipart/form-data" by hand drops the boundary: the bytes arrive but the parser cannot split them, and POST /api/posts answers 500 with a detail naming the missing boundary. Leaving the header to fetch gives 201.',
   async run() {
     const post = () => formOf({ title: 'Boundary demo', author: 'the bodies page', tags: 'multipart' });
-    const wrong = await fetch('/api/posts', { method: 'POST', body: post(), headers: { 'Content-Type': 'multipart/form-data' } });
+    const wrong = await fetch('/api/posts', {
+      method: 'POST',
+      body: post(),
+      headers: { 'Content-Type': 'multipart/form-data' },
+    });
     const wrongBody = (await wrong.json()) as ErrorBody;
     const right = await fetch('/api/posts', { method: 'POST', body: post() });
     const rightBody = (await right.json()) as { post?: { title?: string } };
-    const observed = { wrongStatus: wrong.status, wrongError: wrongBody.error ?? null, wrongDetail: wrongBody.detail ?? null, rightStatus: right.status, rightTitle: rightBody.post?.title ?? null };
+    const observed = {
+      wrongStatus: wrong.status,
+      wrongError: wrongBody.error ?? null,
+      wrongDetail: wrongBody.detail ?? null,
+      rightStatus: right.status,
+      rightTitle: rightBody.post?.title ?? null,
+    };
     return {
       observed,
       summary: `hand-set header: ${wrong.status} ${JSON.stringify(wrongBody)}\nleft alone: ${right.status}, post "${observed.rightTitle}"`,

@@ -31,7 +31,12 @@ let current: EventSource | null = null;
  * Opens an EventSource and follows it until it is closed (by the page, or by the browser
  * giving up) or timeoutMs passes. Every record and state change goes to onLog.
  */
-function followStream(url: string, closeOnDone: boolean, timeoutMs: number, onLog: (line: string) => void): Promise<StreamReport> {
+function followStream(
+  url: string,
+  closeOnDone: boolean,
+  timeoutMs: number,
+  onLog: (line: string) => void,
+): Promise<StreamReport> {
   current?.close();
   const recorder = new StreamRecorder({ closeOnDone, maxRestarts: 2 });
   const source = new EventSource(url);
@@ -55,7 +60,16 @@ function followStream(url: string, closeOnDone: boolean, timeoutMs: number, onLo
       clearInterval(poll);
       clearTimeout(timer);
       const { runs, log, reconnectDelaysMs, opens, errors, dones, closedBecause } = recorder;
-      resolve({ runs, log, reconnectDelaysMs, opens, errors, dones, closedBecause, finalReadyState: source.readyState });
+      resolve({
+        runs,
+        log,
+        reconnectDelaysMs,
+        opens,
+        errors,
+        dones,
+        closedBecause,
+        finalReadyState: source.readyState,
+      });
     };
     source.addEventListener('open', () => finish(recorder.open(performance.now())));
     source.addEventListener('tick', (event) => {
@@ -76,7 +90,12 @@ byId('stream-form').addEventListener('submit', (event) => {
   const origin = byId<HTMLSelectElement>('stream-origin').value === 'other' ? ctx.other() : ctx.site.self;
   const count = Math.min(10, Math.max(1, Number(byId<HTMLInputElement>('stream-count').value) || 3));
   logView.replaceChildren();
-  void followStream(`${origin}/api/stream?count=${count}`, byId<HTMLInputElement>('stream-close').checked, 60_000, (line) => logView.append(h('li', {}, line)));
+  void followStream(
+    `${origin}/api/stream?count=${count}`,
+    byId<HTMLInputElement>('stream-close').checked,
+    60_000,
+    (line) => logView.append(h('li', {}, line)),
+  );
 });
 byId('stream-stop').addEventListener('click', () => {
   current?.close();
@@ -95,14 +114,23 @@ for (const [id, role] of [
   experiment(box, {
     id,
     title: `count=2 on ${role}, calling close() on done`,
-    predicted: 'readyState goes 0 \u2192 1 on open; ticks n=1 and n=2 of 2 about a second apart, then done; the page calls close(): readyState 2, no error and no reconnect.' + (role === 'the other origin' ? ' Cross-origin the stream obeys the same CORS rules: the service allows this origin, so it reads normally.' : ''),
+    predicted:
+      'readyState goes 0 \u2192 1 on open; ticks n=1 and n=2 of 2 about a second apart, then done; the page calls close(): readyState 2, no error and no reconnect.' +
+      (role === 'the other origin'
+        ? ' Cross-origin the stream obeys the same CORS rules: the service allows this origin, so it reads normally.'
+        : ''),
     async run() {
       const origin = role === 'this origin' ? ctx.site.self : ctx.other();
       const report = await followStream(`${origin}/api/stream?count=2`, true, 15_000, () => {});
       return {
         observed: { ...report },
         summary: report.log.join('\n'),
-        agrees: sameRuns(report.runs, [[1, 2]]) && report.dones === 1 && report.errors === 0 && report.opens === 1 && report.finalReadyState === CLOSED,
+        agrees:
+          sameRuns(report.runs, [[1, 2]]) &&
+          report.dones === 1 &&
+          report.errors === 0 &&
+          report.opens === 1 &&
+          report.finalReadyState === CLOSED,
       };
     },
   });
@@ -111,13 +139,21 @@ for (const [id, role] of [
 experiment(box, {
   id: 'failed-opening',
   title: 'Openings that fail: ?cors=off from the other origin, and a 404',
-  predicted: 'The opening response is unusable (not readable cross-origin; or not 200 / not text/event-stream): one error event, readyState 2 at once, no retry.',
+  predicted:
+    'The opening response is unusable (not readable cross-origin; or not 200 / not text/event-stream): one error event, readyState 2 at once, no retry.',
   async run() {
     const blocked = await followStream(`${ctx.other()}/api/stream?count=2&cors=off`, true, 10_000, () => {});
     const missing = await followStream(`${ctx.site.self}/api/no-such-stream`, true, 10_000, () => {});
-    const brief = (r: StreamReport) => ({ opens: r.opens, errors: r.errors, ticks: r.runs.flat().length, finalReadyState: r.finalReadyState, closedBecause: r.closedBecause });
+    const brief = (r: StreamReport) => ({
+      opens: r.opens,
+      errors: r.errors,
+      ticks: r.runs.flat().length,
+      finalReadyState: r.finalReadyState,
+      closedBecause: r.closedBecause,
+    });
     const observed = { corsOff: brief(blocked), notFound: brief(missing) };
-    const failedOnce = (r: ReturnType<typeof brief>) => r.opens === 0 && r.errors === 1 && r.ticks === 0 && r.finalReadyState === CLOSED && r.closedBecause === null;
+    const failedOnce = (r: ReturnType<typeof brief>) =>
+      r.opens === 0 && r.errors === 1 && r.ticks === 0 && r.finalReadyState === CLOSED && r.closedBecause === null;
     return {
       observed,
       summary: `cors=off: ${blocked.log.join(', ')}\n404: ${missing.log.join(', ')}`,
@@ -132,12 +168,17 @@ experiment(box, {
   predicted: `After done the server ends the response; the page has not called close(), so: an error event with readyState 0, a reconnect after about ${reconnectMs ?? '3000 (chromium) or 5000 (firefox)'} ms (${ctx.engine}; chromium about 3000 ms, firefox about 5000 ms), and the run restarts at n=1 since no Last-Event-ID is sent. The page stops itself after two restarts by calling close() while connecting: readyState 2.`,
   async run() {
     const report = await followStream(`${ctx.site.self}/api/stream?count=2`, false, 40_000, () => {});
-    const delaysAgree = reconnectMs === null || report.reconnectDelaysMs.every((ms) => sameFamilyDelay(ms, reconnectMs));
+    const delaysAgree =
+      reconnectMs === null || report.reconnectDelaysMs.every((ms) => sameFamilyDelay(ms, reconnectMs));
     return {
       observed: { ...report, engine: ctx.engine, expectedReconnectMs: reconnectMs },
       summary: `${report.log.join('\n')}\nmeasured reconnect delays: ${report.reconnectDelaysMs.join(' ms, ')} ms`,
       agrees:
-        sameRuns(report.runs, [[1, 2], [1, 2], [1, 2]]) &&
+        sameRuns(report.runs, [
+          [1, 2],
+          [1, 2],
+          [1, 2],
+        ]) &&
         report.reconnectDelaysMs.length === 2 &&
         delaysAgree &&
         report.finalReadyState === CLOSED &&

@@ -25,10 +25,13 @@ const live = byId('live-entries');
 form.addEventListener('submit', (event) => {
   event.preventDefault();
   const entries = describeEntries(new FormData(form, event.submitter));
-  live.textContent = `submitted by ${event.submitter?.id ?? 'nothing'}:\n` + entries.map(([name, value]) => `${name} = ${value}`).join('\n');
+  live.textContent =
+    `submitted by ${event.submitter?.id ?? 'nothing'}:\n` +
+    entries.map(([name, value]) => `${name} = ${value}`).join('\n');
 });
 
-const same = (a: readonly (readonly [string, string])[], b: readonly (readonly [string, string])[]) => JSON.stringify(a) === JSON.stringify(b);
+const same = (a: readonly (readonly [string, string])[], b: readonly (readonly [string, string])[]) =>
+  JSON.stringify(a) === JSON.stringify(b);
 
 experiment(box, {
   id: 'collect',
@@ -39,7 +42,11 @@ experiment(box, {
     form.reset();
     fillFiles();
     const entries = describeEntries(new FormData(form));
-    return { observed: { entries }, summary: entries.map(([n, v]) => `${n} = ${v}`).join('\n'), agrees: same(entries, DEMO_FORM_ENTRIES) };
+    return {
+      observed: { entries },
+      summary: entries.map(([n, v]) => `${n} = ${v}`).join('\n'),
+      agrees: same(entries, DEMO_FORM_ENTRIES),
+    };
   },
 });
 
@@ -63,7 +70,8 @@ experiment(box, {
     const withSubmit = keys(byId('submit-publish'));
     const withNull = keys(null);
     const withImage = keys(byId('image-submit'));
-    const added = (entries: [string, string][]) => entries.filter(([name, value]) => !plain.some(([n, v]) => n === name && v === value));
+    const added = (entries: [string, string][]) =>
+      entries.filter(([name, value]) => !plain.some(([n, v]) => n === name && v === value));
     const observed = {
       submitAdds: added(withSubmit),
       nullSameAsNone: same(withNull, plain),
@@ -87,14 +95,19 @@ experiment(box, {
 experiment(box, {
   id: 'empty-file',
   title: 'The empty file input, and why a server checks the size',
-  predicted: 'A file input with nothing chosen still sends an entry: a File with an empty name, size 0, type application/octet-stream. So the field always "exists"; a server must check the size.',
+  predicted:
+    'A file input with nothing chosen still sends an entry: a File with an empty name, size 0, type application/octet-stream. So the field always "exists"; a server must check the size.',
   async run() {
     const value = new FormData(form).get('emptyFile');
     const file = value instanceof File ? { name: value.name, size: value.size, type: value.type } : null;
     return {
       observed: { isFile: value instanceof File, file },
       summary: value === null ? 'no entry' : describeValue(value as File),
-      agrees: file !== null && file.name === EMPTY_FILE.name && file.size === EMPTY_FILE.size && file.type === EMPTY_FILE.type,
+      agrees:
+        file !== null &&
+        file.name === EMPTY_FILE.name &&
+        file.size === EMPTY_FILE.size &&
+        file.type === EMPTY_FILE.type,
     };
   },
 });
@@ -109,21 +122,47 @@ experiment(box, {
     const rows = computeJsonTable();
     const bare = stringifyOutcome(() => undefined);
     const parsedDate = JSON.parse(JSON.stringify({ at: new Date(0) })) as { at: unknown };
-    const observed = { rows, bareUndefined: bare, bareUndefinedType: typeof JSON.stringify(undefined), dateAfterParse: typeof parsedDate.at };
+    const observed = {
+      rows,
+      bareUndefined: bare,
+      bareUndefinedType: typeof JSON.stringify(undefined),
+      dateAfterParse: typeof parsedDate.at,
+    };
     jsonTable.replaceChildren(
-      h('thead', {}, h('tr', {}, ...['Value', 'As property: {v: value}', 'As element: [value]', 'Spec', ''].map((t) => h('th', { scope: 'col' }, t)))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ...['Value', 'As property: {v: value}', 'As element: [value]', 'Spec', ''].map((t) =>
+            h('th', { scope: 'col' }, t),
+          ),
+        ),
+      ),
       h(
         'tbody',
         {},
         ...rows.map((row, i) =>
-          h('tr', {}, h('td', {}, row.label), h('td', {}, h('code', {}, row.asProperty)), h('td', {}, h('code', {}, row.asElement)), h('td', {}, `${JSON_CASES[i]!.asProperty} / ${JSON_CASES[i]!.asElement}`), h('td', {}, row.agrees ? '\u2714' : '\u2718')),
+          h(
+            'tr',
+            {},
+            h('td', {}, row.label),
+            h('td', {}, h('code', {}, row.asProperty)),
+            h('td', {}, h('code', {}, row.asElement)),
+            h('td', {}, `${JSON_CASES[i]!.asProperty} / ${JSON_CASES[i]!.asElement}`),
+            h('td', {}, row.agrees ? '\u2714' : '\u2718'),
+          ),
         ),
       ),
     );
     return {
       observed,
       summary: `${rows.filter((r) => r.agrees).length} of ${rows.length} rows as the spec says (table below); JSON.stringify(undefined) is ${observed.bareUndefinedType}; a date after JSON.parse is a ${observed.dateAfterParse}`,
-      agrees: rows.every((r) => r.agrees) && observed.bareUndefinedType === 'undefined' && observed.dateAfterParse === 'string',
+      agrees:
+        rows.every((r) => r.agrees) &&
+        observed.bareUndefinedType === 'undefined' &&
+        observed.dateAfterParse === 'string',
     };
   },
 });

@@ -71,7 +71,11 @@ experiment(box, {
   async run() {
     const result = await viaProxy('/api/upstream/tags');
     return {
-      observed: { status: result.status, contentType: result.contentType, tagsIsArray: Array.isArray(result.body?.tags) },
+      observed: {
+        status: result.status,
+        contentType: result.contentType,
+        tagsIsArray: Array.isArray(result.body?.tags),
+      },
       summary: `${result.status}, ${result.contentType}, ${JSON.stringify(result.body?.tags)}`,
       agrees: result.status === 200 && Array.isArray(result.body?.tags),
     };
@@ -81,7 +85,8 @@ experiment(box, {
 experiment(box, {
   id: 'not-proxied',
   title: 'Paths that are not on the proxy\u2019s list',
-  predicted: 'Only a fixed set of upstream paths is forwarded; anything else (another path, a full URL) answers 404 with the plain text "Not proxied". Forwarding arbitrary URLs would make an open proxy.',
+  predicted:
+    'Only a fixed set of upstream paths is forwarded; anything else (another path, a full URL) answers 404 with the plain text "Not proxied". Forwarding arbitrary URLs would make an open proxy.',
   async run() {
     const other = await viaProxy('/api/upstream/users');
     const url = await viaProxy('/api/upstream/https://example.com/');
@@ -89,7 +94,8 @@ experiment(box, {
       otherPath: { status: other.status, contentType: other.contentType, text: other.text },
       fullUrl: { status: url.status, contentType: url.contentType, text: url.text },
     };
-    const refused = (r: { status: number; contentType: string | null; text: string | null }) => r.status === 404 && (r.contentType ?? '').startsWith('text/plain') && r.text === 'Not proxied';
+    const refused = (r: { status: number; contentType: string | null; text: string | null }) =>
+      r.status === 404 && (r.contentType ?? '').startsWith('text/plain') && r.text === 'Not proxied';
     return {
       observed,
       summary: `/api/upstream/users: ${other.status} "${other.text}"\n/api/upstream/https://example.com/: ${url.status} "${url.text}"`,
@@ -101,11 +107,16 @@ experiment(box, {
 experiment(box, {
   id: 'from-other-origin',
   title: 'The same proxy called from the other origin',
-  predicted: 'Cross-origin it is an ordinary CORS read again: the body is readable (the origin is allowed) but X-Cache is not one of the safelisted response headers, so the page sees null for it. The proxy pattern pays off only same-origin.',
+  predicted:
+    'Cross-origin it is an ordinary CORS read again: the body is readable (the origin is allowed) but X-Cache is not one of the safelisted response headers, so the page sees null for it. The proxy pattern pays off only same-origin.',
   async run() {
     const response = await fetch(`${ctx.other()}/api/upstream/tags`, { cache: 'no-store' });
     const body = (await response.json()) as UpstreamBody;
-    const observed = { status: response.status, xCache: response.headers.get('X-Cache'), tagsIsArray: Array.isArray(body.tags) };
+    const observed = {
+      status: response.status,
+      xCache: response.headers.get('X-Cache'),
+      tagsIsArray: Array.isArray(body.tags),
+    };
     return {
       observed,
       summary: `status ${observed.status}, tags readable: ${observed.tagsIsArray}, X-Cache seen as ${JSON.stringify(observed.xCache)}`,

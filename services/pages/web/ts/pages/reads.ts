@@ -26,7 +26,8 @@ for (const [id, role, origin] of [
   experiment(box, {
     id,
     title: `Simple GET /api/posts on ${role}`,
-    predicted: 'The read is allowed: status 200 and a posts array. Cross-origin it works because the service names this origin in Access-Control-Allow-Origin.',
+    predicted:
+      'The read is allowed: status 200 and a posts array. Cross-origin it works because the service names this origin in Access-Control-Allow-Origin.',
     async run() {
       const result = await attempt(() => readPosts(origin()));
       return {
@@ -41,7 +42,8 @@ for (const [id, role, origin] of [
 experiment(box, {
   id: 'cors-off-fetch',
   title: 'fetch from the other origin with ?cors=off (no CORS headers)',
-  predicted: 'fetch rejects with TypeError, with no Response. Yet the server handled it: a post created this way shows up in a same-origin GET /api/posts.',
+  predicted:
+    'fetch rejects with TypeError, with no Response. Yet the server handled it: a post created this way shows up in a same-origin GET /api/posts.',
   async run() {
     const read = await attempt(() => fetch(`${ctx.other()}/api/posts?cors=off`));
     const title = marker('cors-off');
@@ -68,16 +70,29 @@ experiment(box, {
 experiment(box, {
   id: 'cors-off-xhr',
   title: 'XMLHttpRequest to the other origin with ?cors=off',
-  predicted: 'status 0, statusText and headers empty, an error event and no load event. The request still reached the server (found in its beacon journal).',
+  predicted:
+    'status 0, statusText and headers empty, an error event and no load event. The request still reached the server (found in its beacon journal).',
   async run() {
     const mark = marker('xhr-cors-off');
     const outcome = await sendXhr('POST', `${ctx.other()}/api/beacon?cors=off`, { body: mark });
     const arrived = (await findInJournal(mark)) !== null;
-    const observed = { status: outcome.status, statusText: outcome.statusText, headers: outcome.headers, events: outcome.events, arrived };
+    const observed = {
+      status: outcome.status,
+      statusText: outcome.statusText,
+      headers: outcome.headers,
+      events: outcome.events,
+      arrived,
+    };
     return {
       observed,
       summary: `status ${outcome.status}, events: ${outcome.events.join(', ')}, headers: "${outcome.headers}"; reached the server: ${arrived}`,
-      agrees: outcome.status === 0 && outcome.events.includes('error') && !outcome.events.includes('load') && outcome.headers === '' && outcome.statusText === '' && arrived,
+      agrees:
+        outcome.status === 0 &&
+        outcome.events.includes('error') &&
+        !outcome.events.includes('load') &&
+        outcome.headers === '' &&
+        outcome.statusText === '' &&
+        arrived,
     };
   },
 });
@@ -85,17 +100,26 @@ experiment(box, {
 experiment(box, {
   id: 'json-post',
   title: 'JSON POST to the other origin (preflighted)',
-  predicted: 'application/json is not safelisted, so the browser first sends an OPTIONS preflight (not in the waterfall). The service approves Content-Type, so the POST follows and is readable: 200, and echo shows Content-Type application/json.',
+  predicted:
+    'application/json is not safelisted, so the browser first sends an OPTIONS preflight (not in the waterfall). The service approves Content-Type, so the POST follows and is readable: 200, and echo shows Content-Type application/json.',
   async run() {
     const result = await attempt(async () => {
-      const response = await fetch(`${ctx.other()}/api/echo`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ a: 1 }) });
+      const response = await fetch(`${ctx.other()}/api/echo`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ a: 1 }),
+      });
       const echo = (await response.json()) as EchoReflection;
       return { status: response.status, contentType: echo.headers['content-type'], bodyKind: echo.bodyKind };
     });
     return {
       observed: result.ok ? result.value : { error: result.error },
       summary: label(result, (v) => `status ${v.status}, Content-Type ${v.contentType}, bodyKind ${v.bodyKind}`),
-      agrees: result.ok && result.value.status === 200 && result.value.contentType === 'application/json' && result.value.bodyKind === 'json',
+      agrees:
+        result.ok &&
+        result.value.status === 200 &&
+        result.value.contentType === 'application/json' &&
+        result.value.bodyKind === 'json',
     };
   },
 });
@@ -103,7 +127,8 @@ experiment(box, {
 experiment(box, {
   id: 'custom-header',
   title: 'Custom request headers to the other origin',
-  predicted: 'Both preflight. X-Requested-With is in Access-Control-Allow-Headers, so that request is sent and read (200). X-Demo is not listed: the preflight fails and fetch rejects with TypeError.',
+  predicted:
+    'Both preflight. X-Requested-With is in Access-Control-Allow-Headers, so that request is sent and read (200). X-Demo is not listed: the preflight fails and fetch rejects with TypeError.',
   async run() {
     const listed = await attempt(async () => {
       const response = await fetch(`${ctx.other()}/api/echo`, { headers: { 'X-Requested-With': 'origin-lab' } });
@@ -111,11 +136,18 @@ experiment(box, {
       return { status: response.status, echoed: echo.headers['x-requested-with'] };
     });
     const unlisted = await attempt(() => fetch(`${ctx.other()}/api/echo`, { headers: { 'X-Demo': 'yes' } }));
-    const observed = { listedStatus: listed.ok ? listed.value.status : listed.error, listedEchoed: listed.ok ? listed.value.echoed : null, unlistedError: unlisted.ok ? null : unlisted.error };
+    const observed = {
+      listedStatus: listed.ok ? listed.value.status : listed.error,
+      listedEchoed: listed.ok ? listed.value.echoed : null,
+      unlistedError: unlisted.ok ? null : unlisted.error,
+    };
     return {
       observed,
       summary: `X-Requested-With: ${label(listed, (v) => `status ${v.status}, echoed "${v.echoed}"`)}; X-Demo: ${label(unlisted, (r) => `status ${r.status}`)}`,
-      agrees: observed.listedStatus === 200 && observed.listedEchoed === 'origin-lab' && observed.unlistedError === 'TypeError',
+      agrees:
+        observed.listedStatus === 200 &&
+        observed.listedEchoed === 'origin-lab' &&
+        observed.unlistedError === 'TypeError',
     };
   },
 });
@@ -123,14 +155,19 @@ experiment(box, {
 experiment(box, {
   id: 'method-outside',
   title: 'PUT, a method outside Access-Control-Allow-Methods',
-  predicted: 'Same-origin the PUT is simply sent (echo shows PUT, 200). Cross-origin it preflights; PUT is not in "GET, POST, OPTIONS", so the preflight fails and fetch rejects with TypeError.',
+  predicted:
+    'Same-origin the PUT is simply sent (echo shows PUT, 200). Cross-origin it preflights; PUT is not in "GET, POST, OPTIONS", so the preflight fails and fetch rejects with TypeError.',
   async run() {
     const same = await attempt(async () => {
       const response = await fetch('/api/echo', { method: 'PUT', body: 'x' });
       return { status: response.status, method: ((await response.json()) as EchoReflection).method };
     });
     const cross = await attempt(() => fetch(`${ctx.other()}/api/echo`, { method: 'PUT', body: 'x' }));
-    const observed = { sameStatus: same.ok ? same.value.status : same.error, sameMethod: same.ok ? same.value.method : null, crossError: cross.ok ? null : cross.error };
+    const observed = {
+      sameStatus: same.ok ? same.value.status : same.error,
+      sameMethod: same.ok ? same.value.method : null,
+      crossError: cross.ok ? null : cross.error,
+    };
     return {
       observed,
       summary: `same origin: ${label(same, (v) => `${v.status}, echoed ${v.method}`)}; other origin: ${label(cross, (r) => `status ${r.status}`)}`,
@@ -142,7 +179,8 @@ experiment(box, {
 experiment(box, {
   id: 'credentials',
   title: "credentials: 'include' and withCredentials to the other origin",
-  predicted: 'By default the service sends no Access-Control-Allow-Credentials, so a credentialed read fails (fetch TypeError, XHR status 0 with an error event) although the answer arrived. With ?cors=credentials it carries Allow-Credentials: true and the exact origin, and the read succeeds (200).',
+  predicted:
+    'By default the service sends no Access-Control-Allow-Credentials, so a credentialed read fails (fetch TypeError, XHR status 0 with an error event) although the answer arrived. With ?cors=credentials it carries Allow-Credentials: true and the exact origin, and the read succeeds (200).',
   async run() {
     const url = `${ctx.other()}/api/posts`;
     const fetchDefault = await attempt(() => fetch(url, { credentials: 'include' }));
@@ -171,16 +209,32 @@ experiment(box, {
 experiment(box, {
   id: 'no-cors',
   title: "mode: 'no-cors' to the other origin (?cors=off)",
-  predicted: 'The promise resolves with an opaque response: type "opaque", status 0, ok false, no headers, empty body text.',
+  predicted:
+    'The promise resolves with an opaque response: type "opaque", status 0, ok false, no headers, empty body text.',
   async run() {
     const result = await attempt(async () => {
       const response = await fetch(`${ctx.other()}/api/posts?cors=off`, { mode: 'no-cors' });
-      return { type: response.type, status: response.status, ok: response.ok, headerCount: [...response.headers].length, text: await response.text() };
+      return {
+        type: response.type,
+        status: response.status,
+        ok: response.ok,
+        headerCount: [...response.headers].length,
+        text: await response.text(),
+      };
     });
     return {
       observed: result.ok ? result.value : { error: result.error },
-      summary: label(result, (v) => `type ${v.type}, status ${v.status}, ok ${v.ok}, ${v.headerCount} headers, body "${v.text}"`),
-      agrees: result.ok && result.value.type === 'opaque' && result.value.status === 0 && !result.value.ok && result.value.headerCount === 0 && result.value.text === '',
+      summary: label(
+        result,
+        (v) => `type ${v.type}, status ${v.status}, ok ${v.ok}, ${v.headerCount} headers, body "${v.text}"`,
+      ),
+      agrees:
+        result.ok &&
+        result.value.type === 'opaque' &&
+        result.value.status === 0 &&
+        !result.value.ok &&
+        result.value.headerCount === 0 &&
+        result.value.text === '',
     };
   },
 });
@@ -200,20 +254,60 @@ const fetchWith = (headers: [string, string][]) => (url: string, body: string) =
   for (const [name, value] of headers) list.append(name, value);
   return fetch(url, { method: 'POST', headers: list, body });
 };
-const repeatedLanguage: [string, string][] = Array.from({ length: 9 }, (_, i) => ['Accept-Language', `${'en-GB,'.repeat(19)}x${i}`]);
+const repeatedLanguage: [string, string][] = Array.from({ length: 9 }, (_, i) => [
+  'Accept-Language',
+  `${'en-GB,'.repeat(19)}x${i}`,
+]);
 const shapes: Shape[] = [
   { name: 'text/plain body, no headers set', headers: [], send: fetchWith([]) },
-  { name: 'Content-Type: application/json', headers: [['Content-Type', 'application/json']], send: fetchWith([['Content-Type', 'application/json']]) },
-  { name: 'X-Requested-With header', headers: [['X-Requested-With', 'origin-lab']], send: fetchWith([['X-Requested-With', 'origin-lab']]) },
-  { name: 'Content-Language of 128 bytes', headers: [['Content-Language', 'a'.repeat(128)]], send: fetchWith([['Content-Language', 'a'.repeat(128)]]) },
-  { name: 'Content-Language of 129 bytes', headers: [['Content-Language', 'a'.repeat(129)]], send: fetchWith([['Content-Language', 'a'.repeat(129)]]) },
+  {
+    name: 'Content-Type: application/json',
+    headers: [['Content-Type', 'application/json']],
+    send: fetchWith([['Content-Type', 'application/json']]),
+  },
+  {
+    name: 'X-Requested-With header',
+    headers: [['X-Requested-With', 'origin-lab']],
+    send: fetchWith([['X-Requested-With', 'origin-lab']]),
+  },
+  {
+    name: 'Content-Language of 128 bytes',
+    headers: [['Content-Language', 'a'.repeat(128)]],
+    send: fetchWith([['Content-Language', 'a'.repeat(128)]]),
+  },
+  {
+    name: 'Content-Language of 129 bytes',
+    headers: [['Content-Language', 'a'.repeat(129)]],
+    send: fetchWith([['Content-Language', 'a'.repeat(129)]]),
+  },
   { name: 'Accept: text/plain', headers: [['Accept', 'text/plain']], send: fetchWith([['Accept', 'text/plain']]) },
-  { name: 'Accept with an unsafe byte "("', headers: [['Accept', 'text/plain (x)']], send: fetchWith([['Accept', 'text/plain (x)']]) },
-  { name: 'Content-Type text/plain with a parameter', headers: [['Content-Type', 'text/plain; note=x']], send: fetchWith([['Content-Type', 'text/plain; note=x']]) },
-  { name: 'Content-Type with a quote (unsafe byte)', headers: [['Content-Type', 'text/plain; charset="utf-8"']], send: fetchWith([['Content-Type', 'text/plain; charset="utf-8"']]) },
-  { name: 'safelisted values over 1024 bytes in all (9 \u00d7 Accept-Language)', headers: repeatedLanguage, send: fetchWith(repeatedLanguage) },
+  {
+    name: 'Accept with an unsafe byte "("',
+    headers: [['Accept', 'text/plain (x)']],
+    send: fetchWith([['Accept', 'text/plain (x)']]),
+  },
+  {
+    name: 'Content-Type text/plain with a parameter',
+    headers: [['Content-Type', 'text/plain; note=x']],
+    send: fetchWith([['Content-Type', 'text/plain; note=x']]),
+  },
+  {
+    name: 'Content-Type with a quote (unsafe byte)',
+    headers: [['Content-Type', 'text/plain; charset="utf-8"']],
+    send: fetchWith([['Content-Type', 'text/plain; charset="utf-8"']]),
+  },
+  {
+    name: 'safelisted values over 1024 bytes in all (9 \u00d7 Accept-Language)',
+    headers: repeatedLanguage,
+    send: fetchWith(repeatedLanguage),
+  },
   { name: 'XHR POST, no upload listener', headers: [], send: (url, body) => sendXhr('POST', url, { body }) },
-  { name: 'XHR POST with an xhr.upload listener', headers: [], forced: true, send: (url, body) => sendXhr('POST', url, { body, uploadListener: true }) },
+  {
+    name: 'XHR POST with an xhr.upload listener',
+    headers: [],
+    forced: true,
+    send: (url, body) => sendXhr('POST', url, { body, uploadListener: true }),
+  },
   {
     name: 'ReadableStream body',
     headers: [],
@@ -239,7 +333,11 @@ experiment(box, {
       const mark = marker('shape');
       await attempt(() => shape.send(`${ctx.other()}/api/beacon?cors=off`, mark));
       const arrived = (await findInJournal(mark)) !== null;
-      rows[shape.name] = { preflightPredicted: needsPreflight('POST', shape.headers, shape.forced), arrived, supported: shape.supported ?? true };
+      rows[shape.name] = {
+        preflightPredicted: needsPreflight('POST', shape.headers, shape.forced),
+        arrived,
+        supported: shape.supported ?? true,
+      };
     }
     const judged = Object.values(rows).filter((row) => row.supported);
     const lines = Object.entries(rows).map(([name, row]) =>
@@ -247,7 +345,11 @@ experiment(box, {
         ? `${row.arrived === !row.preflightPredicted ? '\u2714' : '\u2718'} ${name}: predicted ${row.preflightPredicted ? 'preflight' : 'simple'}, ${row.arrived ? 'arrived' : 'never arrived'}`
         : `\u2013 ${name}: not judged, this engine cannot send a stream body (it would send the text "[object ReadableStream]")`,
     );
-    return { observed: { rows }, summary: lines.join('\n'), agrees: judged.every((row) => row.arrived === !row.preflightPredicted) };
+    return {
+      observed: { rows },
+      summary: lines.join('\n'),
+      agrees: judged.every((row) => row.arrived === !row.preflightPredicted),
+    };
   },
 });
 
@@ -263,7 +365,10 @@ experiment(box, {
     return {
       observed: { same, cross, hiddenCrossOrigin },
       summary: `same origin: ${same.join(', ')}\nother origin: ${cross.join(', ')}`,
-      agrees: cross.every(isSafelistedResponseHeader) && hiddenCrossOrigin.length > 0 && same.some((name) => !isSafelistedResponseHeader(name)),
+      agrees:
+        cross.every(isSafelistedResponseHeader) &&
+        hiddenCrossOrigin.length > 0 &&
+        same.some((name) => !isSafelistedResponseHeader(name)),
     };
   },
 });
@@ -287,7 +392,11 @@ experiment(box, {
     return {
       observed,
       summary: `status ${observed.status}; Allow-Methods "${observed.allowMethods}"; Allow-Headers "${observed.allowHeaders}"; Max-Age ${observed.maxAge}; this engine keeps it at most ${observed.engineCapSeconds ?? '?'} s`,
-      agrees: observed.status === 204 && observed.allowMethods === 'GET, POST, OPTIONS' && observed.allowHeaders === 'Content-Type, X-Requested-With' && observed.maxAge === '86400',
+      agrees:
+        observed.status === 204 &&
+        observed.allowMethods === 'GET, POST, OPTIONS' &&
+        observed.allowHeaders === 'Content-Type, X-Requested-With' &&
+        observed.maxAge === '86400',
     };
   },
 });

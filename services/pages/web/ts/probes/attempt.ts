@@ -6,7 +6,11 @@ export async function attempt<T>(step: () => Promise<T>): Promise<Attempt<T>> {
     return { ok: true, value: await step() };
   } catch (err) {
     const error = err instanceof Error || err instanceof DOMException ? err.name : typeof err;
-    return { ok: false, error, message: err instanceof Error || err instanceof DOMException ? err.message : String(err) };
+    return {
+      ok: false,
+      error,
+      message: err instanceof Error || err instanceof DOMException ? err.message : String(err),
+    };
   }
 }
 

@@ -60,10 +60,13 @@ export class StreamRecorder {
 
   error(readyState: number, now: number): Decision {
     this.errors += 1;
-    this.log.push(`error (readyState ${readyState}${readyState === CONNECTING ? ', will reconnect' : readyState === CLOSED ? ', closed for good' : ''})`);
+    this.log.push(
+      `error (readyState ${readyState}${readyState === CONNECTING ? ', will reconnect' : readyState === CLOSED ? ', closed for good' : ''})`,
+    );
     if (readyState === CONNECTING) {
       this.errorAt = now;
-      if (!this.options.closeOnDone && this.restarts >= this.options.maxRestarts) return this.close(`${this.restarts} restarts`);
+      if (!this.options.closeOnDone && this.restarts >= this.options.maxRestarts)
+        return this.close(`${this.restarts} restarts`);
     }
     return 'continue';
   }

@@ -54,6 +54,11 @@ export function computeJsonTable(): JsonRow[] {
   return JSON_CASES.map((item) => {
     const asProperty = stringifyOutcome(() => ({ v: item.make() }));
     const asElement = stringifyOutcome(() => [item.make()]);
-    return { label: item.label, asProperty, asElement, agrees: asProperty === item.asProperty && asElement === item.asElement };
+    return {
+      label: item.label,
+      asProperty,
+      asElement,
+      agrees: asProperty === item.asProperty && asElement === item.asElement,
+    };
   });
 }

@@ -24,7 +24,10 @@ const SVG = 'http://www.w3.org/2000/svg';
 const ROW = 22;
 const LABEL_WIDTH = 0.38;
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attributes: Record<string, string | number>): SVGElementTagNameMap[K] {
+function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string | number>,
+): SVGElementTagNameMap[K] {
   const element = document.createElementNS(SVG, tag);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
   return element;
@@ -44,7 +47,10 @@ export function drawTimeline(container: HTMLElement, bars: readonly TimelineBar[
 
   const root = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'timeline', role: 'img' });
   const seen = bars.filter((bar) => bar.side === 'server').length;
-  root.setAttribute('aria-label', `Timeline of ${bars.length - seen} page requests and ${seen} server entries over ${Math.round(span)} ms`);
+  root.setAttribute(
+    'aria-label',
+    `Timeline of ${bars.length - seen} page requests and ${seen} server entries over ${Math.round(span)} ms`,
+  );
 
   const rowOf = new Map<string, number>();
   bars.forEach((bar, row) => {

@@ -34,8 +34,9 @@ export function tagUrl(url: string, origins: readonly string[]): string {
 
 /** The URL as people should read it: without the token. */
 export function untagUrl(url: string): string {
-  return url.replace(new RegExp(`([?&])${VISITOR_PARAMETER}=[A-Za-z0-9_-]+(&|$)`), (_all, before: string, after: string) =>
-    after ? before : '',
+  return url.replace(
+    new RegExp(`([?&])${VISITOR_PARAMETER}=[A-Za-z0-9_-]+(&|$)`),
+    (_all, before: string, after: string) => (after ? before : ''),
   );
 }
 
@@ -55,7 +56,12 @@ export function tagDemonstrationTraffic(origins: readonly string[]): void {
   };
 
   const { open } = XMLHttpRequest.prototype;
-  XMLHttpRequest.prototype.open = function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
+  XMLHttpRequest.prototype.open = function (
+    this: XMLHttpRequest,
+    method: string,
+    url: string | URL,
+    ...rest: unknown[]
+  ) {
     return (open as (...args: unknown[]) => void).call(this, method, tagUrl(String(url), origins), ...rest);
   } as typeof open;
 
@@ -68,6 +74,7 @@ export function tagDemonstrationTraffic(origins: readonly string[]): void {
 
   if (typeof navigator.sendBeacon === 'function') {
     const sendBeacon = navigator.sendBeacon.bind(navigator);
-    navigator.sendBeacon = (url: string | URL, data?: BodyInit | null) => sendBeacon(tagUrl(String(url), origins), data);
+    navigator.sendBeacon = (url: string | URL, data?: BodyInit | null) =>
+      sendBeacon(tagUrl(String(url), origins), data);
   }
 }

@@ -51,10 +51,18 @@ export function explain(request: RequestFacts, server: ServerFacts): Explanation
   const { preflight, actual } = server;
   const handled = actual !== undefined;
   const status = actual?.status;
-  const because = (rule: Rule, text: string): Explanation => ({ rule, text, handled, ...(status !== undefined && { status }) });
+  const because = (rule: Rule, text: string): Explanation => ({
+    rule,
+    text,
+    handled,
+    ...(status !== undefined && { status }),
+  });
 
   if (request.read) {
-    return because('read', handled ? `The server answered ${status} and allowed this origin to read it.` : 'The page read the answer.');
+    return because(
+      'read',
+      handled ? `The server answered ${status} and allowed this origin to read it.` : 'The page read the answer.',
+    );
   }
   if (!preflight && !actual) {
     return because(
@@ -67,29 +75,52 @@ export function explain(request: RequestFacts, server: ServerFacts): Explanation
     if (refusal) return refusal;
     return because('preflight-status', 'The preflight passed, but the request itself never arrived.');
   }
-  return refusalOf(actual!, request, false) ?? because('read', `The server answered ${status}; the page should have been able to read it.`);
+  return (
+    refusalOf(actual!, request, false) ??
+    because('read', `The server answered ${status}; the page should have been able to read it.`)
+  );
 
   function refusalOf(entry: ServerJournalEntry, request: RequestFacts, isPreflight: boolean): Explanation | undefined {
-    const what = isPreflight ? 'The preflight (OPTIONS)' : `The server handled the request (status ${entry.status}) but its answer`;
+    const what = isPreflight
+      ? 'The preflight (OPTIONS)'
+      : `The server handled the request (status ${entry.status}) but its answer`;
     const cors = entry.cors ?? {};
     const allowOrigin = cors['access-control-allow-origin'];
     if (isPreflight && (entry.status < 200 || entry.status > 299)) {
       if (allowOrigin === undefined && entry.status === 403) {
-        return because('origin-not-allowed', `The preflight was refused (403): ${request.pageOrigin} is not on the server's allowlist, so the request was never sent.`);
+        return because(
+          'origin-not-allowed',
+          `The preflight was refused (403): ${request.pageOrigin} is not on the server's allowlist, so the request was never sent.`,
+        );
       }
-      return because('preflight-status', `The preflight was answered ${entry.status}; only 200 or 204 passes, so the browser never sent the request.`);
+      return because(
+        'preflight-status',
+        `The preflight was answered ${entry.status}; only 200 or 204 passes, so the browser never sent the request.`,
+      );
     }
     if (entry.cors === null) {
       if (/(^|&)cors=off(&|$)/.test(entry.query)) {
-        return because('no-cors-headers', `${what} carried no CORS headers at all (cors=off): no Access-Control-Allow-Origin, so the page may read nothing.`);
+        return because(
+          'no-cors-headers',
+          `${what} carried no CORS headers at all (cors=off): no Access-Control-Allow-Origin, so the page may read nothing.`,
+        );
       }
-      return because('origin-not-allowed', `${what} had no Access-Control-Allow-Origin: ${request.pageOrigin} is not on the server's allowlist.`);
+      return because(
+        'origin-not-allowed',
+        `${what} had no Access-Control-Allow-Origin: ${request.pageOrigin} is not on the server's allowlist.`,
+      );
     }
     if (allowOrigin === undefined) {
-      return because('origin-not-allowed', `${what} had no Access-Control-Allow-Origin: ${request.pageOrigin} is not on the server's allowlist.`);
+      return because(
+        'origin-not-allowed',
+        `${what} had no Access-Control-Allow-Origin: ${request.pageOrigin} is not on the server's allowlist.`,
+      );
     }
     if (allowOrigin === '*' && request.credentials) {
-      return because('wildcard-with-credentials', `${what} allowed any origin (*), which never covers a request with credentials: the origin must be named.`);
+      return because(
+        'wildcard-with-credentials',
+        `${what} allowed any origin (*), which never covers a request with credentials: the origin must be named.`,
+      );
     }
     if (allowOrigin !== '*' && allowOrigin !== request.pageOrigin) {
       return because('origin-mismatch', `${what} allowed ${allowOrigin}, not ${request.pageOrigin}.`);
@@ -109,11 +140,17 @@ export function explain(request: RequestFacts, server: ServerFacts): Explanation
         return !allowed.includes(lower) && !(wildcard && lower !== 'authorization');
       });
       if (refused) {
-        return because('header-not-allowed', `${what} did not list the request header ${refused} in Access-Control-Allow-Headers.`);
+        return because(
+          'header-not-allowed',
+          `${what} did not list the request header ${refused} in Access-Control-Allow-Headers.`,
+        );
       }
     }
     if (request.credentials && cors['access-control-allow-credentials'] !== 'true') {
-      return because('credentials-not-allowed', `${what} lacked Access-Control-Allow-Credentials: true, which a request with credentials needs.`);
+      return because(
+        'credentials-not-allowed',
+        `${what} lacked Access-Control-Allow-Credentials: true, which a request with credentials needs.`,
+      );
     }
     return undefined;
   }

@@ -67,7 +67,10 @@ export function deadlineSignal(timeoutMs: number | undefined): AbortSignal | und
 }
 
 /** One signal for the deadline and the caller's cancel, whichever fires first; undefined for neither. */
-export function combinedSignal(deadline: AbortSignal | undefined, cancel: AbortSignal | undefined): AbortSignal | undefined {
+export function combinedSignal(
+  deadline: AbortSignal | undefined,
+  cancel: AbortSignal | undefined,
+): AbortSignal | undefined {
   const signals = [deadline, cancel].filter((signal): signal is AbortSignal => signal !== undefined);
   return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
 }

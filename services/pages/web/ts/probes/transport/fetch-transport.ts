@@ -1,4 +1,13 @@
-import { classifyFailure, combinedSignal, deadlineSignal, isOkStatus, parseJsonOrNull, TransportError, type TransportOptions, type TransportResult } from './contract.js';
+import {
+  classifyFailure,
+  combinedSignal,
+  deadlineSignal,
+  isOkStatus,
+  parseJsonOrNull,
+  TransportError,
+  type TransportOptions,
+  type TransportResult,
+} from './contract.js';
 
 /** The transport over fetch. Reads the body as text once, then parses it, so an empty body is data null. */
 export async function fetchTransport(url: string, options: TransportOptions = {}): Promise<TransportResult> {
@@ -6,7 +15,12 @@ export async function fetchTransport(url: string, options: TransportOptions = {}
   const cancel = options.signal;
   const signal = combinedSignal(deadline, cancel);
   try {
-    const response = await fetch(url, { method: options.method ?? 'GET', headers: options.headers, body: options.body ?? null, signal });
+    const response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers: options.headers,
+      body: options.body ?? null,
+      signal,
+    });
     const text = await response.text();
     return { ok: isOkStatus(response.status), status: response.status, data: parseJsonOrNull(text) };
   } catch (cause) {

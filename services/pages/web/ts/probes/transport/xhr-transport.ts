@@ -1,5 +1,14 @@
 import { sendXhr } from '../xhr.js';
-import { classifyFailure, combinedSignal, deadlineSignal, isOkStatus, parseJsonOrNull, TransportError, type TransportOptions, type TransportResult } from './contract.js';
+import {
+  classifyFailure,
+  combinedSignal,
+  deadlineSignal,
+  isOkStatus,
+  parseJsonOrNull,
+  TransportError,
+  type TransportOptions,
+  type TransportResult,
+} from './contract.js';
 
 /**
  * The transport over XMLHttpRequest, on the same XHR wrapper the pages use raw. The same
