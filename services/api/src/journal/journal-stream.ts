@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { ServerJournalEntry } from '@origin-lab/contract';
+import { openEventStream } from '../http/sse.js';
 import type { Stored, VisitorJournals } from './visitor-journals.js';
 import { isVisitorToken, VISITOR_PARAMETER } from './visitor-token.js';
 
@@ -41,11 +42,7 @@ export function journalStream(
 
     const res = ctx.res;
     ctx.respond = false;
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-cache, no-transform',
-      'X-Accel-Buffering': 'no',
-    });
+    openEventStream(res);
     // A first comment makes every engine fire open at once.
     res.write(': journal\n\n');
 

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type { StreamRecords } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
 import { queryInt } from '../http/query-int.js';
-import { sseComment, sseRecord } from '../http/sse.js';
+import { openEventStream, sseComment, sseRecord } from '../http/sse.js';
 
 /** Open streams, each with a function that ends it; used by a graceful stop. */
 export type OpenStreams = Set<() => void>;
@@ -18,11 +18,7 @@ export function stream(config: ApiConfig, open: OpenStreams): Middleware {
     const count = queryInt(ctx, 'count', config.streamCount);
     const res = ctx.res;
     ctx.respond = false;
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-cache, no-transform',
-      'X-Accel-Buffering': 'no',
-    });
+    openEventStream(res);
     if (ctx.method === 'HEAD') {
       res.end();
       return;
