@@ -1,6 +1,7 @@
 import { serve, type Handler, type LogSink } from '@origin-lab/server-kit';
 import { apiConfigFromEnv, type ApiConfig } from '@origin-lab/api/config';
 import { createApp as createApi } from '@origin-lab/api/app';
+import { HTTP_VERSION_HEADER } from '@origin-lab/api/journal/journal-entry';
 import { createApp as createPages } from '@origin-lab/pages/app';
 import { pagesConfigFromEnv } from '@origin-lab/pages/config';
 import { createApp as createUpstreamMock } from '@origin-lab/upstream-mock/app';
@@ -60,7 +61,11 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     const apiHandler = api.callback();
     const pagesHandler = createPages(pagesConfigFromEnv(env)).callback();
     endStreams = () => api.endStreams();
-    route = (req, res) => (isApiPath(req.url ?? '/') ? apiHandler(req, res) : pagesHandler(req, res));
+    route = (req, res) => {
+      // Only a front may say which HTTP version the browser spoke; here there is none.
+      delete req.headers[HTTP_VERSION_HEADER];
+      return isApiPath(req.url ?? '/') ? apiHandler(req, res) : pagesHandler(req, res);
+    };
   } catch (err) {
     await stopUpstream();
     await front.stop();
@@ -78,5 +83,5 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
 }
 
 function isApiPath(url: string): boolean {
-  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?') || url.startsWith('/lab/');
 }

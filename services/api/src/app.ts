@@ -16,6 +16,13 @@ import { badJson } from './routes/bad-json.js';
 import { notProxied, proxy } from './proxy/proxy-route.js';
 import { NOT_PROXIED_ROUTE, PROXIED_ROUTES } from './proxy/proxy-paths.js';
 import { proxySettings } from './proxy/proxy-settings.js';
+import type { ServerJournalEntry } from '@origin-lab/contract';
+import { VisitorJournals } from './journal/visitor-journals.js';
+import { recordVisitors } from './journal/record-visitors.js';
+import { journalStream } from './journal/journal-stream.js';
+
+/** The api's additions outside the spec's /api/: the visitors' journals. */
+export const LAB_PREFIX = '/lab/';
 
 export interface ApiApp extends Koa {
   /** Ends every open event stream; part of a graceful stop. Returns how many were open. */
@@ -31,6 +38,11 @@ export function createApp(config: ApiConfig): ApiApp {
   const openStreams: OpenStreams = new Set();
   const postsHandlers = posts(config);
   const beaconHandlers = beacon(config);
+  const journals = new VisitorJournals<ServerJournalEntry>({
+    entriesPerVisitor: config.journal.entriesPerVisitor,
+    visitors: config.journal.visitors,
+    idleMs: config.journal.idleSeconds * 1_000,
+  });
 
   // Exact, case-sensitive paths: /api/echo/ and /api/ECHO are not /api/echo. Every method Node
   // parses is known to the router, so an odd one gets 405 (or echo), never 501.
@@ -46,11 +58,23 @@ export function createApp(config: ApiConfig): ApiApp {
     .get('/api/slow', slow(config))
     .get('/api/bad-json', badJson())
     .get(PROXIED_ROUTES, proxy(proxySettings(config), config.log))
-    .all(NOT_PROXIED_ROUTE, notProxied);
+    .all(NOT_PROXIED_ROUTE, notProxied)
+    .get(
+      `${LAB_PREFIX}journal`,
+      journalStream(journals, {
+        maxBufferedBytes: config.journal.streamBufferBytes,
+        keepAliveMs: config.journal.keepAliveMs,
+        open: openStreams,
+      }),
+    );
 
+  // First, so each visitor's journal has every request as it arrived and every answer as it left.
+  app.use(recordVisitors(journals));
   if (config.logRequests) app.use(requestLog(config.log));
-  // OPTIONS is answered here, before any route: the preflight.
-  app.use(cors(config.allowedOrigins));
+  // OPTIONS is answered here, before any route: the preflight. The journals are same-origin only:
+  // no other origin is ever allowed to read them.
+  const apiCors = cors(config.allowedOrigins);
+  app.use((ctx, next) => (ctx.path.startsWith(LAB_PREFIX) ? next() : apiCors(ctx, next)));
   app.use(errorsAsJson(config.log));
   app.use(unroutedAsJson());
   app.use(router.routes());

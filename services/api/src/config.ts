@@ -31,6 +31,15 @@ export interface ApiConfig {
   postsMax: number;
   /** How many received beacons GET /api/beacon remembers. */
   beaconJournal: number;
+  /** The visitors' journals (what the server saw, per page load; /lab/journal). */
+  journal: {
+    entriesPerVisitor: number;
+    visitors: number;
+    idleSeconds: number;
+    /** Unread bytes a journal stream may hold before it is ended (the reader resumes). */
+    streamBufferBytes: number;
+    keepAliveMs: number;
+  };
   upstream: {
     /** Base URL of the third party; the proxy only ever appends an allowed path and the query. */
     url: string;
@@ -76,6 +85,13 @@ export function apiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
     limits: defaultLimits,
     postsMax: 100,
     beaconJournal: 20,
+    journal: {
+      entriesPerVisitor: 200,
+      visitors: 1_000,
+      idleSeconds: 1_800,
+      streamBufferBytes: 256 * 1024,
+      keepAliveMs: 15_000,
+    },
     upstream: {
       url: 'http://127.0.0.1:8090',
       apiKey: 'dev-only-upstream-key',
@@ -138,6 +154,19 @@ export function apiConfigFromEnv(env: Env, port: number): ApiConfig {
     },
     postsMax: envInt(env, 'POSTS_MAX', base.postsMax, 1, 1_000_000),
     beaconJournal: envInt(env, 'BEACON_JOURNAL', base.beaconJournal, 0, 10_000),
+    journal: {
+      entriesPerVisitor: envInt(env, 'JOURNAL_ENTRIES', base.journal.entriesPerVisitor, 1, 100_000),
+      visitors: envInt(env, 'JOURNAL_VISITORS', base.journal.visitors, 1, 1_000_000),
+      idleSeconds: envInt(env, 'JOURNAL_IDLE_SECONDS', base.journal.idleSeconds, 1, 7 * 86_400),
+      streamBufferBytes: envInt(
+        env,
+        'JOURNAL_STREAM_BUFFER_BYTES',
+        base.journal.streamBufferBytes,
+        1_024,
+        64 * 1024 * 1024,
+      ),
+      keepAliveMs: base.journal.keepAliveMs,
+    },
     upstream: {
       url: envString(env, 'UPSTREAM_URL', base.upstream.url),
       apiKey: upstreamKeyFromEnv(env, base.upstream.apiKey),
