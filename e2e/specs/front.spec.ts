@@ -25,7 +25,8 @@ test('both names speak HTTP/2 over TLS; the plain-HTTP twins speak HTTP/1.1', as
       const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
       const api = performance
         .getEntriesByType('resource')
-        .find((entry) => entry.name.endsWith('/api/posts')) as PerformanceResourceTiming;
+        // The page adds its visitor token to the URL (?visitor=...).
+        .find((entry) => new URL(entry.name).pathname === '/api/posts') as PerformanceResourceTiming;
       return { page: navigation.nextHopProtocol, api: api.nextHopProtocol, status: response.status };
     });
     expect(protocols, origin).toEqual({ page: 'h2', api: 'h2', status: 200 });

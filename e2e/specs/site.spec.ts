@@ -32,7 +32,9 @@ test('every page loads on both origins without errors, labels both origins, and 
       const files = new Set<string>();
       const onRequest = (request: import('@playwright/test').Request) => {
         const url = new URL(request.url());
-        if (url.origin === self && !url.pathname.startsWith('/api/')) files.add(url.href);
+        // The page's own files: not the api's answers, nor the journal the page reads (/lab/).
+        if (url.origin === self && !url.pathname.startsWith('/api/') && !url.pathname.startsWith('/lab/'))
+          files.add(url.href);
       };
       page.on('request', onRequest);
       await openPage(page, `${self}${path}`);

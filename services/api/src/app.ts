@@ -19,7 +19,7 @@ import { proxySettings } from './proxy/proxy-settings.js';
 import type { ServerJournalEntry } from '@origin-lab/contract';
 import { VisitorJournals } from './journal/visitor-journals.js';
 import { recordVisitors } from './journal/record-visitors.js';
-import { journalStream } from './journal/journal-stream.js';
+import { JOURNAL_PATH, journalStream } from './journal/journal-stream.js';
 
 /** The api's additions outside the spec's /api/: the visitors' journals. */
 export const LAB_PREFIX = '/lab/';
@@ -60,7 +60,7 @@ export function createApp(config: ApiConfig): ApiApp {
     .get(PROXIED_ROUTES, proxy(proxySettings(config), config.log))
     .all(NOT_PROXIED_ROUTE, notProxied)
     .get(
-      `${LAB_PREFIX}journal`,
+      JOURNAL_PATH,
       journalStream(journals, {
         maxBufferedBytes: config.journal.streamBufferBytes,
         keepAliveMs: config.journal.keepAliveMs,

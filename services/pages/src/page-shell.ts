@@ -53,6 +53,7 @@ export function renderPage(pages: readonly PageEntry[], page: PageEntry, body: s
 ${body.replace(TOPICS_SLOT, () => topicList(pages))}<div id="experiments"></div>
 </main>
 <aside id="waterfall" aria-label="Waterfall"></aside>
+<section id="server-view" aria-labelledby="server-view-heading"></section>
 </body>
 </html>
 `;

@@ -4,6 +4,9 @@ import { openEventStream } from '../http/sse.js';
 import type { Stored, VisitorJournals } from './visitor-journals.js';
 import { isVisitorToken, VISITOR_PARAMETER } from './visitor-token.js';
 
+/** Where a visitor reads its journal: outside /api/, which holds only the spec's endpoints. */
+export const JOURNAL_PATH = '/lab/journal';
+
 export interface JournalStreamOptions {
   /** Bytes a reader may leave unread before its stream is ended (it reconnects and resumes). */
   maxBufferedBytes: number;
@@ -15,7 +18,8 @@ export interface JournalStreamOptions {
 
 /**
  * GET ?visitor=TOKEN: the visitor's journal as a same-origin event stream, one `entry` record per
- * request the api handled, each with its id. A reconnect sends Last-Event-ID (or ?after=N) and
+ * request the api handled, each with its id; or, asked with Accept: application/json, the entries
+ * at once as { entries: [{ id, entry }] }, for a reader that polls. A reconnect sends Last-Event-ID (or ?after=N) and
  * gets exactly the entries it missed, as long as the journal still holds them. A reader that does
  * not keep up is disconnected rather than buffered without limit.
  */
@@ -37,6 +41,13 @@ export function journalStream(
     if (!/^\d{1,15}$/.test(resumeFrom)) {
       ctx.status = 400;
       ctx.body = { error: 'Last-Event-ID (or after) must be a whole number', parameter: 'after' };
+      return;
+    }
+
+    // A page served over HTTP/1.1 polls instead of holding one of its origin's six connections.
+    if (ctx.accepts('text/event-stream', 'application/json') === 'application/json') {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { entries: journals.entriesAfter(token, Number(resumeFrom)) };
       return;
     }
 

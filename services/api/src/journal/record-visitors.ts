@@ -4,17 +4,18 @@ import { bodyKind } from '../echo/body-kind.js';
 import { journalEntry } from './journal-entry.js';
 import type { VisitorJournals } from './visitor-journals.js';
 import { isVisitorToken, VISITOR_PARAMETER } from './visitor-token.js';
+import { JOURNAL_PATH } from './journal-stream.js';
 
 /**
  * Records every request that carries a visitor token in its URL, preflights included, in that
  * visitor's journal once the answer is sent (or the client went away). First in the chain, so it
  * sees each request as it arrived and each answer as it left. Requests without a valid token are
- * recorded nowhere: nobody could read them.
+ * recorded nowhere: nobody could read them. Reading the journal is not recorded in it.
  */
 export function recordVisitors(journals: VisitorJournals<ServerJournalEntry>): Middleware {
   return (ctx, next) => {
     // Cheap test first: this runs on every request.
-    if (!ctx.querystring.includes(`${VISITOR_PARAMETER}=`)) return next();
+    if (!ctx.querystring.includes(`${VISITOR_PARAMETER}=`) || ctx.path === JOURNAL_PATH) return next();
     const params = new URLSearchParams(ctx.querystring);
     const token = params.get(VISITOR_PARAMETER);
     if (token === null || !isVisitorToken(token)) return next();

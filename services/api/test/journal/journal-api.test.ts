@@ -217,3 +217,20 @@ describe('the journal stream refuses bad input and other origins', () => {
     }
   });
 });
+
+describe('the journal for a reader that polls (Accept: application/json)', () => {
+  it('answers the entries after ?after= at once, as JSON', async () => {
+    const visitor = newVisitor();
+    for (const n of [1, 2]) await (await fetch(`${api.url}/api/slow?ms=${n}&visitor=${visitor}`)).text();
+    const all = await fetch(`${api.url}/lab/journal?visitor=${visitor}`, { headers: { Accept: 'application/json' } });
+    expect(all.headers.get('cache-control')).toBe('no-store');
+    const { entries } = (await all.json()) as { entries: Delivered[] };
+    expect(entries.map((item) => item.id)).toEqual([1, 2]);
+    const later = await fetch(`${api.url}/lab/journal?visitor=${visitor}&after=1`, {
+      headers: { Accept: 'application/json' },
+    });
+    expect(((await later.json()) as { entries: Delivered[] }).entries.map((item) => item.entry.query)).toEqual([
+      'ms=2',
+    ]);
+  });
+});

@@ -3,6 +3,9 @@ import { h, byId } from './dom.js';
 import { currentSite, type SiteOrigins } from './site.js';
 import { renderStrip } from './strip.js';
 import { installWaterfall, renderWaterfall } from './waterfall.js';
+import { JournalFeed } from '../server-view/journal-feed.js';
+import { renderServerView } from '../server-view/server-view-panel.js';
+import { tagDemonstrationTraffic, visitorToken } from '../server-view/visitor.js';
 
 export interface PageContext {
   site: SiteOrigins;
@@ -10,6 +13,8 @@ export interface PageContext {
   /** The other origin, or an error explaining that this host has no partner. */
   other(): string;
   experiments: HTMLElement;
+  /** This visitor's journal: what the server saw of this page load. */
+  journal: JournalFeed;
 }
 
 /**
@@ -20,6 +25,10 @@ export interface PageContext {
  */
 export function setupPage(): PageContext {
   const site = currentSite();
+  // The journal reads with the unwrapped EventSource and fetch: it is not a demonstration request.
+  const journal = new JournalFeed(visitorToken);
+  journal.start(window.EventSource, window.fetch.bind(window));
+  tagDemonstrationTraffic([site.self, ...(site.other ? [site.other] : [])]);
   installWaterfall(site);
   const header = byId('top');
   const here = location.pathname;
@@ -46,6 +55,7 @@ export function setupPage(): PageContext {
   header.append(strip);
   renderStrip(strip);
   renderWaterfall(byId('waterfall'));
+  renderServerView(byId('server-view'), journal, site);
   return {
     site,
     engine: engineFamily(navigator.userAgent),
@@ -54,5 +64,6 @@ export function setupPage(): PageContext {
       return site.other;
     },
     experiments: byId('experiments'),
+    journal,
   };
 }

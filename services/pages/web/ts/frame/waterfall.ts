@@ -15,6 +15,9 @@ export interface TrafficEntry {
   failure: string | null;
   /** Content-Length when the page may read it. */
   bytes: number | null;
+  /** Names of the request headers the page's code set, and whether it asked for credentials. */
+  headers: string[];
+  credentials: boolean;
 }
 
 type Listener = (entries: readonly TrafficEntry[]) => void;
@@ -57,7 +60,17 @@ export function installWaterfall(site: SiteOrigins): void {
     const request = input instanceof Request ? input : null;
     const url = request ? request.url : String(input);
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
-    const entry = record({ api: 'fetch', method, url, role: originRole(url, site), startMs: performance.now() });
+    const headers = [...new Headers(init?.headers ?? request?.headers).keys()];
+    const credentials = (init?.credentials ?? request?.credentials) === 'include';
+    const entry = record({
+      api: 'fetch',
+      method,
+      url,
+      role: originRole(url, site),
+      startMs: performance.now(),
+      headers,
+      credentials,
+    });
     try {
       const response = await originalFetch(input, init);
       settle(entry, {
@@ -72,21 +85,31 @@ export function installWaterfall(site: SiteOrigins): void {
     }
   };
 
-  const entryOf = new WeakMap<XMLHttpRequest, { method: string; url: string }>();
-  const { open, send } = XMLHttpRequest.prototype;
+  const entryOf = new WeakMap<XMLHttpRequest, { method: string; url: string; headers: string[] }>();
+  const { open, send, setRequestHeader } = XMLHttpRequest.prototype;
   XMLHttpRequest.prototype.open = function (
     this: XMLHttpRequest,
     method: string,
     url: string | URL,
     ...rest: unknown[]
   ) {
-    entryOf.set(this, { method: method.toUpperCase(), url: String(url) });
+    entryOf.set(this, { method: method.toUpperCase(), url: String(url), headers: [] });
     return (open as (...args: unknown[]) => void).call(this, method, url, ...rest);
   } as typeof open;
+  XMLHttpRequest.prototype.setRequestHeader = function (this: XMLHttpRequest, name: string, value: string) {
+    entryOf.get(this)?.headers.push(name.toLowerCase());
+    return setRequestHeader.call(this, name, value);
+  };
   XMLHttpRequest.prototype.send = function (this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null) {
     const opened = entryOf.get(this);
     if (opened) {
-      const entry = record({ api: 'xhr', ...opened, role: originRole(opened.url, site), startMs: performance.now() });
+      const entry = record({
+        api: 'xhr',
+        ...opened,
+        role: originRole(opened.url, site),
+        startMs: performance.now(),
+        credentials: this.withCredentials,
+      });
       const finish = (event: ProgressEvent) => {
         const failed = event.type !== 'load';
         settle(entry, {
