@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BodyKind, ServerJournalEntry } from '@origin-lab/contract';
+import type { ServerJournalEntry } from '@origin-lab/contract';
+import { bodyKind } from '../echo/body-kind.js';
 
 /** Longest header or query value kept; the rest is cut with an ellipsis. */
 const MAX_VALUE_CHARS = 256;
@@ -14,19 +15,19 @@ export interface ExchangeFacts {
   finishedAt: number;
   /** The query string with the visitor token taken out. */
   query: string;
-  bodyKind: BodyKind;
   bytesOut: number;
-  proxy?: { cache: string | null; upstreamStatus: number | null };
 }
 
 /** What the journal keeps of one exchange: the request as it arrived and the answer as sent. */
 export function journalEntry(facts: ExchangeFacts): ServerJournalEntry {
   const { req, res } = facts;
   const header = (name: string) => cut(req.headers[name]);
-  const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+  const method = req.method ?? '';
+  const bytesIn = Number(req.headers['content-length'] ?? 0) || 0;
+  const preflight = method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
   const entry: ServerJournalEntry = {
     at: new Date(facts.arrivedAt).toISOString(),
-    method: req.method ?? '',
+    method,
     path: cut((req.url ?? '/').split('?')[0]) ?? '/',
     query: cut(facts.query) ?? '',
     httpVersion: header(HTTP_VERSION_HEADER) ?? `HTTP/${req.httpVersion}`,
@@ -39,8 +40,8 @@ export function journalEntry(facts: ExchangeFacts): ServerJournalEntry {
     },
     accept: header('accept'),
     contentType: header('content-type'),
-    bodyKind: facts.bodyKind,
-    bytesIn: Number(req.headers['content-length'] ?? 0) || 0,
+    bodyKind: bodyKind(method, req.headers['content-type'], bytesIn),
+    bytesIn,
     bytesOut: facts.bytesOut,
     status: res.statusCode,
     durationMs: Math.round(facts.finishedAt - facts.arrivedAt),
@@ -48,7 +49,11 @@ export function journalEntry(facts: ExchangeFacts): ServerJournalEntry {
     credentials: { cookie: req.headers.cookie !== undefined, authorization: req.headers.authorization !== undefined },
     upgrade: header('upgrade'),
   };
-  if (facts.proxy) entry.proxy = facts.proxy;
+  // Only the proxy sets X-Cache. A hit called nobody; otherwise the proxy passed the upstream's
+  // status on (a failed call is thrown before X-Cache is set, so it has none).
+  const cache = res.getHeader('x-cache');
+  if (cache !== undefined)
+    entry.proxy = { cache: String(cache), upstreamStatus: cache === 'HIT' ? null : res.statusCode };
   return entry;
 }
 

@@ -1,6 +1,5 @@
 import type { Middleware } from 'koa';
 import type { ServerJournalEntry } from '@origin-lab/contract';
-import { bodyKind } from '../echo/body-kind.js';
 import { journalEntry } from './journal-entry.js';
 import type { VisitorJournals } from './visitor-journals.js';
 import { isVisitorToken, VISITOR_PARAMETER } from './visitor-token.js';
@@ -25,19 +24,10 @@ export function recordVisitors(journals: VisitorJournals<ServerJournalEntry>): M
     const arrivedAt = Date.now();
     const bytesOut = countBytesWritten(res);
     res.once('close', () => {
-      const cache = res.getHeader('x-cache');
+      const finishedAt = Date.now();
       journals.record(
         token,
-        journalEntry({
-          req,
-          res,
-          arrivedAt,
-          finishedAt: Date.now(),
-          query: params.toString(),
-          bodyKind: bodyKind(req.method ?? '', req.headers['content-type'], Number(req.headers['content-length'] ?? 0)),
-          bytesOut: bytesOut(),
-          ...(cache !== undefined && { proxy: { cache: String(cache), upstreamStatus: upstreamStatusOf(ctx.state) } }),
-        }),
+        journalEntry({ req, res, arrivedAt, finishedAt, query: params.toString(), bytesOut: bytesOut() }),
       );
     });
     return next();
@@ -63,8 +53,4 @@ function countBytesWritten(res: import('node:http').ServerResponse): () => numbe
     return end(...args);
   }) as typeof res.end;
   return () => bytes;
-}
-
-function upstreamStatusOf(state: Record<string, unknown>): number | null {
-  return typeof state.upstreamStatus === 'number' ? state.upstreamStatus : null;
 }
