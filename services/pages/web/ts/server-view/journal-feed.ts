@@ -4,8 +4,6 @@ import type { ServerJournalEntry } from '@origin-lab/contract';
 export interface JournalItem {
   id: number;
   entry: ServerJournalEntry;
-  /** When this page received it, on performance.now()'s clock. */
-  receivedAt: number;
 }
 
 type Listener = (items: readonly JournalItem[]) => void;
@@ -24,9 +22,6 @@ export class JournalFeed {
   readonly items: JournalItem[] = [];
   private readonly listeners: Listener[] = [];
   private lastId = 0;
-  private source: EventSource | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private stopped = false;
 
   constructor(private readonly token: string) {}
 
@@ -46,8 +41,8 @@ export class JournalFeed {
   }
 
   private stream(EventSourceClass: typeof EventSource): void {
-    this.source = new EventSourceClass(this.url);
-    this.source.addEventListener('entry', (event) => {
+    const source = new EventSourceClass(this.url);
+    source.addEventListener('entry', (event) => {
       const message = event as MessageEvent<string>;
       this.add([{ id: Number(message.lastEventId), entry: JSON.parse(message.data) as ServerJournalEntry }]);
     });
@@ -60,22 +55,21 @@ export class JournalFeed {
           headers: { Accept: 'application/json' },
           cache: 'no-store',
         });
-        if (response.ok)
-          this.add(((await response.json()) as { entries: { id: number; entry: ServerJournalEntry }[] }).entries);
+        if (response.ok) this.add(((await response.json()) as { entries: JournalItem[] }).entries);
       } catch {
         // The next poll tries again; nothing is lost, the server keeps the journal.
       }
-      if (!this.stopped) this.timer = setTimeout(() => void once(), POLL_MS);
+      setTimeout(() => void once(), POLL_MS);
     };
     void once();
   }
 
-  private add(entries: readonly { id: number; entry: ServerJournalEntry }[]): void {
+  private add(entries: readonly JournalItem[]): void {
     let added = false;
     for (const { id, entry } of entries) {
       if (!(id > this.lastId)) continue;
       this.lastId = id;
-      this.items.push({ id, entry, receivedAt: performance.now() });
+      this.items.push({ id, entry });
       if (this.items.length > MAX_ITEMS) this.items.shift();
       added = true;
     }
@@ -84,23 +78,5 @@ export class JournalFeed {
 
   onChange(listener: Listener): void {
     this.listeners.push(listener);
-  }
-
-  /** Waits until an item matches, or the deadline passes (then null). */
-  async find(match: (entry: ServerJournalEntry) => boolean, waitMs: number): Promise<JournalItem | null> {
-    const found = () => this.items.find((item) => match(item.entry)) ?? null;
-    const deadline = performance.now() + waitMs;
-    while (performance.now() < deadline) {
-      const item = found();
-      if (item) return item;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return found();
-  }
-
-  stop(): void {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.source?.close();
   }
 }

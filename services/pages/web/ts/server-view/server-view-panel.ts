@@ -108,7 +108,7 @@ export function renderServerView(container: HTMLElement, feed: JournalFeed, site
     rows.replaceChildren(
       ...items.map((item) => {
         const browser = sentByBrowser(item.entry);
-        const seen = browser === null && joined.some((j) => j.actual?.id === item.id);
+        const seen = browser === null && seenIds.has(item.id);
         return h(
           'tr',
           { class: seen ? '' : 'unseen', 'data-id': String(item.id) },

@@ -32,14 +32,6 @@ export function tagUrl(url: string, origins: readonly string[]): string {
   return parsed.href;
 }
 
-/** The URL as people should read it: without the token. */
-export function untagUrl(url: string): string {
-  return url.replace(
-    new RegExp(`([?&])${VISITOR_PARAMETER}=[A-Za-z0-9_-]+(&|$)`),
-    (_all, before: string, after: string) => (after ? before : ''),
-  );
-}
-
 /**
  * Wraps fetch, XMLHttpRequest.open, EventSource and navigator.sendBeacon so that every request
  * to the given origins' /api/ carries the token. Install it before anything else wraps them (the
