@@ -87,6 +87,9 @@ why_not_root() {
   else echo "not root, and no sudo without a password"; fi
 }
 
+# apt-get as root, never asking, waiting a bounded while for a lock another install holds.
+apt_get() { $as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout="${APT_LOCK_SECONDS:-120}" "$@"; }
+
 can_install() { [ "${TEST_SETUP:-install}" != check ] && command -v apt-get >/dev/null 2>&1 && may_act_as_root; }
 
 # What a person runs by hand when this script may not.
@@ -121,14 +124,13 @@ install_packages() {
   if [ ! -e "$policy_rc" ]; then
     printf '#!/bin/sh\nexit 101\n' | $as_root tee "$policy_rc" >/dev/null && $as_root chmod +x "$policy_rc" && ours=yes
   fi
-  local apt=($as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout="${APT_LOCK_SECONDS:-120}")
   local log status=0
   log=$(mktemp)
   say "installing ${missing_packages[*]} (apt-get; a minute or two)"
-  if ! "${apt[@]}" update -qq >"$log" 2>&1; then
+  if ! apt_get update -qq >"$log" 2>&1; then
     status=1
     echo "[setup] 'apt-get update' failed, so ${missing_packages[*]} could not be installed. Its last lines:" >&2
-  elif ! "${apt[@]}" install -y -qq --no-install-recommends "${missing_packages[@]}" >"$log" 2>&1; then
+  elif ! apt_get install -y -qq --no-install-recommends "${missing_packages[@]}" >"$log" 2>&1; then
     status=1
     echo "[setup] installing ${missing_packages[*]} failed: apt-get install -y --no-install-recommends ${missing_packages[*]}. Its last lines:" >&2
   fi
@@ -150,8 +152,7 @@ check_firefox_version() {
   [ "${major:-0}" -ge "$firefox_min_major" ] && return 0
   if can_install; then
     say "firefox-esr $major is older than Playwright drives ($firefox_min_major or newer): upgrading it"
-    $as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout="${APT_LOCK_SECONDS:-120}" \
-      install -y -qq --only-upgrade firefox-esr >/dev/null 2>&1 || true
+    apt_get install -y -qq --only-upgrade firefox-esr >/dev/null 2>&1 || true
     major=$("$firefox" --version 2>/dev/null | grep -oE '[0-9]+' | head -n 1)
     [ "${major:-0}" -ge "$firefox_min_major" ] && { say "firefox-esr upgraded to $major"; return 0; }
   fi
@@ -214,8 +215,7 @@ provide_base_images() {
   [ -z "$missing" ] && { say "base images:$images present"; return 0; }
   if ! command -v debootstrap >/dev/null 2>&1 && can_install; then
     say "debootstrap is missing: base images that cannot be pulled are made from Debian with it"
-    $as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout="${APT_LOCK_SECONDS:-120}" \
-      install -y -qq --no-install-recommends debootstrap >/dev/null 2>&1 \
+    apt_get install -y -qq --no-install-recommends debootstrap >/dev/null 2>&1 \
       || { echo "[setup] installing debootstrap failed: apt-get install -y --no-install-recommends debootstrap" >&2; return 1; }
   fi
   say "base images:$missing missing; loading, pulling or making them"
