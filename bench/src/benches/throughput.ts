@@ -7,10 +7,12 @@ import { commandExists } from '../lib/processes.js';
 import {
   BENCH_ORIGIN,
   startApi,
+  startApiLoggingToFile,
   startBareEcho,
   startCaddy,
   startKoaMinimalEcho,
   startKoaRouterEcho,
+  startKoaRouterEchoLoggingToFile,
   startUpstreamMock,
 } from '../lib/servers.js';
 
@@ -62,7 +64,8 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
   const koa = await startKoaMinimalEcho();
   const routed = await startKoaRouterEcho();
   const api = await startApi();
-  const logging = await startApi({ LOG_REQUESTS: 'true' });
+  const logging = await startApiLoggingToFile();
+  const routedLogging = await startKoaRouterEchoLoggingToFile();
   try {
     const results = await measureInTurns(
       [
@@ -75,6 +78,7 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
         target('Koa + router POST', routed.url, ECHO_POST, options),
         target('api POST', api.url, ECHO_POST, options),
         target('api GET, request log on', logging.url, ECHO_GET, options),
+        target('Koa + router GET, request log on', routedLogging.url, ECHO_GET, options),
       ],
       plan(options, log),
     );
@@ -138,10 +142,19 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
     figures.push(
       ...throughputFigures(
         'echo',
-        'api GET, LOG_REQUESTS=true (stdout piped)',
+        'api GET, request log on (stdout to a file)',
         get('api GET, request log on'),
-        get('bare GET'),
-        'bare node:http',
+        get('api GET'),
+        'the same api, log off',
+        0.9,
+        1.5,
+      ),
+      ...throughputFigures(
+        'echo',
+        "Koa + @koa/router echo with the api's request log (the logger's floor)",
+        get('Koa + router GET, request log on'),
+        get('Koa + router GET'),
+        'the same echo, log off',
       ),
     );
     return figures;
@@ -152,6 +165,7 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
       routed.child.stop(),
       api.child.stop(),
       logging.child.stop(),
+      routedLogging.child.stop(),
     ]);
   }
 }

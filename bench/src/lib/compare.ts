@@ -46,6 +46,7 @@ export function throughputFigures(
   baseline: readonly LoadResult[],
   baselineLabel: string,
   minRatio?: number,
+  maxP99Ratio?: number,
 ): Figure[] {
   const ratios = measured.map((result, run) => result.rps / baseline[run]!.rps);
   const ratio = median(ratios);
@@ -69,5 +70,9 @@ export function throughputFigures(
     baseline: { label: baselineLabel, value: median(baseline.map((result) => result.p99Ms)) },
     ratio: median(p99Ratios),
   };
+  if (maxP99Ratio !== undefined) {
+    p99.target = `<= ${maxP99Ratio}x`;
+    p99.met = p99.ratio! <= maxP99Ratio;
+  }
   return [rps, p99];
 }

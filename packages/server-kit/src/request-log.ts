@@ -4,19 +4,18 @@ import { loggerOf, type LogSink } from './log.js';
 export type RequestLogger = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
- * One line per request, with message msg, written through pino when the response finishes or the
- * connection closes first (completed: false), so streamed answers are logged with their full
- * duration. Fields: method, url, status, ms, completed and the request headers (credentials
- * redacted by the logger). A listener on the response and one pino call: pino-http's per-request
- * child logger, request id and serializers cost more than the line itself (docs/performance.md).
+ * One line per request, with message msg, written through pino when the response closes: after it
+ * finished (completed: true) or when the connection went first (completed: false), so streamed
+ * answers are logged with their full duration. Fields: method, url, status, ms, completed and the
+ * request headers (credentials redacted by the logger). One 'close' listener and one pino call:
+ * pino-http's per-request child logger, request id and serializers cost more than the line itself
+ * (docs/performance.md).
  */
 export function requestLogger(sink: LogSink, msg: string): RequestLogger {
   const logger = loggerOf(sink);
   return (req, res) => {
     const started = performance.now();
-    const write = () => {
-      res.removeListener('finish', write);
-      res.removeListener('close', write);
+    res.once('close', () => {
       logger.info(
         {
           method: req.method,
@@ -28,8 +27,6 @@ export function requestLogger(sink: LogSink, msg: string): RequestLogger {
         },
         msg,
       );
-    };
-    res.once('finish', write);
-    res.once('close', write);
+    });
   };
 }
