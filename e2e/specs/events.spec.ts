@@ -45,6 +45,13 @@ test('server-sent events: without close() the browser reconnects and the run res
     expect(ms).toBeLessThan(family[1]!);
   }
   expect(state).toBe('agree');
+
+  // What the server saw: three requests for the stream, two of them reconnects the page's script never made.
+  const streamRows = page.locator('#server-view table.server-view tbody tr', { hasText: '/api/stream' });
+  await expect(streamRows).toHaveCount(3);
+  await expect(streamRows.nth(0)).toContainText('no: EventSource');
+  await expect(streamRows.nth(0)).not.toContainText('reconnect');
+  for (const n of [1, 2]) await expect(streamRows.nth(n)).toContainText('no: EventSource reconnect');
 });
 
 test('the live controls show readyState as it changes', async ({ page, origins }) => {

@@ -11,7 +11,7 @@ const SAFELISTED = [
   'pragma',
 ];
 
-test('cross-origin reads: every experiment matches the spec', async ({ page, origins, server }) => {
+test('cross-origin reads: every experiment matches the spec', async ({ page, origins, server, browserName }) => {
   await openPage(page, `${origins.self}/reads.html`);
   await expect(page.locator('#origin-other')).toHaveText(origins.other);
   const r = await runAll(page);
@@ -63,7 +63,9 @@ test('cross-origin reads: every experiment matches the spec', async ({ page, ori
     'safelisted values over 1024 bytes in all (9 \u00d7 Accept-Language)': false,
     'XHR POST, no upload listener': true,
     'XHR POST with an xhr.upload listener': false,
-    'ReadableStream body': false,
+    // Firefox (measured, ESR 153) cannot send a stream body: it sends the text "[object ReadableStream]",
+    // a simple request that arrives (the page marks the row as not judged).
+    'ReadableStream body': browserName === 'firefox',
   });
 
   const headers = r['response-headers']!.observed as { same: string[]; cross: string[] };

@@ -1,7 +1,6 @@
 import dns from 'node:dns';
 import { readFileSync } from 'node:fs';
 import type { LookupFunction } from 'node:net';
-import type { BeaconJournal, BeaconJournalEntry } from '@origin-lab/contract';
 import { Agent, request } from 'undici';
 import { test as base } from '../../fixtures.js';
 import type { StackInfo } from '../../stacks/stack.js';
@@ -60,10 +59,3 @@ export const test = base.extend<{ server: ServerClient }>({
 });
 
 export { expect } from '../../fixtures.js';
-
-/** The server's journal of received beacons, newest first. */
-export async function beaconJournal(server: ServerClient, origin: string): Promise<BeaconJournalEntry[]> {
-  const answer = await server.get(`${origin}/api/beacon`);
-  if (answer.status !== 200) throw new Error(`GET /api/beacon answered ${answer.status}`);
-  return (JSON.parse(answer.text) as BeaconJournal).beacons;
-}

@@ -15,6 +15,23 @@ export interface PageContext {
   experiments: HTMLElement;
   /** This visitor's journal: what the server saw of this page load. */
   journal: JournalFeed;
+  /**
+   * The journal of the previous load of this page in this tab, not streamed (read it with
+   * refresh or waitFor): what arrived after that page had gone, such as its pagehide beacon.
+   */
+  previousJournal: JournalFeed | null;
+}
+
+/** Each page load's token, per page and tab, so the next load can read what arrived after it left. */
+function swapVisitorToken(): string | null {
+  const key = `origin-lab:visitor:${location.pathname}`;
+  try {
+    const previous = sessionStorage.getItem(key);
+    sessionStorage.setItem(key, visitorToken);
+    return previous;
+  } catch {
+    return null; // Storage switched off: there is no previous visit to show.
+  }
 }
 
 /**
@@ -26,8 +43,10 @@ export interface PageContext {
 export function setupPage(): PageContext {
   const site = currentSite();
   // The journal reads with the unwrapped EventSource and fetch: it is not a demonstration request.
-  const journal = new JournalFeed(visitorToken);
-  journal.start(window.EventSource, window.fetch.bind(window));
+  const unwrappedFetch = window.fetch.bind(window);
+  const journal = new JournalFeed(visitorToken, unwrappedFetch);
+  journal.start(window.EventSource);
+  const previousToken = swapVisitorToken();
   tagDemonstrationTraffic([site.self, ...(site.other ? [site.other] : [])]);
   installWaterfall(site);
   const header = byId('top');
@@ -65,5 +84,6 @@ export function setupPage(): PageContext {
     },
     experiments: byId('experiments'),
     journal,
+    previousJournal: previousToken ? new JournalFeed(previousToken, unwrappedFetch) : null,
   };
 }

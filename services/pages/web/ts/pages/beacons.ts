@@ -1,13 +1,18 @@
+import type { ServerJournalEntry } from '@origin-lab/contract';
 import { byId, h, marker, show } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../frame/page.js';
 import { addCounter } from '../frame/strip.js';
 import { attempt } from '../probes/attempt.js';
 import { ExitBeacon, type SendReason } from '../probes/exit-beacon.js';
-import { findInJournal } from '../probes/journal.js';
+import { markedUrl, serverEvidence, type ServerEvidence } from '../probes/journal.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;
+
+/** How long to look for a beacon that should arrive, and for one that should not. */
+const ARRIVAL_WAIT_MS = 4_000;
+const ABSENCE_WAIT_MS = 1_500;
 
 // ---- The page's own exit beacon ------------------------------------------------------------
 const LOG_KEY = 'origin-lab:beacon-log';
@@ -17,8 +22,9 @@ const payloadView = byId('beacon-payload');
 const logView = byId('beacon-log');
 const target = byId<HTMLSelectElement>('beacon-target');
 
-function beaconUrl(): string {
-  return `${target.value === 'other' ? ctx.other() : ctx.site.self}/api/beacon`;
+/** ?exit=<reason> tells the exit beacons from the experiments' beacons in the journal. */
+function beaconUrl(reason: SendReason): string {
+  return `${target.value === 'other' ? ctx.other() : ctx.site.self}/api/beacon?exit=${reason}`;
 }
 
 function readLog(): string[] {
@@ -42,7 +48,7 @@ function renderLog(): void {
 }
 
 const exit = new ExitBeacon((body: string, reason: SendReason) => {
-  const url = beaconUrl();
+  const url = beaconUrl(reason);
   // Printed before sending: the page may be gone a moment later.
   payloadView.textContent = body;
   const queued = navigator.sendBeacon(url, body);
@@ -80,6 +86,38 @@ window.addEventListener('pagehide', () => {
 });
 renderLog();
 refresh();
+
+/**
+ * A beacon sent on pagehide reaches the server after its page is gone; this load shows it, read
+ * from the previous visit's journal (its token stays in this tab's sessionStorage).
+ */
+async function showPreviousExit(): Promise<void> {
+  const view = byId('previous-exit');
+  const previous = ctx.previousJournal;
+  if (!previous) {
+    view.textContent = 'This is your first visit to this page in this tab: leave it and come back to see one.';
+    return;
+  }
+  const isExit = (entry: ServerJournalEntry) => entry.path === '/api/beacon' && entry.query.startsWith('exit=');
+  await previous.waitFor(isExit, ARRIVAL_WAIT_MS);
+  const exits = previous.items.filter((item) => isExit(item.entry));
+  view.replaceChildren(
+    exits.length === 0
+      ? 'Your previous visit sent no exit beacon (nothing had changed, or it has not arrived).'
+      : h(
+          'ul',
+          {},
+          ...exits.map(({ entry }) =>
+            h(
+              'li',
+              { class: 'previous-exit' },
+              `${entry.method} ${entry.path}?${entry.query} from ${entry.origin ?? 'no Origin'}, Content-Type ${entry.contentType ?? '(none)'}, ${entry.bytesIn} bytes, answered ${entry.status}`,
+            ),
+          ),
+        ),
+  );
+}
+void showPreviousExit();
 
 const showJournal = async () => {
   const response = await fetch('/api/beacon', { cache: 'no-store' });
@@ -127,16 +165,19 @@ function formWith(mark: string): FormData {
   return form;
 }
 
+/** What the journal shows of a preflight whose request never came. */
+function preflightWords({ preflight }: ServerEvidence): string {
+  if (!preflight) return 'no preflight reached the server either';
+  const allowOrigin = preflight.cors?.['access-control-allow-origin'];
+  return `its preflight was answered ${preflight.status} ${allowOrigin ? `allowing ${allowOrigin}` : 'with no CORS headers'}`;
+}
+
 const typeMatches = (predicted: string | null, actual: string | null) =>
   predicted === null
     ? actual === null
     : predicted.endsWith('=')
       ? (actual ?? '').startsWith(predicted)
       : actual === predicted;
-
-/** How long to look for a beacon that should arrive, and for one that should not. */
-const ARRIVAL_WAIT_MS = 4_000;
-const ABSENCE_WAIT_MS = 1_500;
 
 experiment(box, {
   id: 'beacon-types',
@@ -149,9 +190,9 @@ experiment(box, {
     let agrees = true;
     for (const type of TYPES) {
       const mark = marker('beacon');
-      const returned = navigator.sendBeacon(`${ctx.other()}/api/beacon?cors=off`, type.data(mark));
-      const found = await findInJournal(mark, type.preflights ? ABSENCE_WAIT_MS : ARRIVAL_WAIT_MS);
-      const row = { returned, arrived: found !== null, contentType: found?.contentType ?? null };
+      const returned = navigator.sendBeacon(markedUrl(`${ctx.other()}/api/beacon?cors=off`, mark), type.data(mark));
+      const seen = await serverEvidence(ctx.journal, mark, type.preflights ? ABSENCE_WAIT_MS : ARRIVAL_WAIT_MS);
+      const row = { returned, arrived: seen.request !== null, contentType: seen.request?.contentType ?? null };
       rows[type.name] = row;
       const ok =
         returned &&
@@ -159,7 +200,7 @@ experiment(box, {
         (!row.arrived || typeMatches(type.contentType, row.contentType));
       agrees &&= ok;
       lines.push(
-        `${ok ? '\u2714' : '\u2718'} ${type.name}: returned ${returned}, ${row.arrived ? `arrived with Content-Type ${row.contentType ?? '(none)'}` : 'never arrived (preflight refused)'}`,
+        `${ok ? '\u2714' : '\u2718'} ${type.name}: returned ${returned}, ${row.arrived ? `arrived with Content-Type ${row.contentType ?? '(none)'}` : `never arrived (${preflightWords(seen)})`}`,
       );
     }
     return { observed: { rows }, summary: lines.join('\n'), agrees };
@@ -175,11 +216,11 @@ experiment(box, {
     const send = async (query: string, waitMs: number) => {
       const mark = marker('json-beacon');
       const returned = navigator.sendBeacon(
-        `${ctx.other()}/api/beacon${query}`,
+        markedUrl(`${ctx.other()}/api/beacon${query}`, mark),
         new Blob([JSON.stringify({ mark })], { type: 'application/json' }),
       );
-      const found = await findInJournal(mark, waitMs);
-      return { returned, arrived: found !== null, contentType: found?.contentType ?? null };
+      const seen = await serverEvidence(ctx.journal, mark, waitMs);
+      return { returned, arrived: seen.request !== null, contentType: seen.request?.contentType ?? null };
     };
     const byDefault = await send('', ABSENCE_WAIT_MS);
     const withCredentials = await send('?cors=credentials', ARRIVAL_WAIT_MS);

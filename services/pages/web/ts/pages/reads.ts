@@ -3,13 +3,15 @@ import { marker } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../frame/page.js';
 import { attempt, label } from '../probes/attempt.js';
-import { findInJournal } from '../probes/journal.js';
+import { markedUrl, serverEvidence } from '../probes/journal.js';
 import { supportsRequestStreams } from '../probes/protocol.js';
 import { sendXhr } from '../probes/xhr.js';
 import { needsPreflight, isSafelistedResponseHeader, SAFELISTED_RESPONSE_HEADERS } from '../rules/cors-rules.js';
 import { preflightCacheCapSeconds } from '../rules/engine.js';
 
 const ctx = setupPage();
+/** How long to look for a request that reached the server, once the page has its outcome. */
+const ARRIVAL_WAIT_MS = 3_000;
 const { experiments: box, site } = ctx;
 runAllButton(box);
 
@@ -74,8 +76,8 @@ experiment(box, {
     'status 0, statusText and headers empty, an error event and no load event. The request still reached the server (found in its beacon journal).',
   async run() {
     const mark = marker('xhr-cors-off');
-    const outcome = await sendXhr('POST', `${ctx.other()}/api/beacon?cors=off`, { body: mark });
-    const arrived = (await findInJournal(mark)) !== null;
+    const outcome = await sendXhr('POST', markedUrl(`${ctx.other()}/api/beacon?cors=off`, mark), { body: mark });
+    const arrived = (await serverEvidence(ctx.journal, mark, ARRIVAL_WAIT_MS)).request !== null;
     const observed = {
       status: outcome.status,
       statusText: outcome.statusText,
@@ -331,8 +333,9 @@ experiment(box, {
     const rows: Record<string, { preflightPredicted: boolean; arrived: boolean; supported: boolean }> = {};
     for (const shape of shapes) {
       const mark = marker('shape');
-      await attempt(() => shape.send(`${ctx.other()}/api/beacon?cors=off`, mark));
-      const arrived = (await findInJournal(mark)) !== null;
+      await attempt(() => shape.send(markedUrl(`${ctx.other()}/api/beacon?cors=off`, mark), mark));
+      // The send has settled, so the server has recorded whatever the browser sent: one look is enough.
+      const arrived = (await serverEvidence(ctx.journal, mark)).request !== null;
       rows[shape.name] = {
         preflightPredicted: needsPreflight('POST', shape.headers, shape.forced),
         arrived,

@@ -1,18 +1,33 @@
-import type { BeaconJournal, BeaconJournalEntry } from '@origin-lab/contract';
-import { sleep } from '../frame/dom.js';
+import type { ServerJournalEntry } from '@origin-lab/contract';
+import type { JournalFeed } from '../server-view/journal-feed.js';
+
+/** The query parameter that marks one experiment's request, so its journal entries can be found. */
+const MARK_PARAMETER = 'mark';
+
+/** The URL with mark added to its query: the request and its preflight both carry it. */
+export function markedUrl(url: string, mark: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}${MARK_PARAMETER}=${encodeURIComponent(mark)}`;
+}
+
+/** What the server saw of the requests carrying one mark: the request itself and its preflight. */
+export interface ServerEvidence {
+  /** The request, if it reached the server; null if the browser never sent it. */
+  request: ServerJournalEntry | null;
+  /** The browser's preflight for it, if there was one. */
+  preflight: ServerJournalEntry | null;
+}
+
+const carries = (entry: ServerJournalEntry, mark: string) =>
+  new URLSearchParams(entry.query).get(MARK_PARAMETER) === mark;
 
 /**
- * Asks the server (same origin, so always readable) whether a POST carrying marker reached
- * /api/beacon. This is how a page sees what CORS hides from it: a request the page could not
- * read may still have been handled, and one behind a refused preflight never arrives.
+ * Asks this visitor's journal (same origin, so always readable) what reached the server with
+ * mark. This is how a page sees what CORS hides from it: a request the page could not read may
+ * still have been handled, and one behind a refused preflight never arrives. Waits up to waitMs
+ * for the request itself; 0 asks once, enough when the page already has the answer (or the failure).
  */
-export async function findInJournal(marker: string, waitMs = 0): Promise<BeaconJournalEntry | null> {
-  const deadline = performance.now() + waitMs;
-  for (;;) {
-    const response = await fetch('/api/beacon', { cache: 'no-store' });
-    const { beacons } = (await response.json()) as BeaconJournal;
-    const found = beacons.find((entry) => entry.body.includes(marker));
-    if (found || performance.now() >= deadline) return found ?? null;
-    await sleep(200);
-  }
+export async function serverEvidence(journal: JournalFeed, mark: string, waitMs = 0): Promise<ServerEvidence> {
+  const request = await journal.waitFor((entry) => !entry.preflight && carries(entry, mark), waitMs);
+  const preflight = journal.items.find((item) => item.entry.preflight && carries(item.entry, mark));
+  return { request: request?.entry ?? null, preflight: preflight?.entry ?? null };
 }

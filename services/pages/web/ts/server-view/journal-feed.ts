@@ -8,6 +8,9 @@ export interface JournalItem {
 
 type Listener = (items: readonly JournalItem[]) => void;
 
+/** How often waitFor asks the server while an experiment waits for evidence. */
+const WAIT_POLL_MS = 150;
+
 /** Journal items kept on the page; the server keeps its own bounded copy. */
 const MAX_ITEMS = 200;
 /** How often a page served over HTTP/1.1 asks for new entries. */
@@ -23,17 +26,46 @@ export class JournalFeed {
   private readonly listeners: Listener[] = [];
   private lastId = 0;
 
-  constructor(private readonly token: string) {}
+  /** fetchFn is the unwrapped fetch, so the feed never tags or records its own reads. */
+  constructor(
+    private readonly token: string,
+    private readonly fetchFn: typeof fetch = fetch,
+  ) {}
 
   /**
    * Starts reading. Over HTTP/2 an event stream costs no connection of its own; over HTTP/1.1 it
    * would hold one of the origin's six, which the connection experiments need, so the feed polls
-   * instead. The classes given are the unwrapped ones, so the feed never tags or records itself.
+   * instead. The class given is the unwrapped EventSource, for the same reason as fetchFn.
    */
-  start(EventSourceClass: typeof EventSource = EventSource, fetchFn: typeof fetch = fetch): void {
+  start(EventSourceClass: typeof EventSource = EventSource): void {
     const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
     if (navigation?.nextHopProtocol === 'h2') this.stream(EventSourceClass);
-    else this.poll(fetchFn);
+    else this.poll();
+  }
+
+  /** Asks the server once for every entry after the last one held: afterwards the feed holds all recorded so far. */
+  async refresh(): Promise<void> {
+    const response = await this.fetchFn(`${this.url}&after=${this.lastId}`, {
+      headers: { Accept: 'application/json' },
+      cache: 'no-store',
+    });
+    if (!response.ok) throw new Error(`the journal answered ${response.status}`);
+    this.add(((await response.json()) as { entries: JournalItem[] }).entries);
+  }
+
+  /**
+   * The first entry matching, asking the server until it is there or waitMs have passed (null).
+   * With waitMs 0 it asks once: enough for a request whose answer the page already has, since the
+   * api records an entry before the answer leaves.
+   */
+  async waitFor(match: (entry: ServerJournalEntry) => boolean, waitMs: number): Promise<JournalItem | null> {
+    const deadline = performance.now() + waitMs;
+    for (;;) {
+      await this.refresh().catch(() => undefined);
+      const found = this.items.find((item) => match(item.entry));
+      if (found || performance.now() >= deadline) return found ?? null;
+      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    }
   }
 
   private get url(): string {
@@ -48,17 +80,10 @@ export class JournalFeed {
     });
   }
 
-  private poll(fetchFn: typeof fetch): void {
+  private poll(): void {
     const once = async () => {
-      try {
-        const response = await fetchFn(`${this.url}&after=${this.lastId}`, {
-          headers: { Accept: 'application/json' },
-          cache: 'no-store',
-        });
-        if (response.ok) this.add(((await response.json()) as { entries: JournalItem[] }).entries);
-      } catch {
-        // The next poll tries again; nothing is lost, the server keeps the journal.
-      }
+      // A failed poll loses nothing: the server keeps the journal and the next poll asks again.
+      await this.refresh().catch(() => undefined);
       setTimeout(() => void once(), POLL_MS);
     };
     void once();

@@ -3,7 +3,8 @@ import { h } from '../frame/dom.js';
 import { onTraffic, type TrafficEntry } from '../frame/waterfall.js';
 import type { SiteOrigins } from '../frame/site.js';
 import type { JournalFeed, JournalItem } from './journal-feed.js';
-import { sentByBrowser } from './unseen.js';
+import { eventSourceRequests, sentByBrowser } from './unseen.js';
+import { eventSourceOpenings } from './visitor.js';
 import { drawTimeline, type TimelineBar, type Tone } from './timeline.js';
 import { explain } from './why-refused.js';
 
@@ -51,6 +52,9 @@ function join(requests: readonly TrafficEntry[], items: readonly JournalItem[]):
     return { request, preflight, actual };
   });
 }
+
+/** The page got no readable answer: a rejected fetch, or an XHR ending with status 0. */
+const failedRead = (request: TrafficEntry) => Boolean(request.failure) || request.status === 0;
 
 function toneOf(request: TrafficEntry): Tone {
   if (request.status === null && !request.failure) return 'pending';
@@ -105,10 +109,19 @@ export function renderServerView(container: HTMLElement, feed: JournalFeed, site
     const items = feed.items.slice(-MAX_ROWS);
     const joined = join(requests, items);
     const seenIds = new Set(joined.flatMap((j) => [j.actual?.id, j.preflight?.id]).filter((id) => id !== undefined));
+    const refusedIds = new Set(joined.filter((j) => failedRead(j.request)).map((j) => j.actual?.id));
+    const eventSources = eventSourceRequests(feed.items, eventSourceOpenings);
     rows.replaceChildren(
       ...items.map((item) => {
-        const browser = sentByBrowser(item.entry);
-        const seen = browser === null && seenIds.has(item.id);
+        const browser = eventSources.get(item.id) ?? sentByBrowser(item.entry);
+        const seen = browser === null && seenIds.has(item.id) && !refusedIds.has(item.id);
+        const unseenBecause =
+          browser ??
+          (refusedIds.has(item.id)
+            ? 'the browser refused the read'
+            : item.entry.path === '/api/beacon'
+              ? 'beacon'
+              : 'not through fetch or XHR');
         return h(
           'tr',
           { class: seen ? '' : 'unseen', 'data-id': String(item.id) },
@@ -118,20 +131,12 @@ export function renderServerView(container: HTMLElement, feed: JournalFeed, site
           h('td', {}, item.entry.origin ?? 'no Origin'),
           h('td', {}, String(item.entry.status)),
           h('td', {}, corsSummary(item.entry)),
-          h(
-            'td',
-            {},
-            seen
-              ? 'yes'
-              : `no: ${browser ?? (item.entry.path === '/api/beacon' ? 'beacon' : 'not through fetch or XHR')}`,
-          ),
+          h('td', {}, seen ? 'yes' : `no: ${unseenBecause}`),
         );
       }),
     );
 
-    const failed = joined.filter(
-      (j) => j.request.role === 'other origin' && (j.request.failure || j.request.status === 0),
-    );
+    const failed = joined.filter((j) => j.request.role === 'other origin' && failedRead(j.request));
     why.replaceChildren(
       ...failed.slice(-10).map((j) => {
         const explanation = explain(

@@ -32,6 +32,25 @@ export function tagUrl(url: string, origins: readonly string[]): string {
   return parsed.href;
 }
 
+/** Each EventSource the page created: its target (path and query, as the journal records them) and when. */
+export interface EventSourceOpening {
+  target: string;
+  atMs: number;
+}
+export const eventSourceOpenings: EventSourceOpening[] = [];
+/** Openings kept; a page creates a handful. */
+const MAX_OPENINGS = 100;
+
+function recordOpening(url: string): void {
+  try {
+    const parsed = new URL(url, location.href);
+    eventSourceOpenings.push({ target: parsed.pathname + parsed.search, atMs: Date.now() });
+    if (eventSourceOpenings.length > MAX_OPENINGS) eventSourceOpenings.shift();
+  } catch {
+    // The constructor itself reports a bad URL.
+  }
+}
+
 /**
  * Wraps fetch, XMLHttpRequest.open, EventSource and navigator.sendBeacon so that every request
  * to the given origins' /api/ carries the token. Install it before anything else wraps them (the
@@ -61,6 +80,7 @@ export function tagDemonstrationTraffic(origins: readonly string[]): void {
   window.EventSource = class extends OriginalEventSource {
     constructor(url: string | URL, init?: EventSourceInit) {
       super(tagUrl(String(url), origins), init);
+      recordOpening(String(url));
     }
   };
 
