@@ -13,6 +13,8 @@ import { caddyBench, echoBench, preflightBench, proxyBench } from './benches/thr
 import { sseBench } from './benches/sse.js';
 import { startupBench } from './benches/startup.js';
 import { pageWeightBench } from './benches/page-weight.js';
+import { journalBench } from './benches/journal.js';
+import { classroomBench } from './benches/classroom.js';
 
 type Bench = (options: BenchOptions, log: (line: string) => void) => Promise<Figure[]>;
 
@@ -24,6 +26,8 @@ const BENCHES: Record<BenchName, Bench> = {
   sse: sseBench,
   startup: startupBench,
   pages: pageWeightBench,
+  journal: journalBench,
+  classroom: classroomBench,
 };
 
 export function machine(): Record<string, string | number> {

@@ -16,7 +16,7 @@ import {
   startUpstreamMock,
 } from '../lib/servers.js';
 
-type Shape = Omit<WrkRequest, 'url' | 'connections' | 'durationS'> & { path: string };
+export type Shape = Omit<WrkRequest, 'url' | 'connections' | 'durationS'> & { path: string };
 
 /** A 200-byte JSON body, the size of a small form posted as JSON. */
 export const POST_BODY = (() => {
@@ -25,7 +25,7 @@ export const POST_BODY = (() => {
   return JSON.stringify({ ...base, note: 'x'.repeat(padding) });
 })();
 
-const ECHO_GET: Shape = { path: '/api/echo?name=ada&tags=cors&n=1', headers: { Origin: BENCH_ORIGIN } };
+export const ECHO_GET: Shape = { path: '/api/echo?name=ada&tags=cors&n=1', headers: { Origin: BENCH_ORIGIN } };
 const ECHO_POST: Shape = {
   path: '/api/echo',
   method: 'POST',
@@ -42,7 +42,7 @@ const PREFLIGHT: Shape = {
   },
 };
 
-function target(label: string, base: string, shape: Shape, options: BenchOptions, tool = wrk): LoadTarget {
+export function target(label: string, base: string, shape: Shape, options: BenchOptions, tool = wrk): LoadTarget {
   const { path, ...request } = shape;
   return {
     label,
@@ -50,7 +50,7 @@ function target(label: string, base: string, shape: Shape, options: BenchOptions
   };
 }
 
-function plan(options: BenchOptions, log: (line: string) => void) {
+export function plan(options: BenchOptions, log: (line: string) => void) {
   return { runs: options.runs, durationS: options.durationS, warmupS: options.quick ? 1 : 2, log };
 }
 

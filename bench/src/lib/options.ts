@@ -6,9 +6,20 @@
  *   BENCH_DURATION_S=5              seconds per throughput run
  *   BENCH_SSE_STREAMS=20000         streams for the SSE capacity run
  *   BENCH_SSE_TICKS=20              ticks per stream (one second apart) in the SSE run
+ *   BENCH_CLASSROOM_VISITORS=24     visitors in the classroom run
  *   BENCH_JSON=path                 also write the figures as JSON to this file
  */
-export const BENCH_NAMES = ['echo', 'preflight', 'proxy', 'caddy', 'sse', 'startup', 'pages'] as const;
+export const BENCH_NAMES = [
+  'echo',
+  'preflight',
+  'proxy',
+  'journal',
+  'caddy',
+  'sse',
+  'startup',
+  'pages',
+  'classroom',
+] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
 export interface BenchOptions {
@@ -20,6 +31,7 @@ export interface BenchOptions {
   sseStreams: number;
   sseTicks: number;
   sseRuns: number;
+  classroomVisitors: number;
   json?: string;
 }
 
@@ -49,6 +61,11 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     sseStreams: int(flag('sse-streams') ?? env.BENCH_SSE_STREAMS, quick ? 2_000 : 20_000, 'BENCH_SSE_STREAMS'),
     sseTicks: int(flag('sse-ticks') ?? env.BENCH_SSE_TICKS, quick ? 6 : 20, 'BENCH_SSE_TICKS'),
     sseRuns: int(flag('sse-runs') ?? env.BENCH_SSE_RUNS, quick ? 1 : 3, 'BENCH_SSE_RUNS'),
+    classroomVisitors: int(
+      flag('classroom-visitors') ?? env.BENCH_CLASSROOM_VISITORS,
+      quick ? 4 : 24,
+      'BENCH_CLASSROOM_VISITORS',
+    ),
     json: flag('json') ?? env.BENCH_JSON,
   };
 }

@@ -4,3 +4,4 @@ export * from './log.js';
 export * from './child-process.js';
 export * from './secret.js';
 export * from './request-log.js';
+export * from './response-done.js';

@@ -19,7 +19,7 @@ import { proxySettings } from './proxy/proxy-settings.js';
 import type { ServerJournalEntry } from '@origin-lab/contract';
 import { VisitorJournals } from './journal/visitor-journals.js';
 import { recordVisitors } from './journal/record-visitors.js';
-import { JOURNAL_PATH, journalStream } from './journal/journal-stream.js';
+import { JOURNAL_PATH, journalOff, journalStream } from './journal/journal-stream.js';
 
 /** The api's additions outside the spec's /api/: the visitors' journals. */
 export const LAB_PREFIX = '/lab/';
@@ -38,6 +38,8 @@ export function createApp(config: ApiConfig): ApiApp {
   const openStreams: OpenStreams = new Set();
   const postsHandlers = posts(config);
   const beaconHandlers = beacon(config);
+  // JOURNAL_VISITORS=0 switches the journal off: nothing is recorded, and reading it says why.
+  const journalOn = config.journal.visitors > 0;
   const journals = new VisitorJournals<ServerJournalEntry>({
     entriesPerVisitor: config.journal.entriesPerVisitor,
     visitors: config.journal.visitors,
@@ -61,15 +63,17 @@ export function createApp(config: ApiConfig): ApiApp {
     .all(NOT_PROXIED_ROUTE, notProxied)
     .get(
       JOURNAL_PATH,
-      journalStream(journals, {
-        maxBufferedBytes: config.journal.streamBufferBytes,
-        keepAliveMs: config.journal.keepAliveMs,
-        open: openStreams,
-      }),
+      journalOn
+        ? journalStream(journals, {
+            maxBufferedBytes: config.journal.streamBufferBytes,
+            keepAliveMs: config.journal.keepAliveMs,
+            open: openStreams,
+          })
+        : journalOff,
     );
 
   // First, so each visitor's journal has every request as it arrived and every answer as it left.
-  app.use(recordVisitors(journals));
+  if (journalOn) app.use(recordVisitors(journals));
   if (config.logRequests) app.use(requestLog(config.log));
   // OPTIONS is answered here, before any route: the preflight. The journals are same-origin only:
   // no other origin is ever allowed to read them.

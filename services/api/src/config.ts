@@ -156,7 +156,7 @@ export function apiConfigFromEnv(env: Env, port: number): ApiConfig {
     beaconJournal: envInt(env, 'BEACON_JOURNAL', base.beaconJournal, 0, 10_000),
     journal: {
       entriesPerVisitor: envInt(env, 'JOURNAL_ENTRIES', base.journal.entriesPerVisitor, 1, 100_000),
-      visitors: envInt(env, 'JOURNAL_VISITORS', base.journal.visitors, 1, 1_000_000),
+      visitors: envInt(env, 'JOURNAL_VISITORS', base.journal.visitors, 0, 1_000_000),
       idleSeconds: envInt(env, 'JOURNAL_IDLE_SECONDS', base.journal.idleSeconds, 1, 7 * 86_400),
       streamBufferBytes: envInt(
         env,

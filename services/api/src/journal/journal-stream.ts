@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { ServerJournalEntry } from '@origin-lab/contract';
+import { ApiError } from '../http/api-error.js';
 import { openEventStream } from '../http/sse.js';
 import type { Stored, VisitorJournals } from './visitor-journals.js';
 import { isVisitorToken, VISITOR_PARAMETER } from './visitor-token.js';
@@ -82,3 +83,8 @@ export function journalStream(
     res.once('close', end);
   };
 }
+
+/** The journal's route when JOURNAL_VISITORS=0 switched recording off. */
+export const journalOff: Middleware = () => {
+  throw new ApiError(404, 'the journal is switched off on this server (JOURNAL_VISITORS=0)', { path: JOURNAL_PATH });
+};

@@ -1,34 +1,30 @@
 import type { Middleware } from 'koa';
 import type { ServerJournalEntry } from '@origin-lab/contract';
+import { onResponseDone } from '@origin-lab/server-kit';
 import { journalEntry } from './journal-entry.js';
 import type { VisitorJournals } from './visitor-journals.js';
-import { isVisitorToken, VISITOR_PARAMETER } from './visitor-token.js';
+import { takeVisitorToken } from './visitor-token.js';
 import { JOURNAL_PATH } from './journal-stream.js';
 
 /**
  * Records every request that carries a visitor token in its URL, preflights included, in that
- * visitor's journal once the answer is sent (or the client went away). First in the chain, so it
+ * visitor's journal once the answer is handed to the connection (or the client went away). First in the chain, so it
  * sees each request as it arrived and each answer as it left. Requests without a valid token are
  * recorded nowhere: nobody could read them. Reading the journal is not recorded in it.
  */
 export function recordVisitors(journals: VisitorJournals<ServerJournalEntry>): Middleware {
   return (ctx, next) => {
     // Cheap test first: this runs on every request.
-    if (!ctx.querystring.includes(`${VISITOR_PARAMETER}=`) || ctx.path === JOURNAL_PATH) return next();
-    const params = new URLSearchParams(ctx.querystring);
-    const token = params.get(VISITOR_PARAMETER);
-    if (token === null || !isVisitorToken(token)) return next();
-    params.delete(VISITOR_PARAMETER);
+    const found = takeVisitorToken(ctx.querystring);
+    if (found === null || ctx.path === JOURNAL_PATH) return next();
+    const { token, rest: query } = found;
 
     const { req, res } = ctx;
     const arrivedAt = Date.now();
     const bytesOut = countBytesWritten(res);
-    res.once('close', () => {
+    onResponseDone(req, res, () => {
       const finishedAt = Date.now();
-      journals.record(
-        token,
-        journalEntry({ req, res, arrivedAt, finishedAt, query: params.toString(), bytesOut: bytesOut() }),
-      );
+      journals.record(token, journalEntry({ req, res, arrivedAt, finishedAt, query, bytesOut: bytesOut() }));
     });
     return next();
   };
