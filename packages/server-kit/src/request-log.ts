@@ -16,14 +16,14 @@ export function requestLogger(sink: LogSink, msg: string): RequestLogger {
   const logger = loggerOf(sink);
   return (req, res) => {
     const started = performance.now();
-    onResponseDone(req, res, () => {
+    onResponseDone(req, res, (completed) => {
       logger.info(
         {
           method: req.method,
           url: req.url,
           status: res.statusCode,
           ms: Math.round((performance.now() - started) * 10) / 10,
-          completed: res.writableFinished,
+          completed,
           headers: req.headers,
         },
         msg,
