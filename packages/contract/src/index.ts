@@ -80,3 +80,13 @@ export interface CallSummary {
   recent: ReceivedCall[];
 }
 export type { ServerJournalEntry } from './server-journal.js';
+export type {
+  LabAllowOrigin,
+  LabCookie,
+  LabCorsPolicy,
+  LabCorsReflection,
+  LabCorsScenario,
+  LabHeaderList,
+  LabPolicyParameter,
+  LabPreflightStatus,
+} from './lab-cors.js';

@@ -20,6 +20,7 @@ import type { ServerJournalEntry } from '@origin-lab/contract';
 import { VisitorJournals } from './journal/visitor-journals.js';
 import { recordVisitors } from './journal/record-visitors.js';
 import { JOURNAL_PATH, journalOff, journalStream } from './journal/journal-stream.js';
+import { LAB_CORS_PATH, labCors } from './lab/lab-cors.js';
 
 /** The api's additions outside the spec's /api/: the visitors' journals. */
 export const LAB_PREFIX = '/lab/';
@@ -61,6 +62,7 @@ export function createApp(config: ApiConfig): ApiApp {
     .get('/api/bad-json', badJson())
     .get(PROXIED_ROUTES, proxy(proxySettings(config), config.log))
     .all(NOT_PROXIED_ROUTE, notProxied)
+    .all(LAB_CORS_PATH, labCors(config.lab, config.limits.bodyBytes))
     .get(
       JOURNAL_PATH,
       journalOn

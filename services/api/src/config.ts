@@ -40,6 +40,13 @@ export interface ApiConfig {
     streamBufferBytes: number;
     keepAliveMs: number;
   };
+  /** The CORS lab (/lab/cors): how much one URL may ask for. */
+  lab: {
+    /** Names in one list (Allow-Methods, Allow-Headers, Expose-Headers). */
+    listItems: number;
+    /** Characters of one parameter value (a list, or the extra header's value). */
+    valueChars: number;
+  };
   upstream: {
     /** Base URL of the third party; the proxy only ever appends an allowed path and the query. */
     url: string;
@@ -92,6 +99,7 @@ export function apiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
       streamBufferBytes: 256 * 1024,
       keepAliveMs: 15_000,
     },
+    lab: { listItems: 20, valueChars: 256 },
     upstream: {
       url: 'http://127.0.0.1:8090',
       apiKey: 'dev-only-upstream-key',
@@ -166,6 +174,10 @@ export function apiConfigFromEnv(env: Env, port: number): ApiConfig {
         64 * 1024 * 1024,
       ),
       keepAliveMs: base.journal.keepAliveMs,
+    },
+    lab: {
+      listItems: envInt(env, 'LAB_LIST_ITEMS', base.lab.listItems, 1, 1_000),
+      valueChars: envInt(env, 'LAB_VALUE_CHARS', base.lab.valueChars, 16, 8_192),
     },
     upstream: {
       url: envString(env, 'UPSTREAM_URL', base.upstream.url),

@@ -21,11 +21,16 @@ export function echo(config: ApiConfig): Middleware {
 }
 
 function reflect(ctx: Context, body: Buffer): void {
-  const { req } = ctx;
-  const valid = isUtf8(body);
   // Serialised here, once, with the header Koa would set for an object body: saves Koa's type lookup.
   ctx.set('Content-Type', JSON_TYPE);
-  const reflection: EchoReflection = {
+  ctx.body = JSON.stringify(reflection(ctx, body));
+}
+
+/** The request as it arrived: what /api/echo answers (and the CORS lab, beside its scenario). */
+export function reflection(ctx: Context, body: Buffer): EchoReflection {
+  const { req } = ctx;
+  const valid = isUtf8(body);
+  return {
     method: ctx.method,
     path: ctx.path,
     query: ctx.query,
@@ -35,5 +40,4 @@ function reflect(ctx: Context, body: Buffer): void {
     bodyBytes: body.length,
     bodyKind: bodyKind(ctx.method, req.headers['content-type'], body.length),
   };
-  ctx.body = JSON.stringify(reflection);
 }

@@ -1,0 +1,99 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Context, Middleware } from 'koa';
+import type { LabCorsPolicy, LabCorsScenario, LabHeaderList } from '@origin-lab/contract';
+import { declaresNoBody, NO_BODY, readSentBody } from '../http/read-body.js';
+import { reflection } from '../echo/echo.js';
+import { labScenario, type LabLimits } from './lab-scenario.js';
+
+/**
+ * The CORS lab: a policy chosen by the request's URL. Outside /api/, which holds only the spec's
+ * endpoints. It holds no secret, fetches nothing and sets no cookie but its own demo cookie.
+ */
+export const LAB_CORS_PATH = '/lab/cors';
+
+/** The origin "another origin" and the second of "two values" name: never the page's own. */
+export const ELSEWHERE_ORIGIN = 'https://elsewhere.example';
+
+/** The one cookie the lab sets, on its own path only. */
+export const DEMO_COOKIE = 'origin_lab_demo';
+
+/** The one extra header an answer can carry, for trying Access-Control-Expose-Headers. */
+export const EXTRA_HEADER = 'X-Lab-Extra';
+
+const headerList = (value: LabHeaderList) => (value === '*' ? '*' : value?.join(', '));
+
+/** Sets the Access-Control-* headers (and Vary) of one policy on the answer. */
+function applyPolicy(ctx: Context, policy: LabCorsPolicy): void {
+  const origin = ctx.get('Origin');
+  const allowOrigin = {
+    none: undefined,
+    '*': '*',
+    origin: origin || undefined,
+    other: ELSEWHERE_ORIGIN,
+    two: `${origin || 'null'}, ${ELSEWHERE_ORIGIN}`,
+  }[policy.allowOrigin];
+  const headers: Record<string, string | undefined> = {
+    'Access-Control-Allow-Origin': allowOrigin,
+    'Access-Control-Allow-Credentials': policy.allowCredentials ? 'true' : undefined,
+    'Access-Control-Allow-Methods': headerList(policy.allowMethods),
+    'Access-Control-Allow-Headers': headerList(policy.allowHeaders),
+    'Access-Control-Expose-Headers': headerList(policy.exposeHeaders),
+    'Access-Control-Max-Age': policy.maxAge === null ? undefined : String(policy.maxAge),
+    Vary: policy.varyOrigin ? 'Origin' : undefined,
+  };
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) ctx.set(name, value);
+}
+
+function demoCookie(scenario: LabCorsScenario): string {
+  const sameSite = { none: 'None', lax: 'Lax', strict: 'Strict' }[scenario.cookie as 'none' | 'lax' | 'strict'];
+  // The value says when it was set, so a learner sees a fresh cookie replace an old one.
+  const value = new Date().toISOString().replace(/[:.]/g, '-');
+  return `${DEMO_COOKIE}=${value}; Path=${LAB_CORS_PATH}; Max-Age=3600; HttpOnly; SameSite=${sameSite}${scenario.cookieSecure ? '; Secure' : ''}`;
+}
+
+/**
+ * The request headers with the Cookie header cut down to the demo cookie. Any origin may read the
+ * lab, with credentials if the URL asks: reflecting the host's other cookies would hand them to
+ * any site. How many were left out is said instead.
+ */
+function withOnlyDemoCookie(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  if (headers.cookie === undefined) return headers;
+  const pairs = headers.cookie.split(';').map((pair) => pair.trim());
+  const kept = pairs.filter((pair) => pair.startsWith(`${DEMO_COOKIE}=`));
+  const hidden = pairs.length - kept.length;
+  const note = hidden > 0 ? [`(${hidden} other cookie${hidden === 1 ? '' : 's'} not shown)`] : [];
+  return { ...headers, cookie: [...kept, ...note].join('; ') };
+}
+
+/**
+ * GET, POST, OPTIONS or any method on /lab/cors. A preflight (OPTIONS with
+ * Access-Control-Request-Method) gets the preflight policy and status and no body; anything else
+ * gets the actual policy, the extra header and the demo cookie when asked, and the request
+ * reflected as /api/echo does, with the scenario the lab applied.
+ */
+export function labCors(limits: LabLimits, bodyLimit: number): Middleware {
+  return async (ctx) => {
+    let scenario: LabCorsScenario;
+    try {
+      scenario = labScenario(ctx.querystring, limits);
+    } catch (err) {
+      // The page that built a wrong URL may read why, from either origin.
+      if (ctx.get('Origin')) ctx.set({ 'Access-Control-Allow-Origin': ctx.get('Origin'), Vary: 'Origin' });
+      throw err;
+    }
+    if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method') !== '') {
+      applyPolicy(ctx, scenario.preflight);
+      ctx.status = scenario.preflightStatus;
+      // A redirected preflight: browsers refuse to follow it, which is the lesson.
+      if (scenario.preflightStatus === 301) ctx.set('Location', ctx.url);
+      return;
+    }
+    applyPolicy(ctx, scenario.actual);
+    if (scenario.extraHeader !== null) ctx.set(EXTRA_HEADER, scenario.extraHeader);
+    if (scenario.cookie !== 'off') ctx.append('Set-Cookie', demoCookie(scenario));
+    const body = declaresNoBody(ctx.req) ? NO_BODY : await readSentBody(ctx.req, bodyLimit);
+    ctx.set('Content-Type', 'application/json; charset=utf-8');
+    const reflected = reflection(ctx, body);
+    ctx.body = JSON.stringify({ ...reflected, headers: withOnlyDemoCookie(reflected.headers), scenario });
+  };
+}

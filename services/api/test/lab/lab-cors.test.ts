@@ -1,0 +1,203 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { LabCorsReflection, ServerJournalEntry } from '@origin-lab/contract';
+import { rawGet } from '@origin-lab/test-kit';
+import { apiForFile } from '../start-api.js';
+
+const api = apiForFile();
+const PAGE = 'http://page.example';
+const ELSEWHERE = 'https://elsewhere.example';
+
+const preflight = (query: string, headers: Record<string, string> = {}) =>
+  fetch(`${api.url}/lab/cors?${query}`, {
+    method: 'OPTIONS',
+    headers: { Origin: PAGE, 'Access-Control-Request-Method': 'PUT', ...headers },
+    redirect: 'manual',
+  });
+const actual = (query: string, init: RequestInit = {}) =>
+  fetch(`${api.url}/lab/cors?${query}`, { ...init, headers: { Origin: PAGE, ...init.headers } });
+
+const corsHeadersOf = (response: Response) =>
+  Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('access-control-') || name === 'vary'));
+
+describe('the CORS lab: the policy the URL asks for', () => {
+  it('by default reflects the origin and says Vary: Origin, on the preflight (204, no body) and the answer', async () => {
+    const pre = await preflight('');
+    expect(pre.status).toBe(204);
+    expect(await pre.text()).toBe('');
+    expect(corsHeadersOf(pre)).toEqual({ 'access-control-allow-origin': PAGE, vary: 'Origin' });
+    const answer = await actual('');
+    expect(answer.status).toBe(200);
+    expect(corsHeadersOf(answer)).toEqual({ 'access-control-allow-origin': PAGE, vary: 'Origin' });
+  });
+
+  it.each([
+    ['allow-origin=none', {}],
+    ['allow-origin=*', { 'access-control-allow-origin': '*' }],
+    ['allow-origin=origin', { 'access-control-allow-origin': PAGE }],
+    ['allow-origin=other', { 'access-control-allow-origin': ELSEWHERE }],
+    ['allow-origin=two', { 'access-control-allow-origin': `${PAGE}, ${ELSEWHERE}` }],
+    ['allow-credentials=true', { 'access-control-allow-origin': PAGE, 'access-control-allow-credentials': 'true' }],
+    ['allow-credentials=false', { 'access-control-allow-origin': PAGE }],
+    [
+      'allow-methods=PUT,DELETE',
+      { 'access-control-allow-origin': PAGE, 'access-control-allow-methods': 'PUT, DELETE' },
+    ],
+    ['allow-methods=*', { 'access-control-allow-origin': PAGE, 'access-control-allow-methods': '*' }],
+    [
+      'allow-headers=X-One, Authorization',
+      { 'access-control-allow-origin': PAGE, 'access-control-allow-headers': 'X-One, Authorization' },
+    ],
+    ['allow-headers=*', { 'access-control-allow-origin': PAGE, 'access-control-allow-headers': '*' }],
+    ['allow-headers=', { 'access-control-allow-origin': PAGE, 'access-control-allow-headers': '' }],
+    [
+      'expose-headers=X-Lab-Extra',
+      { 'access-control-allow-origin': PAGE, 'access-control-expose-headers': 'X-Lab-Extra' },
+    ],
+    ['expose-headers=*', { 'access-control-allow-origin': PAGE, 'access-control-expose-headers': '*' }],
+    ['max-age=0', { 'access-control-allow-origin': PAGE, 'access-control-max-age': '0' }],
+    ['max-age=86400', { 'access-control-allow-origin': PAGE, 'access-control-max-age': '86400' }],
+  ])('%s, on both requests', async (query, expected) => {
+    for (const response of [await preflight(query), await actual(query)])
+      expect(corsHeadersOf(response)).toEqual({ vary: 'Origin', ...expected });
+  });
+
+  it('vary=off leaves Vary out', async () => {
+    expect(corsHeadersOf(await actual('vary=off'))).toEqual({ 'access-control-allow-origin': PAGE });
+  });
+
+  it('preflight. and actual. set one request each; the plain name sets both, the prefixed one wins', async () => {
+    const query = 'allow-origin=*&preflight.allow-headers=X-One&actual.allow-origin=none&actual.expose-headers=*';
+    expect(corsHeadersOf(await preflight(query))).toEqual({
+      'access-control-allow-origin': '*',
+      'access-control-allow-headers': 'X-One',
+      vary: 'Origin',
+    });
+    expect(corsHeadersOf(await actual(query))).toEqual({ 'access-control-expose-headers': '*', vary: 'Origin' });
+  });
+
+  it.each([200, 204, 401, 404, 500])('preflight-status=%i answers the preflight only with it', async (status) => {
+    expect((await preflight(`preflight-status=${status}`)).status).toBe(status);
+    expect((await actual(`preflight-status=${status}`)).status).toBe(200);
+  });
+
+  it('preflight-status=301 redirects the preflight to the same URL', async () => {
+    const pre = await preflight('preflight-status=301', {});
+    expect(pre.status).toBe(301);
+    expect(pre.headers.get('location')).toBe('/lab/cors?preflight-status=301');
+  });
+
+  it('an OPTIONS without Access-Control-Request-Method is an actual request', async () => {
+    const answer = await actual('preflight-status=500&actual.allow-methods=GET', { method: 'OPTIONS' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('access-control-allow-methods')).toBe('GET');
+  });
+
+  it('the answer reflects what arrived, like /api/echo, with the scenario it applied', async () => {
+    const answer = await actual('allow-origin=*&extra-header=hello there', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer demo' },
+      body: '{"a":1}',
+    });
+    expect(answer.headers.get('x-lab-extra')).toBe('hello there');
+    const body = (await answer.json()) as LabCorsReflection;
+    expect(body).toMatchObject({
+      method: 'POST',
+      path: '/lab/cors',
+      body: '{"a":1}',
+      bodyBytes: 7,
+      bodyKind: 'json',
+      headers: { authorization: 'Bearer demo', origin: PAGE },
+      scenario: { actual: { allowOrigin: '*' }, extraHeader: 'hello there', preflightStatus: 204, cookie: 'off' },
+    });
+  });
+});
+
+describe('the demo cookie', () => {
+  it.each([
+    ['cookie=none&cookie-secure=true', 'SameSite=None; Secure'],
+    ['cookie=none', 'SameSite=None'],
+    ['cookie=lax', 'SameSite=Lax'],
+    ['cookie=strict&cookie-secure=true', 'SameSite=Strict; Secure'],
+  ])('%s sets only origin_lab_demo, on its own path', async (query, attributes) => {
+    const answer = await actual(query);
+    const cookies = answer.headers.getSetCookie();
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toMatch(
+      new RegExp(
+        `^origin_lab_demo=[0-9TZ-]+; Path=/lab/cors; Max-Age=3600; HttpOnly; ${attributes.replace(/;/g, ';')}$`,
+      ),
+    );
+  });
+
+  it("is the only cookie the answer reflects: the host's other cookies are counted, never shown", async () => {
+    const answer = await actual('', { headers: { Cookie: 'session=secret-value; origin_lab_demo=set-1; other=x' } });
+    const body = (await answer.json()) as LabCorsReflection;
+    expect(body.headers.cookie).toBe('origin_lab_demo=set-1; (2 other cookies not shown)');
+    expect(JSON.stringify(body)).not.toContain('secret-value');
+  });
+
+  it('is set on no preflight, and not without cookie=', async () => {
+    expect((await preflight('cookie=lax')).headers.getSetCookie()).toEqual([]);
+    expect((await actual('')).headers.getSetCookie()).toEqual([]);
+  });
+});
+
+describe('bad lab URLs: 400 naming the parameter, never a 500', () => {
+  it.each([
+    ['an unknown name', 'allow-everything=yes', 'allow-everything', /unknown parameter/],
+    ['an unknown prefix', 'request.allow-origin=*', 'request.allow-origin', /unknown parameter/],
+    ['a prefix on a scenario parameter', 'preflight.cookie=lax', 'preflight.cookie', /unknown parameter/],
+    ['a repeated name', 'vary=on&vary=off', 'vary', /more than once/],
+    ['a value outside its choices', 'allow-origin=everyone', 'allow-origin', /one of none, \*, origin, other, two/],
+    ['a status not offered', 'preflight-status=302', 'preflight-status', /one of 200, 204, 301, 401, 404, 500/],
+    ['max-age not a number', 'max-age=soon', 'max-age', /whole number of seconds/],
+    ['max-age too large', 'max-age=86401', 'max-age', /whole number of seconds/],
+    ['a list item that is not a name', 'allow-headers=X-One,X Two', 'allow-headers', /comma-separated list of names/],
+    [
+      'too many list items',
+      `allow-methods=${Array.from({ length: 21 }, (_, i) => `M${i}`).join(',')}`,
+      'allow-methods',
+      /at most 20 items/,
+    ],
+    ['a value too long', `extra-header=${'x'.repeat(257)}`, 'extra-header', /at most 256 characters/],
+    ['CR LF in a value (header splitting)', 'extra-header=a%0D%0ASet-Cookie:%20stolen=1', 'extra-header', /no CR, LF/],
+    ['LF alone', 'expose-headers=a%0Ab', 'expose-headers', /no CR, LF/],
+    ['another control byte', 'extra-header=a%01b', 'extra-header', /no CR, LF/],
+    ['a non-ASCII byte', 'extra-header=caf%C3%A9', 'extra-header', /visible ASCII/],
+  ])('%s', async (_, query, parameter, message) => {
+    for (const response of [await actual(query), await preflight(query)]) {
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      // The page that built the URL may read why.
+      expect(response.headers.get('access-control-allow-origin')).toBe(PAGE);
+      expect(response.headers.getSetCookie()).toEqual([]);
+      const body = (await response.json()) as { error: string; parameter: string };
+      expect(body.parameter).toBe(parameter);
+      expect(body.error).toMatch(message);
+    }
+  });
+
+  it('a raw CR LF that reaches the server never becomes a header', async () => {
+    // Sent byte for byte, not through a client that would refuse it.
+    const answer = await rawGet(api.port, '/lab/cors?extra-header=a%0d%0aX-Injected:%201');
+    expect(answer.status).toBe(400);
+    expect(answer.headers['x-injected']).toBeUndefined();
+  });
+});
+
+describe('the lab and the journal', () => {
+  it('records its preflight and its answer in the visitor journal, with the policy answered', async () => {
+    const visitor = randomBytes(16).toString('base64url');
+    await preflight(`allow-origin=*&preflight-status=401&visitor=${visitor}`);
+    await actual(`allow-origin=*&visitor=${visitor}`);
+    const journal = await fetch(`${api.url}/lab/journal?visitor=${visitor}`, {
+      headers: { Accept: 'application/json' },
+    });
+    const { entries } = (await journal.json()) as { entries: { entry: ServerJournalEntry }[] };
+    expect(entries.map(({ entry }) => [entry.method, entry.path, entry.preflight, entry.status, entry.cors])).toEqual([
+      ['OPTIONS', '/lab/cors', true, 401, { 'access-control-allow-origin': '*' }],
+      ['GET', '/lab/cors', false, 200, { 'access-control-allow-origin': '*' }],
+    ]);
+  });
+});
