@@ -182,7 +182,7 @@ describe('bad lab URLs: 400 naming the parameter, never a 500', () => {
     // Sent byte for byte, not through a client that would refuse it.
     const answer = await rawGet(api.port, '/lab/cors?extra-header=a%0d%0aX-Injected:%201');
     expect(answer.status).toBe(400);
-    expect(answer.headers['x-injected']).toBeUndefined();
+    expect(answer.headers.has('x-injected')).toBe(false);
   });
 });
 
