@@ -10,6 +10,7 @@ const PAGES = [
   '/events.html',
   '/outcomes.html',
   '/proxy.html',
+  '/playground.html',
 ];
 const BUDGET_BYTES = 100 * 1024;
 

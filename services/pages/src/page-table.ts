@@ -54,6 +54,12 @@ export const PAGES: readonly PageEntry[] = [
     topic: 'one result shape over fetch and XMLHttpRequest.',
   },
   { name: 'proxy', title: 'Same-origin proxy', navLabel: 'Proxy', topic: 'a third party behind /api/upstream/.' },
+  {
+    name: 'playground',
+    title: 'CORS playground',
+    navLabel: 'Playground',
+    topic: 'your own request against your own server policy: predicted, sent, observed, explained.',
+  },
 ];
 
 /** The address of a page: the index is served at /. */

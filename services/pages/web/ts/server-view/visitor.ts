@@ -18,7 +18,11 @@ function makeToken(): string {
     .replace(/=+$/, '');
 }
 
-/** The URL with this visitor's token added, when it goes to /api/ on one of the given origins. */
+/** The CORS lab: the playground's requests are demonstration requests too. */
+const LAB_CORS_PATH = '/lab/cors';
+const isDemonstrationPath = (path: string) => path.startsWith('/api/') || path === LAB_CORS_PATH;
+
+/** The URL with this visitor's token added, when it goes to /api/ or the CORS lab on one of the given origins. */
 export function tagUrl(url: string, origins: readonly string[]): string {
   let parsed: URL;
   try {
@@ -26,7 +30,7 @@ export function tagUrl(url: string, origins: readonly string[]): string {
   } catch {
     return url; // Let the API under test report the bad URL itself.
   }
-  if (!origins.includes(parsed.origin) || !parsed.pathname.startsWith('/api/')) return url;
+  if (!origins.includes(parsed.origin) || !isDemonstrationPath(parsed.pathname)) return url;
   if (parsed.searchParams.has(VISITOR_PARAMETER)) return url;
   parsed.searchParams.append(VISITOR_PARAMETER, visitorToken);
   return parsed.href;

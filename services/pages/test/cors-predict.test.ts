@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import type { LabCorsPolicy, LabCorsScenario } from '@origin-lab/contract';
+import { predict, type PlannedRequest } from '../web/ts/rules/cors-predict.js';
+
+const POLICY: LabCorsPolicy = {
+  allowOrigin: 'origin',
+  allowCredentials: false,
+  allowMethods: null,
+  allowHeaders: null,
+  exposeHeaders: null,
+  maxAge: null,
+  varyOrigin: true,
+};
+
+const scenario = (both: Partial<LabCorsPolicy> = {}, rest: Partial<LabCorsScenario> = {}): LabCorsScenario => ({
+  preflight: { ...POLICY, ...both },
+  actual: { ...POLICY, ...both },
+  preflightStatus: 204,
+  extraHeader: null,
+  cookie: 'off',
+  cookieSecure: false,
+  ...rest,
+});
+
+const request = (overrides: Partial<PlannedRequest> = {}): PlannedRequest => ({
+  method: 'GET',
+  headers: [],
+  credentials: false,
+  mode: 'cors',
+  forcedPreflight: null,
+  crossOrigin: true,
+  ...overrides,
+});
+
+const ANSWER_HEADERS = ['content-type', 'content-length', 'x-lab-extra', 'vary', 'set-cookie'];
+
+describe('predict: preflight or not, and why', () => {
+  it.each([
+    ['a simple GET', request(), false, /simple request/],
+    ['PUT', request({ method: 'PUT' }), true, /method PUT/],
+    [
+      'a JSON Content-Type',
+      request({ method: 'POST', headers: [['Content-Type', 'application/json']] }),
+      true,
+      /Content-Type: application\/json is not CORS-safelisted/,
+    ],
+    [
+      'text/plain',
+      request({ method: 'POST', headers: [['Content-Type', 'text/plain;charset=UTF-8']] }),
+      false,
+      /simple/,
+    ],
+    ['Content-Language of 128 bytes', request({ headers: [['Content-Language', 'a'.repeat(128)]] }), false, /simple/],
+    [
+      'Content-Language of 129 bytes',
+      request({ headers: [['Content-Language', 'a'.repeat(129)]] }),
+      true,
+      /129 bytes, over 128/,
+    ],
+    [
+      'safelisted values over 1024 bytes in all',
+      request({ headers: Array.from({ length: 9 }, () => ['Accept-Language', 'a'.repeat(120)] as [string, string]) }),
+      true,
+      /1080 bytes, over 1024/,
+    ],
+    ['Authorization', request({ headers: [['Authorization', 'Bearer x']] }), true, /Authorization/],
+    [
+      'a ReadableStream body',
+      request({ method: 'POST', forcedPreflight: 'a ReadableStream body always preflights' }),
+      true,
+      /ReadableStream/,
+    ],
+  ])('%s', (_, planned, preflighted, why) => {
+    const prediction = predict(planned, scenario({ allowHeaders: '*', allowMethods: '*' }), ANSWER_HEADERS);
+    expect(prediction.preflight.sent).toBe(preflighted);
+    expect(prediction.preflight.why).toMatch(why);
+  });
+});
+
+describe('predict: the header and wildcard matrix, and credentials', () => {
+  const withHeader = request({ headers: [['X-One', '1']] });
+  const withAuth = request({ headers: [['Authorization', 'Bearer x']] });
+  const credentialed = (r: PlannedRequest) => ({ ...r, credentials: true });
+  it.each([
+    ['header listed', withHeader, scenario({ allowHeaders: ['x-one'] }), true, null],
+    [
+      'header not listed',
+      withHeader,
+      scenario({ allowHeaders: ['x-two'] }),
+      false,
+      /x-one is not in Access-Control-Allow-Headers/,
+    ],
+    ['header under *', withHeader, scenario({ allowHeaders: '*' }), true, null],
+    [
+      'header under * with credentials',
+      credentialed(withHeader),
+      scenario({ allowHeaders: '*', allowCredentials: true }),
+      false,
+      /x-one is not in/,
+    ],
+    [
+      'Authorization under *',
+      withAuth,
+      scenario({ allowHeaders: '*' }),
+      false,
+      /Authorization is not covered by Access-Control-Allow-Headers: \*/,
+    ],
+    ['Authorization named', withAuth, scenario({ allowHeaders: ['Authorization'] }), true, null],
+    ['PUT under * methods', request({ method: 'PUT' }), scenario({ allowMethods: '*' }), true, null],
+    [
+      'PUT under * with credentials',
+      credentialed(request({ method: 'PUT' })),
+      scenario({ allowMethods: '*', allowCredentials: true }),
+      false,
+      /only without credentials/,
+    ],
+    ['origin *', request(), scenario({ allowOrigin: '*' }), true, null],
+    [
+      'origin * with credentials',
+      credentialed(request()),
+      scenario({ allowOrigin: '*', allowCredentials: true }),
+      false,
+      /\* is not allowed/,
+    ],
+    [
+      'credentials without Allow-Credentials',
+      credentialed(request()),
+      scenario(),
+      false,
+      /no Access-Control-Allow-Credentials/,
+    ],
+    ['credentials with Allow-Credentials', credentialed(request()), scenario({ allowCredentials: true }), true, null],
+    ['no Allow-Origin', request(), scenario({ allowOrigin: 'none' }), false, /no Access-Control-Allow-Origin/],
+    ['another origin', request(), scenario({ allowOrigin: 'other' }), false, /another origin/],
+    ['two origins', request(), scenario({ allowOrigin: 'two' }), false, /two values/],
+  ])('%s', (_, planned, lab, readable, failure) => {
+    const prediction = predict(planned, lab, ANSWER_HEADERS);
+    expect(prediction.readable).toBe(readable);
+    if (failure) expect(prediction.failure).toMatch(failure);
+    else expect(prediction.failure).toBeNull();
+  });
+
+  it.each([401, 404, 500, 301])('a preflight answered %i fails, and the request is never sent', (status) => {
+    const prediction = predict(
+      request({ method: 'PUT' }),
+      scenario({ allowMethods: ['PUT'] }, { preflightStatus: status as 401 }),
+      ANSWER_HEADERS,
+    );
+    expect(prediction.preflight).toMatchObject({ sent: true, passes: false });
+    expect(prediction.sent).toBe(false);
+  });
+
+  it('a preflight that passes while the actual answer does not: sent, handled, not readable', () => {
+    const lab = scenario(
+      {},
+      { actual: { ...POLICY, allowOrigin: 'none' }, preflight: { ...POLICY, allowMethods: ['PUT'] } },
+    );
+    const prediction = predict(request({ method: 'PUT' }), lab, ANSWER_HEADERS);
+    expect(prediction).toMatchObject({ preflight: { sent: true, passes: true }, sent: true, readable: false });
+  });
+});
+
+describe('predict: what script may read, no-cors, same origin', () => {
+  it('reads the safelisted headers only, plus what Expose-Headers names; never Set-Cookie', () => {
+    expect(predict(request(), scenario(), ANSWER_HEADERS).visibleHeaders).toEqual(['content-type', 'content-length']);
+    expect(predict(request(), scenario({ exposeHeaders: ['X-Lab-Extra'] }), ANSWER_HEADERS).visibleHeaders).toEqual([
+      'content-type',
+      'content-length',
+      'x-lab-extra',
+    ]);
+    expect(predict(request(), scenario({ exposeHeaders: '*' }), ANSWER_HEADERS).visibleHeaders).toEqual([
+      'content-type',
+      'content-length',
+      'x-lab-extra',
+      'vary',
+    ]);
+    // With credentials, * in Expose-Headers is the literal name "*".
+    const credentialed = request({ credentials: true });
+    expect(
+      predict(credentialed, scenario({ exposeHeaders: '*', allowCredentials: true }), ANSWER_HEADERS).visibleHeaders,
+    ).toEqual(['content-type', 'content-length']);
+  });
+
+  it('no-cors: sent, never readable; a method other than GET, HEAD, POST is refused before sending', () => {
+    expect(predict(request({ mode: 'no-cors' }), scenario({ allowOrigin: 'none' }), ANSWER_HEADERS)).toMatchObject({
+      preflight: { sent: false },
+      sent: true,
+      readable: false,
+    });
+    expect(predict(request({ mode: 'no-cors', method: 'PUT' }), scenario(), ANSWER_HEADERS)).toMatchObject({
+      sent: false,
+      failure: expect.stringMatching(/rejects before sending/),
+    });
+    expect(
+      predict(request({ mode: 'no-cors', headers: [['X-One', '1']] }), scenario(), ANSWER_HEADERS).failure,
+    ).toMatch(/X-One dropped before sending/);
+  });
+
+  it('same origin: no preflight, readable whatever the policy', () => {
+    expect(
+      predict(request({ crossOrigin: false, method: 'PUT' }), scenario({ allowOrigin: 'none' }), ANSWER_HEADERS),
+    ).toMatchObject({ preflight: { sent: false }, readable: true });
+  });
+});
