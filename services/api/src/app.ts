@@ -22,7 +22,7 @@ import { recordVisitors } from './journal/record-visitors.js';
 import { JOURNAL_PATH, journalOff, journalStream } from './journal/journal-stream.js';
 import { LAB_CORS_PATH, labCors } from './lab/lab-cors.js';
 
-/** The api's additions outside the spec's /api/: the visitors' journals. */
+/** The api's additions outside the spec's /api/: the visitors' journals and the CORS lab. */
 export const LAB_PREFIX = '/lab/';
 
 export interface ApiApp extends Koa {

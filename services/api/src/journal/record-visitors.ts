@@ -8,13 +8,13 @@ import { JOURNAL_PATH } from './journal-stream.js';
 
 /**
  * Records every request that carries a visitor token in its URL, preflights included, in that
- * visitor's journal once the answer is handed to the connection (or the client went away). First in the chain, so it
- * sees each request as it arrived and each answer as it left. Requests without a valid token are
+ * visitor's journal once the answer is handed to the connection (or the client went away). First
+ * in the chain, so it sees each request as it arrived and each answer as it left. Requests without a valid token are
  * recorded nowhere: nobody could read them. Reading the journal is not recorded in it.
  */
 export function recordVisitors(journals: VisitorJournals<ServerJournalEntry>): Middleware {
   return (ctx, next) => {
-    // Cheap test first: this runs on every request.
+    // A scan of the raw query, no parsing: this runs on every request.
     const found = takeVisitorToken(ctx.querystring);
     if (found === null || ctx.path === JOURNAL_PATH) return next();
     const { token, rest: query } = found;

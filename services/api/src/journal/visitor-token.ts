@@ -20,7 +20,7 @@ export interface TokenInQuery {
 
 /**
  * Finds the visitor parameter in a raw query string by scanning it, not parsing it: this runs on
- * every request, and URLSearchParams cost the api a tenth of its throughput here. The first
+ * every request, and URLSearchParams cost each tagged one about 0.3 µs more. The first
  * parameter named exactly `visitor` counts; its value is taken as it is (a token is base64url,
  * which never needs decoding, so an encoded one is not a token).
  */

@@ -4,7 +4,7 @@ import { setupPage } from '../frame/page.js';
 import { attempt } from '../probes/attempt.js';
 import { markedUrl, serverEvidence, type ServerEvidence } from '../probes/journal.js';
 import { sendXhr } from '../probes/xhr.js';
-import { predict, type PlannedRequest, type Prediction } from '../rules/cors-predict.js';
+import { AUTHORIZATION_UNDER_WILDCARD, predict, type PlannedRequest, type Prediction } from '../rules/cors-predict.js';
 import { explain } from '../server-view/why-refused.js';
 import { PRESETS } from '../playground/presets.js';
 
@@ -76,8 +76,7 @@ function formScenario(): LabCorsScenario {
 }
 
 /** The lab URL asking for the form's policy: only what differs from the lab's defaults. */
-function labUrl(origin: string): string {
-  const scenario = formScenario();
+function labUrl(origin: string, scenario: LabCorsScenario): string {
   const policy = scenario.actual;
   const params = new URLSearchParams();
   const list = (value: LabHeaderList) => (value === '*' ? '*' : (value ?? []).join(','));
@@ -106,8 +105,10 @@ function formHeaders(): [string, string][] {
 
 interface Body {
   value: BodyInit | null;
-  /** The Content-Type the browser adds for it, when the page sets none. */
+  /** The Content-Type the request carries for it, unless the page's headers set one. */
   contentType: string | null;
+  /** Whether the page's code sets that Content-Type (a JSON string), rather than the browser. */
+  setByPage?: boolean;
   forcedPreflight: string | null;
 }
 
@@ -129,7 +130,7 @@ function formBody(): Body {
       return { value: data, contentType: 'multipart/form-data; boundary=x', forcedPreflight: null };
     }
     case 'json':
-      return { value: text, contentType: null, forcedPreflight: null };
+      return { value: text, contentType: 'application/json', setByPage: true, forcedPreflight: null };
     case 'blob-json':
       return {
         value: new Blob([text], { type: 'application/json' }),
@@ -161,9 +162,9 @@ interface Observed {
   error: string | null;
 }
 
-async function send(url: string, headers: [string, string][], body: Body): Promise<Observed> {
-  const method = field('method').value.trim();
-  const credentials = field('credentials').value === 'include';
+/** Sends with the page's own headers (not the browser's Content-Type), as the form says: fetch or XHR. */
+async function send(url: string, planned: PlannedRequest, headers: [string, string][], body: Body): Promise<Observed> {
+  const { method, credentials } = planned;
   if (field('api').value === 'xhr') {
     const outcome = await sendXhr(method, url, {
       headers: Object.fromEntries(headers),
@@ -187,7 +188,7 @@ async function send(url: string, headers: [string, string][], body: Body): Promi
       method,
       headers,
       credentials: credentials ? 'include' : 'same-origin',
-      mode: field('mode').value as RequestMode,
+      mode: planned.mode,
       body: body.value,
       ...(body.value instanceof ReadableStream ? { duplex: 'half' } : {}),
     } as RequestInit),
@@ -273,7 +274,7 @@ function knownDifference(
   seen: { preflight: boolean; sent: boolean; readable: boolean },
 ): string | null {
   // Measured on Chromium 156 and Firefox ESR 153: both let Authorization through under Allow-Headers: *.
-  if (prediction.failure?.startsWith('Authorization is not covered') && seen.preflight && seen.sent && seen.readable)
+  if (prediction.failure === AUTHORIZATION_UNDER_WILDCARD && seen.preflight && seen.sent && seen.readable)
     return `${ctx.engine} lets Authorization through under Access-Control-Allow-Headers: *, which the spec says must name it.`;
   return null;
 }
@@ -283,28 +284,29 @@ async function run(): Promise<void> {
   const mark = marker('playground');
   const crossOrigin = field('target').value === 'other';
   const origin = crossOrigin ? ctx.other() : ctx.site.self;
-  const url = markedUrl(labUrl(origin), mark);
-  const headers = formHeaders();
+  const scenario = formScenario();
+  const url = markedUrl(labUrl(origin, scenario), mark);
+  const written = formHeaders();
   const body = formBody();
   const method = field('method').value.trim();
-  if (field('body').value === 'json' && !headers.some(([name]) => name.toLowerCase() === 'content-type'))
-    headers.push(['Content-Type', 'application/json']);
+  // The body's Content-Type, unless the page's headers already set one.
+  const typed: [string, string][] =
+    body.contentType && !written.some(([name]) => name.toLowerCase() === 'content-type')
+      ? [...written, ['Content-Type', body.contentType]]
+      : written;
   const planned: PlannedRequest = {
     method,
-    headers:
-      body.contentType && !headers.some(([n]) => n.toLowerCase() === 'content-type')
-        ? [...headers, ['Content-Type', body.contentType]]
-        : headers,
+    headers: typed,
     credentials: field('credentials').value === 'include',
     mode: field('api').value === 'xhr' ? 'cors' : (field('mode').value as 'cors' | 'no-cors'),
     forcedPreflight: body.forcedPreflight,
     crossOrigin,
   };
-  const prediction = predict(planned, formScenario(), LAB_ANSWER_HEADERS);
+  const prediction = predict(planned, scenario, LAB_ANSWER_HEADERS);
   byId('result-empty').hidden = true;
   showPrediction(prediction);
   byId('observed').replaceChildren(li('Sending\u2026'));
-  const observed = await send(url, headers, body);
+  const observed = await send(url, planned, body.setByPage ? typed : written, body);
   showObserved(observed);
   const evidence = await serverEvidence(ctx.journal, mark, prediction.sent ? EVIDENCE_WAIT_MS : 0);
   showServer(evidence);

@@ -29,6 +29,10 @@ export interface Prediction {
 
 const SIMPLE_METHODS = ['GET', 'HEAD', 'POST'];
 
+/** The failure the spec names when Authorization is sent under Access-Control-Allow-Headers: *. */
+export const AUTHORIZATION_UNDER_WILDCARD =
+  'Authorization is not covered by Access-Control-Allow-Headers: *; it must be named';
+
 const listHas = (list: LabHeaderList, name: string, credentials: boolean) =>
   list !== null &&
   (list === '*'
@@ -95,7 +99,7 @@ function preflightCheck(request: PlannedRequest, policy: LabCorsPolicy, status: 
         : listHas(policy.allowHeaders, name, request.credentials);
     if (!allowed)
       return lower === 'authorization' && policy.allowHeaders === '*'
-        ? 'Authorization is not covered by Access-Control-Allow-Headers: *; it must be named'
+        ? AUTHORIZATION_UNDER_WILDCARD
         : `the header ${lower} is not in Access-Control-Allow-Headers`;
   }
   return null;

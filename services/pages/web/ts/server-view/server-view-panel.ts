@@ -3,7 +3,7 @@ import { h } from '../frame/dom.js';
 import { onTraffic, type TrafficEntry } from '../frame/waterfall.js';
 import type { SiteOrigins } from '../frame/site.js';
 import type { JournalFeed, JournalItem } from './journal-feed.js';
-import { eventSourceRequests, sentByBrowser } from './unseen.js';
+import { eventSourceRequests, sentByBrowser, targetOf } from './unseen.js';
 import { eventSourceOpenings } from './visitor.js';
 import { drawTimeline, type TimelineBar, type Tone } from './timeline.js';
 import { explain } from './why-refused.js';
@@ -29,7 +29,6 @@ function target(url: string): string {
     return url;
   }
 }
-const targetOf = (entry: ServerJournalEntry) => entry.path + (entry.query ? `?${entry.query}` : '');
 
 /**
  * Joins each page request to the server's entries for the same method and target that arrived
@@ -109,7 +108,7 @@ export function renderServerView(container: HTMLElement, feed: JournalFeed, site
     const items = feed.items.slice(-MAX_ROWS);
     const joined = join(requests, items);
     const seenIds = new Set(joined.flatMap((j) => [j.actual?.id, j.preflight?.id]).filter((id) => id !== undefined));
-    const refusedIds = new Set(joined.filter((j) => failedRead(j.request)).map((j) => j.actual?.id));
+    const refusedIds = new Set(joined.flatMap((j) => (j.actual && failedRead(j.request) ? [j.actual.id] : [])));
     const eventSources = eventSourceRequests(feed.items, eventSourceOpenings);
     rows.replaceChildren(
       ...items.map((item) => {

@@ -12,6 +12,9 @@ export function sentByBrowser(entry: ServerJournalEntry): 'preflight' | 'EventSo
   return null;
 }
 
+/** The path and query of an entry, as the page wrote them (the visitor token left out). */
+export const targetOf = (entry: ServerJournalEntry) => entry.path + (entry.query ? `?${entry.query}` : '');
+
 /** An EventSource request the page opened, or one the browser made again on its own. */
 export type EventSourceRequest = 'EventSource' | 'EventSource reconnect';
 
@@ -30,7 +33,7 @@ export function eventSourceRequests(
   const used = new Set<number>();
   for (const { id, entry } of items) {
     if (sentByBrowser(entry) !== 'EventSource') continue;
-    const target = entry.path + (entry.query ? `?${entry.query}` : '');
+    const target = targetOf(entry);
     const at = Date.parse(entry.at);
     let latest = -1;
     openings.forEach((o, index) => {
