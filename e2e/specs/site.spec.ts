@@ -11,6 +11,7 @@ const PAGES = [
   '/outcomes.html',
   '/proxy.html',
   '/playground.html',
+  '/engines.html',
 ];
 const BUDGET_BYTES = 100 * 1024;
 

@@ -90,3 +90,4 @@ export type {
   LabPolicyParameter,
   LabPreflightStatus,
 } from './lab-cors.js';
+export type { EngineName, EngineOutcome, EngineRecord } from './engine-records.js';

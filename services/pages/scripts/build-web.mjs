@@ -1,8 +1,8 @@
 // Browser half of the pages build: compile web/ts to dist/public/js (plain ES modules, no
 // bundler), copy web/static (CSS) as it is, write each page's HTML from the table of pages
-// (src/page-table.ts) and its body fragment (web/bodies), and stamp the build time into
-// js/build-info.js. Runs after the server's tsc -b (npm run build), which compiles the table
-// and the shell to dist/.
+// (src/page-table.ts) and its body fragment (web/bodies), gather the engines' records into
+// engine-records/, and stamp the build time into js/build-info.js. Runs after the server's
+// tsc -b (npm run build), which compiles the table and the shell to dist/.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -37,5 +37,28 @@ for (const page of PAGES) {
     throw new Error(`src/page-table.ts lists "${page.name}" but web/ts/pages/${page.name}.ts does not exist`);
   const body = readFileSync(here(`../web/bodies/${page.name}.html`), 'utf8');
   writeFileSync(`${out}/${page.name}.html`, renderPage(PAGES, page, body));
+}
+// The engines page and the playground read what the e2e suite recorded of each engine
+// (engine-records/<stack>-<engine>.json, written by e2e/specs/playground.spec.ts): the page all
+// of it (engine-records/all.json), the playground one case at a time (engine-records/<case>.json).
+const recordsDir = here('../engine-records');
+const records = existsSync(recordsDir)
+  ? readdirSync(recordsDir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => {
+        const record = JSON.parse(readFileSync(`${recordsDir}/${name}`, 'utf8'));
+        if (typeof record.engine !== 'string' || typeof record.stack !== 'string' || typeof record.cases !== 'object')
+          throw new Error(`engine-records/${name} is not an engine record (engine, stack, cases)`);
+        return record;
+      })
+  : [];
+mkdirSync(`${out}/engine-records`);
+writeFileSync(`${out}/engine-records/all.json`, JSON.stringify(records));
+for (const id of new Set(records.flatMap((record) => Object.keys(record.cases)))) {
+  if (!/^[a-z0-9-]+$/.test(id))
+    throw new Error(`engine records name a case "${id}": ids are lowercase words and dashes`);
+  const one = records.map((record) => ({ ...record, cases: id in record.cases ? { [id]: record.cases[id] } : {} }));
+  writeFileSync(`${out}/engine-records/${id}.json`, JSON.stringify(one));
 }
 writeFileSync(`${out}/js/build-info.js`, `export const builtAt = ${JSON.stringify(new Date().toISOString())};\n`);

@@ -60,6 +60,12 @@ export const PAGES: readonly PageEntry[] = [
     navLabel: 'Playground',
     topic: 'your own request against your own server policy: predicted, sent, observed, explained.',
   },
+  {
+    name: 'engines',
+    title: 'Each engine, case by case',
+    navLabel: 'Engines',
+    topic: "what Chromium and Firefox did with each of the playground's ready cases, differences marked.",
+  },
 ];
 
 /** The address of a page: the index is served at /. */

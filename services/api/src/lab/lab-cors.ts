@@ -44,10 +44,17 @@ function applyPolicy(ctx: Context, policy: LabCorsPolicy): void {
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) ctx.set(name, value);
 }
 
-function demoCookie(scenario: LabCorsScenario): string {
+/** A mark short and plain enough to be a cookie value as it is. */
+const COOKIE_SAFE_MARK = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The demo cookie. Its value is the request's mark when it has one, so a page can tell its own
+ * cookie coming back from an older one; otherwise when it was set.
+ */
+function demoCookie(scenario: LabCorsScenario, mark: string | undefined): string {
   const sameSite = { none: 'None', lax: 'Lax', strict: 'Strict' }[scenario.cookie as 'none' | 'lax' | 'strict'];
-  // The value says when it was set, so a learner sees a fresh cookie replace an old one.
-  const value = new Date().toISOString().replace(/[:.]/g, '-');
+  const value =
+    mark !== undefined && COOKIE_SAFE_MARK.test(mark) ? mark : new Date().toISOString().replace(/[:.]/g, '-');
   return `${DEMO_COOKIE}=${value}; Path=${LAB_CORS_PATH}; Max-Age=3600; HttpOnly; SameSite=${sameSite}${scenario.cookieSecure ? '; Secure' : ''}`;
 }
 
@@ -90,7 +97,8 @@ export function labCors(limits: LabLimits, bodyLimit: number): Middleware {
     }
     applyPolicy(ctx, scenario.actual);
     if (scenario.extraHeader !== null) ctx.set(EXTRA_HEADER, scenario.extraHeader);
-    if (scenario.cookie !== 'off') ctx.append('Set-Cookie', demoCookie(scenario));
+    if (scenario.cookie !== 'off')
+      ctx.append('Set-Cookie', demoCookie(scenario, new URLSearchParams(ctx.querystring).get('mark') ?? undefined));
     const body = declaresNoBody(ctx.req) ? NO_BODY : await readSentBody(ctx.req, bodyLimit);
     ctx.set('Content-Type', 'application/json; charset=utf-8');
     const reflected = reflection(ctx, body);

@@ -130,6 +130,17 @@ describe('the demo cookie', () => {
     );
   });
 
+  it.each([
+    ['a plain mark', 'mark=playground-m1x2-ab12', 'playground-m1x2-ab12'],
+    ['a mark with a separator', 'mark=a%3Bb', null],
+    ['a mark too long', `mark=${'m'.repeat(65)}`, null],
+  ])('takes its value from %s only when it is cookie-safe', async (_, query, value) => {
+    const [cookie] = (await actual(`cookie=lax&${query}`)).headers.getSetCookie();
+    const sent = cookie?.split(';')[0];
+    if (value) expect(sent).toBe(`origin_lab_demo=${value}`);
+    else expect(sent).toMatch(/^origin_lab_demo=\d{4}-\d\d-\d\dT[0-9-]+Z$/);
+  });
+
   it("is the only cookie the answer reflects: the host's other cookies are counted, never shown", async () => {
     const answer = await actual('', { headers: { Cookie: 'session=secret-value; origin_lab_demo=set-1; other=x' } });
     const body = (await answer.json()) as LabCorsReflection;

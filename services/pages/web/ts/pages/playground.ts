@@ -1,12 +1,28 @@
-import type { LabCorsPolicy, LabCorsScenario, LabHeaderList, LabPreflightStatus } from '@origin-lab/contract';
+import type {
+  EngineOutcome,
+  EngineRecord,
+  LabCorsPolicy,
+  LabCorsReflection,
+  LabCorsScenario,
+  LabHeaderList,
+  LabPreflightStatus,
+} from '@origin-lab/contract';
 import { byId, h, marker } from '../frame/dom.js';
 import { setupPage } from '../frame/page.js';
 import { attempt } from '../probes/attempt.js';
 import { markedUrl, serverEvidence, type ServerEvidence } from '../probes/journal.js';
 import { sendXhr } from '../probes/xhr.js';
-import { AUTHORIZATION_UNDER_WILDCARD, predict, type PlannedRequest, type Prediction } from '../rules/cors-predict.js';
+import {
+  AUTHORIZATION_UNDER_WILDCARD,
+  onlyOverSafelistedTotal,
+  predict,
+  type PlannedRequest,
+  type Prediction,
+} from '../rules/cors-predict.js';
 import { explain } from '../server-view/why-refused.js';
-import { PRESETS } from '../playground/presets.js';
+import { PRESETS, type Preset } from '../playground/presets.js';
+import { canonicalCase, expandCase, PREFLIGHT_PREFIX, SPLIT_FIELD } from '../playground/case-fragment.js';
+import { describeOutcome, ENGINE_LABELS, loadEngineRecords, recordsForScheme } from '../engines/compare.js';
 
 const ctx = setupPage();
 const form = byId<HTMLFormElement>('scenario');
@@ -20,30 +36,46 @@ const LAB_ANSWER_HEADERS = ['content-type', 'content-length', 'x-lab-extra', 'va
 
 // ---- The case <-> the page's address --------------------------------------------------------
 
-/** Every field's value, checkboxes as on/off: the case as the address's fragment. */
-function caseParams(): URLSearchParams {
-  const params = new URLSearchParams();
+/** Every field's value, checkboxes as on/off. */
+function formValues(): URLSearchParams {
+  const values = new URLSearchParams();
   for (const element of Array.from(form.elements) as HTMLInputElement[]) {
     if (!element.name) continue;
-    params.set(element.name, element.type === 'checkbox' ? (element.checked ? 'on' : 'off') : element.value);
+    values.set(element.name, element.type === 'checkbox' ? (element.checked ? 'on' : 'off') : element.value);
   }
-  return params;
+  return values;
 }
 
-/** Sets the fields the fragment names; the others keep their defaults. */
-function fillForm(params: URLSearchParams): void {
+/** The form as the page loads it: what a fragment leaves out. */
+const DEFAULTS = formValues();
+
+/** The case as the address's fragment: what differs from the defaults. */
+const caseFragment = () => canonicalCase(formValues(), DEFAULTS);
+
+/** The preflight's own fields are live only while "the preflight answers differently" is on. */
+function syncSplit(): void {
+  const split = (field(SPLIT_FIELD) as HTMLInputElement).checked;
+  for (const element of Array.from(form.elements) as HTMLInputElement[])
+    if (element.name.startsWith(PREFLIGHT_PREFIX)) element.disabled = !split;
+}
+
+/** Sets every field to the case the fragment names. */
+function fillForm(fragment: URLSearchParams): void {
+  const values = expandCase(fragment, DEFAULTS);
   for (const element of Array.from(form.elements) as HTMLInputElement[]) {
-    const value = params.get(element.name);
+    const value = values.get(element.name);
     if (!element.name || value === null) continue;
     if (element.type === 'checkbox') element.checked = value === 'on';
     else element.value = value;
   }
+  syncSplit();
 }
 
 function rememberCase(): void {
-  const fragment = `#${caseParams().toString()}`;
+  const fragment = `#${caseFragment()}`;
   history.replaceState(null, '', fragment);
   byId<HTMLAnchorElement>('share').href = fragment;
+  void showEngineRow();
 }
 
 // ---- What the form describes -------------------------------------------------------------
@@ -51,23 +83,26 @@ function rememberCase(): void {
 const headerList = (raw: string): LabHeaderList =>
   raw.trim() === '' ? null : raw.trim() === '*' ? '*' : raw.split(',').map((item) => item.trim());
 
-function formPolicy(): LabCorsPolicy {
+/** The policy the fields under prefix describe ('' for the answer's, 'preflight.' for the preflight's own). */
+function formPolicy(prefix: string): LabCorsPolicy {
+  const named = (name: string) => field(`${prefix}${name}`);
   return {
-    allowOrigin: field('allow-origin').value as LabCorsPolicy['allowOrigin'],
-    allowCredentials: (field('allow-credentials') as HTMLInputElement).checked,
-    allowMethods: headerList(field('allow-methods').value),
-    allowHeaders: headerList(field('allow-headers').value),
+    allowOrigin: named('allow-origin').value as LabCorsPolicy['allowOrigin'],
+    allowCredentials: (named('allow-credentials') as HTMLInputElement).checked,
+    allowMethods: headerList(named('allow-methods').value),
+    allowHeaders: headerList(named('allow-headers').value),
+    // Only the answer's policy has these fields: script reads the answer, not the preflight.
     exposeHeaders: headerList(field('expose-headers').value),
-    maxAge: field('max-age').value.trim() === '' ? null : Number(field('max-age').value),
+    maxAge: named('max-age').value.trim() === '' ? null : Number(named('max-age').value),
     varyOrigin: (field('vary') as HTMLInputElement).checked,
   };
 }
 
 function formScenario(): LabCorsScenario {
-  const policy = formPolicy();
+  const actual = formPolicy('');
   return {
-    preflight: policy,
-    actual: policy,
+    preflight: (field(SPLIT_FIELD) as HTMLInputElement).checked ? formPolicy(PREFLIGHT_PREFIX) : actual,
+    actual,
     preflightStatus: Number(field('preflight-status').value) as LabPreflightStatus,
     extraHeader: field('extra-header').value === '' ? null : field('extra-header').value,
     cookie: field('cookie').value as LabCorsScenario['cookie'],
@@ -75,11 +110,10 @@ function formScenario(): LabCorsScenario {
   };
 }
 
-/** The lab URL asking for the form's policy: only what differs from the lab's defaults. */
-function labUrl(origin: string, scenario: LabCorsScenario): string {
-  const policy = scenario.actual;
-  const params = new URLSearchParams();
+/** A policy as lab parameters: only what differs from the lab's defaults. */
+function policyParameters(policy: LabCorsPolicy): Map<string, string> {
   const list = (value: LabHeaderList) => (value === '*' ? '*' : (value ?? []).join(','));
+  const params = new Map<string, string>();
   if (policy.allowOrigin !== 'origin') params.set('allow-origin', policy.allowOrigin);
   if (policy.allowCredentials) params.set('allow-credentials', 'true');
   if (policy.allowMethods !== null) params.set('allow-methods', list(policy.allowMethods));
@@ -87,6 +121,25 @@ function labUrl(origin: string, scenario: LabCorsScenario): string {
   if (policy.exposeHeaders !== null) params.set('expose-headers', list(policy.exposeHeaders));
   if (policy.maxAge !== null) params.set('max-age', String(policy.maxAge));
   if (!policy.varyOrigin) params.set('vary', 'off');
+  return params;
+}
+
+/**
+ * The lab URL asking for the scenario: a parameter both requests share is written once; one that
+ * differs is written per request (preflight., actual.); the lab's defaults are left out.
+ */
+function labUrl(origin: string, scenario: LabCorsScenario): string {
+  const params = new URLSearchParams();
+  const preflight = policyParameters(scenario.preflight);
+  const actual = policyParameters(scenario.actual);
+  for (const name of new Set([...preflight.keys(), ...actual.keys()])) {
+    const [before, after] = [preflight.get(name), actual.get(name)];
+    if (before === after) params.set(name, before as string);
+    else {
+      if (before !== undefined) params.set(`${PREFLIGHT_PREFIX}${name}`, before);
+      if (after !== undefined) params.set(`actual.${name}`, after);
+    }
+  }
   if (scenario.preflightStatus !== 204) params.set('preflight-status', String(scenario.preflightStatus));
   if (scenario.extraHeader !== null) params.set('extra-header', scenario.extraHeader);
   if (scenario.cookie !== 'off') params.set('cookie', scenario.cookie);
@@ -167,7 +220,7 @@ async function send(url: string, planned: PlannedRequest, headers: [string, stri
   const { method, credentials } = planned;
   if (field('api').value === 'xhr') {
     const outcome = await sendXhr(method, url, {
-      headers: Object.fromEntries(headers),
+      headers,
       withCredentials: credentials,
       body: body.value instanceof ReadableStream ? null : (body.value as XMLHttpRequestBodyInit | null),
     });
@@ -270,13 +323,59 @@ function showServer(evidence: ServerEvidence): void {
  * null when this outcome is not one of them.
  */
 function knownDifference(
+  planned: PlannedRequest,
   prediction: Prediction,
   seen: { preflight: boolean; sent: boolean; readable: boolean },
 ): string | null {
   // Measured on Chromium 156 and Firefox ESR 153: both let Authorization through under Allow-Headers: *.
   if (prediction.failure === AUTHORIZATION_UNDER_WILDCARD && seen.preflight && seen.sent && seen.readable)
     return `${ctx.engine} lets Authorization through under Access-Control-Allow-Headers: *, which the spec says must name it.`;
+  // Measured on Firefox ESR 153: safelisted values each under 128 bytes never preflight, whatever their total.
+  if (
+    ctx.engine === 'firefox' &&
+    planned.mode === 'cors' &&
+    onlyOverSafelistedTotal(planned.headers) &&
+    !seen.preflight &&
+    seen.sent === prediction.sent &&
+    seen.readable === prediction.readable
+  )
+    return 'firefox sends safelisted headers over 1024 bytes together without a preflight; the spec says they preflight.';
   return null;
+}
+
+/** The name and value of the demo cookie in a lab reflection's Cookie header, if it came. */
+const DEMO_COOKIE = /(?:^|;\s*)origin_lab_demo=([^;]*)/;
+
+/**
+ * Whether the demo cookie this run set comes back: a second credentialed request to the same
+ * lab origin, whose reflection shows the demo cookie it carried. The cookie's value is the
+ * first request's mark, so an older demo cookie is told apart.
+ */
+async function cookieComesBack(origin: string, setBy: string): Promise<{ returned: boolean; note: string }> {
+  const url = markedUrl(`${origin}/lab/cors?allow-credentials=true`, marker('playground-cookie'));
+  const result = await attempt(async () => {
+    const answer = await fetch(url, { credentials: 'include' });
+    return (await answer.json()) as LabCorsReflection;
+  });
+  if (!result.ok) return { returned: false, note: `the follow-up request failed: ${result.error}` };
+  const cookie = String(result.value.headers.cookie ?? '');
+  const value = DEMO_COOKIE.exec(cookie)?.[1];
+  if (value === setBy) return { returned: true, note: 'The demo cookie came back on the next credentialed request.' };
+  if (value !== undefined)
+    return {
+      returned: false,
+      note: 'An older demo cookie came back on the next request, not this one: this one was not kept.',
+    };
+  return { returned: false, note: 'No demo cookie came back on the next credentialed request.' };
+}
+
+/** What the spec lets one expect of the demo cookie: it speaks only of None; Secure, and says browsers differ. */
+function cookieExpectation(scenario: LabCorsScenario, crossOrigin: boolean): string {
+  const attributes = `SameSite=${scenario.cookie === 'none' ? 'None' : scenario.cookie === 'lax' ? 'Lax' : 'Strict'}${scenario.cookieSecure ? '; Secure' : ''}`;
+  if (!crossOrigin) return `The demo cookie (${attributes}) is set and sent back on this origin.`;
+  return scenario.cookie === 'none' && scenario.cookieSecure
+    ? `The demo cookie (${attributes}) may be kept and sent back cross-site, if the browser allows third-party cookies.`
+    : `The demo cookie (${attributes}): sending a cookie cross-site needs SameSite=None; Secure, so expect it withheld. Browsers differ.`;
 }
 
 async function run(): Promise<void> {
@@ -305,9 +404,12 @@ async function run(): Promise<void> {
   const prediction = predict(planned, scenario, LAB_ANSWER_HEADERS);
   byId('result-empty').hidden = true;
   showPrediction(prediction);
+  if (scenario.cookie !== 'off') byId('predicted').append(li(cookieExpectation(scenario, crossOrigin)));
   byId('observed').replaceChildren(li('Sending\u2026'));
   const observed = await send(url, planned, body.setByPage ? typed : written, body);
   showObserved(observed);
+  const cookie = scenario.cookie === 'off' ? null : await cookieComesBack(origin, mark);
+  if (cookie) byId('observed').append(li(cookie.note));
   const evidence = await serverEvidence(ctx.journal, mark, prediction.sent ? EVIDENCE_WAIT_MS : 0);
   showServer(evidence);
 
@@ -325,18 +427,37 @@ async function run(): Promise<void> {
     ? 'The page could read the answer: every check passed.'
     : `${explanation.text}${explanation.handled ? ` The handler ran (status ${explanation.status}).` : ' The handler did not run.'}`;
 
+  // X-Lab-Extra is compared only when the case sets it and both sides say the answer is readable.
+  const extraSeen =
+    scenario.extraHeader !== null && observed.readable ? observed.headers.includes('x-lab-extra') : null;
+  const extraExpected =
+    scenario.extraHeader !== null && prediction.visibleHeaders
+      ? prediction.visibleHeaders.includes('x-lab-extra')
+      : null;
   const seen = { preflight: evidence.preflight !== null, sent: evidence.request !== null, readable: observed.readable };
   const expected = { preflight: prediction.preflight.sent, sent: prediction.sent, readable: prediction.readable };
   const agrees =
-    seen.preflight === expected.preflight && seen.sent === expected.sent && seen.readable === expected.readable;
-  const known = agrees ? null : knownDifference(prediction, seen);
+    seen.preflight === expected.preflight &&
+    seen.sent === expected.sent &&
+    seen.readable === expected.readable &&
+    (extraSeen === null || extraExpected === null || extraSeen === extraExpected);
+  const known = agrees ? null : knownDifference(planned, prediction, seen);
   const agreement = byId('agreement');
   agreement.dataset.state = agrees ? 'agree' : known ? 'known-difference' : 'disagree';
+  // The run in the shape the engine records keep (e2e reads it from here).
+  const outcome: EngineOutcome = {
+    ...seen,
+    status: observed.status,
+    extraVisible: extraSeen,
+    cookieReturned: cookie?.returned ?? null,
+    agreement: agrees ? 'agree' : known ? 'known-difference' : 'disagree',
+  };
   agreement.dataset.observed = JSON.stringify({
-    predicted: expected,
-    observed: seen,
+    predicted: { ...expected, extraVisible: extraExpected },
+    observed: { ...seen, extraVisible: extraSeen },
     status: observed.status,
     rule: explanation.rule,
+    outcome,
   });
   agreement.textContent = agrees
     ? '\u2714 The browser did what the spec predicts.'
@@ -345,16 +466,96 @@ async function run(): Promise<void> {
       : `\u2718 The browser differs from the prediction: predicted ${JSON.stringify(expected)}, observed ${JSON.stringify(seen)}.`;
 }
 
+// ---- What each engine did with the ready cases ------------------------------------------------
+
+/** Each ready case's records, fetched the first time the form holds it. */
+const recordsByCase = new Map<string, Promise<EngineRecord[]>>();
+
+/** The ready case the form holds, if it holds one exactly. */
+function currentPreset(): Preset | undefined {
+  const fragment = caseFragment();
+  return PRESETS.find(
+    (preset) => canonicalCase(expandCase(new URLSearchParams(preset.fragment), DEFAULTS), DEFAULTS) === fragment,
+  );
+}
+
+/** "Chromium did this, Firefox did that" for the form's case, from the e2e suite's records. */
+async function showEngineRow(): Promise<void> {
+  const preset = currentPreset();
+  const row = byId('engine-row');
+  const allCases = h('a', { href: '/engines.html' }, 'Every ready case in each engine');
+  if (!preset) {
+    row.replaceChildren(
+      h('p', {}, 'The engines are recorded for the ready cases; this case is not one of them. ', allCases, '.'),
+    );
+    return;
+  }
+  if (!recordsByCase.has(preset.id)) recordsByCase.set(preset.id, loadEngineRecords({ caseId: preset.id }));
+  const records = recordsForScheme((await recordsByCase.get(preset.id)) ?? [], location.protocol.replace(':', ''));
+  // The form may have moved on while the records came.
+  if (currentPreset() !== preset) return;
+  const outcomes = records.map((record) => ({ record, outcome: record.cases[preset.id] }));
+  if (outcomes.every(({ outcome }) => outcome === undefined)) {
+    row.replaceChildren(h('p', {}, `\u201c${preset.name}\u201d has no engine records yet. `, allCases, '.'));
+    return;
+  }
+  row.replaceChildren(
+    h('p', {}, `\u201c${preset.name}\u201d, as the e2e suite recorded it (stack ${records[0]?.stack ?? ''}):`),
+    h(
+      'ul',
+      {},
+      ...outcomes.map(({ record, outcome }) => {
+        const other = outcomes.find((item) => item.record !== record)?.outcome;
+        const parts = outcome ? describeOutcome(outcome, other) : [];
+        return h(
+          'li',
+          {},
+          h('strong', {}, `${ENGINE_LABELS[record.engine]} ${record.version}`),
+          ': ',
+          outcome ? '' : 'not recorded',
+          ...parts.flatMap(({ text, differs }, index) => [
+            index > 0 ? ', ' : '',
+            differs ? h('mark', { title: 'differs from the other engine' }, text) : text,
+          ]),
+          '.',
+        );
+      }),
+    ),
+    h('p', {}, allCases),
+  );
+}
+
 // ---- Wiring -----------------------------------------------------------------------------------
 
 const presetSelect = byId<HTMLSelectElement>('preset');
-presetSelect.append(...PRESETS.map((preset, index) => h('option', { value: String(index) }, preset.name)));
+const groups = [...new Set(PRESETS.map((preset) => preset.group))];
+presetSelect.append(
+  ...groups.map((group) =>
+    h(
+      'optgroup',
+      { label: group },
+      ...PRESETS.filter((preset) => preset.group === group).map((preset) =>
+        h('option', { value: preset.id }, preset.name),
+      ),
+    ),
+  ),
+);
 presetSelect.addEventListener('change', () => {
-  const preset = PRESETS[Number(presetSelect.value)];
+  const preset = PRESETS.find((candidate) => candidate.id === presetSelect.value);
   if (!preset) return;
-  form.reset();
   fillForm(new URLSearchParams(preset.fragment));
   rememberCase();
+});
+field(SPLIT_FIELD).addEventListener('change', () => {
+  // Starting from the answer's policy, the preflight's own fields change one thing at a time.
+  if ((field(SPLIT_FIELD) as HTMLInputElement).checked)
+    for (const element of Array.from(form.elements) as HTMLInputElement[])
+      if (element.name.startsWith(PREFLIGHT_PREFIX)) {
+        const answer = field(element.name.slice(PREFLIGHT_PREFIX.length)) as HTMLInputElement;
+        if (element.type === 'checkbox') element.checked = answer.checked;
+        else element.value = answer.value;
+      }
+  syncSplit();
 });
 form.addEventListener('change', rememberCase);
 form.addEventListener('submit', (event) => {
@@ -371,7 +572,6 @@ form.addEventListener('submit', (event) => {
 });
 /** A link to another case opened on this page (only the fragment changed): the form follows it. */
 window.addEventListener('hashchange', () => {
-  form.reset();
   fillForm(new URLSearchParams(location.hash.slice(1)));
   rememberCase();
 });

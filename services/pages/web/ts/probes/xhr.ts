@@ -18,7 +18,8 @@ export interface XhrOutcome {
 
 export interface XhrOptions {
   body?: XMLHttpRequestBodyInit | null;
-  headers?: Record<string, string>;
+  /** Pairs keep a name written twice: setRequestHeader joins the values with ", ". */
+  headers?: Record<string, string> | readonly [string, string][];
   withCredentials?: boolean;
   /** Registers a listener on xhr.upload, which by itself forces a preflight cross-origin. */
   uploadListener?: boolean;
@@ -37,7 +38,9 @@ export function sendXhr(method: string, url: string, options: XhrOptions = {}): 
     const abort = () => xhr.abort();
     xhr.open(method, url);
     xhr.withCredentials = options.withCredentials ?? false;
-    for (const [name, value] of Object.entries(options.headers ?? {})) xhr.setRequestHeader(name, value);
+    const headers = options.headers ?? {};
+    for (const [name, value] of Array.isArray(headers) ? headers : Object.entries(headers))
+      xhr.setRequestHeader(name, value);
     if (options.uploadListener) xhr.upload.addEventListener('progress', () => {});
     xhr.addEventListener('load', () => events.push('load'));
     for (const type of FAILURES) {

@@ -60,6 +60,18 @@ function corsCheck(policy: LabCorsPolicy, credentials: boolean): string | null {
   return null;
 }
 
+/** The limit on all safelisted header values together, in bytes. */
+const SAFELISTED_TOTAL_LIMIT = 1024;
+
+/**
+ * Whether the only thing that makes these headers unsafe is their total: each one safelisted,
+ * together over 1024 bytes. Only a name written more than once can get there.
+ */
+export function onlyOverSafelistedTotal(headers: readonly [string, string][]): boolean {
+  if (!headers.every(([name, value]) => isSafelistedRequestHeader(name, value))) return false;
+  return headers.reduce((sum, [, value]) => sum + new TextEncoder().encode(value).length, 0) > SAFELISTED_TOTAL_LIMIT;
+}
+
 /** Why a request preflights: the first thing about it that is not simple. */
 function preflightReason(request: PlannedRequest): string | null {
   if (request.forcedPreflight) return request.forcedPreflight;
@@ -76,7 +88,8 @@ function preflightReason(request: PlannedRequest): string | null {
     }
     total += new TextEncoder().encode(value).length;
   }
-  if (total > 1024) return `the safelisted header values add up to ${total} bytes, over 1024`;
+  if (total > SAFELISTED_TOTAL_LIMIT)
+    return `the safelisted header values add up to ${total} bytes, over ${SAFELISTED_TOTAL_LIMIT}`;
   return needsPreflight(request.method, request.headers) ? 'it is not a simple request' : null;
 }
 

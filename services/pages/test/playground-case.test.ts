@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import type { EngineOutcome, EngineRecord } from '@origin-lab/contract';
+import { canonicalCase, expandCase } from '../web/ts/playground/case-fragment.js';
+import { PRESETS } from '../web/ts/playground/presets.js';
+import { describeOutcome, outcomesDiffer, recordedStacks, recordsForScheme } from '../web/ts/engines/compare.js';
+
+// The form's defaults as the page reads them: every field, the preflight's own ones included.
+const DEFAULTS = new URLSearchParams({
+  method: 'GET',
+  'allow-origin': 'origin',
+  'allow-credentials': 'off',
+  'allow-methods': '',
+  split: 'off',
+  'preflight.allow-origin': 'origin',
+  'preflight.allow-credentials': 'off',
+  'preflight.allow-methods': '',
+});
+const canonical = (fragment: string) => canonicalCase(expandCase(new URLSearchParams(fragment), DEFAULTS), DEFAULTS);
+
+describe("the playground's case in the address", () => {
+  it.each([
+    ['the defaults', '', ''],
+    ['a default value written out', 'method=GET&allow-methods=PUT', 'allow-methods=PUT'],
+    ['names in any order', 'allow-methods=PUT&method=PUT', 'allow-methods=PUT&method=PUT'],
+    ['preflight fields while split is off', 'preflight.allow-origin=none', ''],
+    [
+      'a preflight field equal to the answer',
+      'split=on&allow-origin=none&preflight.allow-origin=none',
+      'allow-origin=none&split=on',
+    ],
+    [
+      'a preflight field that differs',
+      'split=on&allow-credentials=on&preflight.allow-credentials=off',
+      'allow-credentials=on&preflight.allow-credentials=off&split=on',
+    ],
+    ['a preflight field left out follows the answer', 'split=on&allow-methods=PUT', 'allow-methods=PUT&split=on'],
+  ])('keeps only what differs: %s', (_, fragment, expected) => {
+    expect(canonical(fragment)).toBe(expected);
+  });
+
+  it('fills a preflight field the fragment leaves out from the answer, not from its own default', () => {
+    const values = expandCase(new URLSearchParams('split=on&allow-methods=PUT'), DEFAULTS);
+    expect(values.get('preflight.allow-methods')).toBe('PUT');
+    expect(values.get('preflight.allow-origin')).toBe('origin');
+  });
+});
+
+describe('the ready cases', () => {
+  it('have unique ids and names', () => {
+    expect(new Set(PRESETS.map((preset) => preset.id)).size).toBe(PRESETS.length);
+    expect(new Set(PRESETS.map((preset) => preset.name)).size).toBe(PRESETS.length);
+  });
+
+  it('are distinct cases once written canonically, so the page can tell which one the form holds', () => {
+    const all = PRESETS.map((preset) => canonicalCase(new URLSearchParams(preset.fragment), new URLSearchParams()));
+    expect(new Set(all).size).toBe(PRESETS.length);
+  });
+
+  it('cover every row of the header and wildcard matrix, the credentials rules and the safelisting limits', () => {
+    const groups = new Set(PRESETS.map((preset) => preset.group));
+    for (const row of ['Allow-Origin', 'Allow-Methods', 'Allow-Headers', 'Expose-Headers', 'Max-Age', 'Credentials'])
+      expect(groups).toContain(row);
+    const fragments = PRESETS.map((preset) => decodeURIComponent(preset.fragment.replace(/\+/g, ' ')));
+    // Each wildcard with and without credentials.
+    for (const wildcard of ['allow-origin=*', 'allow-methods=*', 'allow-headers=*', 'expose-headers=*']) {
+      const withIt = fragments.filter((fragment) => fragment.includes(wildcard));
+      expect(
+        withIt.some((fragment) => fragment.includes('credentials=include')),
+        wildcard,
+      ).toBe(true);
+      expect(
+        withIt.some((fragment) => !fragment.includes('credentials=include')),
+        wildcard,
+      ).toBe(true);
+    }
+    expect(fragments.some((fragment) => fragment.includes(`Content-Language: ${'a'.repeat(129)}`))).toBe(true);
+    const languageBytes = (fragment: string) =>
+      [...fragment.matchAll(/Accept-Language: (a+)/g)].reduce((sum, match) => sum + (match[1]?.length ?? 0), 0);
+    expect(fragments.some((fragment) => languageBytes(fragment) > 1024)).toBe(true);
+    for (const status of ['401', '301'])
+      expect(fragments.some((f) => f.includes(`preflight-status=${status}`))).toBe(true);
+    for (const cookie of ['cookie=none', 'cookie=lax', 'cookie=strict'])
+      expect(fragments.some((fragment) => fragment.includes(cookie))).toBe(true);
+  });
+});
+
+const outcome = (change: Partial<EngineOutcome> = {}): EngineOutcome => ({
+  preflight: false,
+  sent: true,
+  readable: true,
+  status: 200,
+  extraVisible: null,
+  cookieReturned: null,
+  agreement: 'agree',
+  ...change,
+});
+const record = (engine: EngineRecord['engine'], stack: string, scheme: string): EngineRecord => ({
+  engine,
+  version: '1',
+  stack,
+  scheme,
+  recordedAt: '2026-11-23T00:00:00Z',
+  cases: {},
+});
+
+describe('comparing engines', () => {
+  it('marks exactly the parts that differ', () => {
+    const parts = describeOutcome(outcome({ extraVisible: true }), outcome({ extraVisible: false }));
+    expect(parts.filter((part) => part.differs).map((part) => part.text)).toEqual(['X-Lab-Extra visible']);
+    expect(parts.map((part) => part.text)).toEqual([
+      'no preflight',
+      'request arrived',
+      'answer read',
+      'status 200',
+      'X-Lab-Extra visible',
+    ]);
+  });
+
+  it('says nothing of a cookie or header the case does not set, and differ only in what a reader compares', () => {
+    expect(describeOutcome(outcome(), undefined).some((part) => /cookie|X-Lab/.test(part.text))).toBe(false);
+    expect(outcomesDiffer(outcome(), outcome())).toBe(false);
+    expect(outcomesDiffer(outcome(), outcome({ status: null, readable: false }))).toBe(true);
+  });
+
+  it('shows the TLS stacks first, and for a page the stack of its own scheme', () => {
+    const records = [
+      record('firefox', 'embedded', 'http'),
+      record('chromium', 'compose', 'https'),
+      record('chromium', 'caddy', 'https'),
+      record('firefox', 'caddy', 'https'),
+      record('chromium', 'embedded', 'http'),
+    ];
+    expect(recordedStacks(records)).toEqual(['caddy', 'compose', 'embedded']);
+    expect(recordsForScheme(records, 'https').map((r) => `${r.engine}@${r.stack}`)).toEqual([
+      'chromium@caddy',
+      'firefox@caddy',
+    ]);
+    expect(recordsForScheme(records, 'http').map((r) => `${r.engine}@${r.stack}`)).toEqual([
+      'chromium@embedded',
+      'firefox@embedded',
+    ]);
+  });
+});
