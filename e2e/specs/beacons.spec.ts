@@ -1,7 +1,7 @@
 import { openPage, runAll } from './support/experiments.js';
 import { expect, test } from './support/server.js';
 
-test('exit beacons: data types, credentials preflight, the 64 KiB budget, keepalive fetch', async ({
+test('exit beacons: data types, credentials preflight, the 64 KiB budget, keepalive fetch, the URLs it refuses', async ({
   page,
   origins,
   browserName,
@@ -39,6 +39,11 @@ test('exit beacons: data types, credentials preflight, the 64 KiB budget, keepal
     fetch70: 'TypeError',
   });
   expect(r['keepalive-fetch']!.observed).toEqual({ status: 202, jsonError: 'SyntaxError', text: '' });
+  expect(r['beacon-refusals']!.observed).toEqual({
+    unparsable: 'threw TypeError',
+    ftp: 'threw TypeError',
+    arrived: false,
+  });
   for (const [id, result] of Object.entries(r))
     expect(result.state, id).toBe(firefox && id === 'keepalive-budget' ? 'known-difference' : 'agree');
 });

@@ -63,3 +63,50 @@ test('the live controls show readyState as it changes', async ({ page, origins }
   await expect(page.locator('#ready-state')).toHaveText('2 CLOSED (so far: 0 \u2192 1 \u2192 2)');
   await expect(page.locator('#stream-log li').last()).toContainText('page calls close(): done arrived');
 });
+
+test('the stream lab: retry: sets the reconnect delay, id: resumes with Last-Event-ID, a refused reconnect stops it', async ({
+  page,
+  origins,
+  browserName,
+}) => {
+  await openPage(page, `${origins.self}/events.html`);
+  const retry = await runExperiment(page, 'lab-retry', 30_000);
+  expect(retry.observed.runs).toEqual([[1], [1], [1]]);
+  expect(retry.observed.requests).toBe(3);
+  expect(retry.observed.reconnectDelaysMs).toHaveLength(2);
+  // Coarse: below the engine's own default (about 3 s in Chromium, about 5 s in Firefox).
+  for (const ms of retry.observed.reconnectDelaysMs as number[])
+    expect(ms).toBeLessThan(browserName === 'firefox' ? 3_500 : 1_800);
+  expect(retry.state).toBe('agree');
+
+  const resumed = await runExperiment(page, 'lab-last-event-id', 30_000);
+  expect(resumed.observed.runs).toEqual([[1, 2, 3, 4]]);
+  expect(resumed.observed.lastEventIdSent).toEqual([null, '2']);
+  expect(resumed.observed).toMatchObject({ dones: 1, finalReadyState: 2, closedBecause: 'done arrived' });
+  expect(resumed.state).toBe('agree');
+
+  const refused = await runExperiment(page, 'lab-reconnect-refused', 40_000);
+  const stopped = { ticks: [1, 2], errors: 2, finalReadyState: 2, closedByPage: null };
+  expect(refused.observed.noContent).toMatchObject({ ...stopped, statuses: [200, 204] });
+  expect(refused.observed.notAStream).toMatchObject({ ...stopped, statuses: [200, 200] });
+  expect(refused.state).toBe('agree');
+});
+
+test('there is no WebSocket route: the handshake fails with 1006, and the server saw a GET with Upgrade, never 101', async ({
+  page,
+  origins,
+}) => {
+  await openPage(page, `${origins.self}/events.html`);
+  const { state, observed } = await runExperiment(page, 'no-websocket', 30_000);
+  expect(observed.attempt).toMatchObject({ thrown: null, closeCode: 1006, wasClean: false });
+  expect(observed.attempt.events).toContain('error');
+  expect(observed.attempt.events).not.toContain('open');
+  expect(observed.serverSaw).toMatchObject({ method: 'GET', upgrade: 'websocket' });
+  expect(observed.serverSaw.status).not.toBe(101);
+  // From a page over HTTPS the browser refuses ws: itself; over plain HTTP there is nothing to refuse.
+  if (origins.self.startsWith('https:'))
+    // Measured (Chromium 156, Firefox ESR 153): no SecurityError any more; the connection fails at once.
+    expect(observed.insecure).toMatchObject({ thrown: null, closeCode: 1006, wasClean: false });
+  else expect(observed.insecure).toBeNull();
+  expect(state).toBe('agree');
+});

@@ -14,7 +14,7 @@ const SAFELISTED = [
 test('cross-origin reads: every experiment matches the spec', async ({ page, origins, server, browserName }) => {
   await openPage(page, `${origins.self}/reads.html`);
   await expect(page.locator('#origin-other')).toHaveText(origins.other);
-  const r = await runAll(page);
+  const r = await runAll(page, 120_000);
 
   expect(r['get-self']!.observed).toEqual({ status: 200, postsIsArray: true });
   expect(r['get-other']!.observed).toEqual({ status: 200, postsIsArray: true });
@@ -79,6 +79,21 @@ test('cross-origin reads: every experiment matches the spec', async ({ page, ori
     allowMethods: 'GET, POST, OPTIONS',
     allowHeaders: 'Content-Type, X-Requested-With',
     maxAge: '86400',
+  });
+
+  // The preflight cache, counted on the server: OPTIONS requests beside the requests they cleared.
+  expect(r['preflight-cache-api']!.observed).toEqual({
+    first: { preflights: 1, requests: 1 },
+    second: { preflights: 1, requests: 2 },
+  });
+  expect(r['preflight-cache-expiry']!.observed).toEqual({
+    first: { preflights: 1, requests: 1 },
+    second: { preflights: 1, requests: 2 },
+    third: { preflights: 2, requests: 3 },
+  });
+  expect(r['preflight-cache-default']!.observed).toMatchObject({
+    second: { preflights: 1, requests: 2 },
+    third: { preflights: 2, requests: 3 },
   });
 
   for (const [id, result] of Object.entries(r)) expect(result.state, id).toBe('agree');

@@ -35,6 +35,8 @@ export interface ServerJournalEntry {
   credentials: { cookie: boolean; authorization: boolean };
   /** Asked for a WebSocket upgrade (Upgrade: websocket). */
   upgrade: string | null;
+  /** The Last-Event-ID an EventSource sent on reconnect: the id: of the last event it got. */
+  lastEventId: string | null;
   /** Only for the same-origin proxy. */
   proxy?: { cache: string | null; upstreamStatus: number | null };
 }

@@ -21,8 +21,9 @@ import { VisitorJournals } from './journal/visitor-journals.js';
 import { recordVisitors } from './journal/record-visitors.js';
 import { JOURNAL_PATH, journalOff, journalStream } from './journal/journal-stream.js';
 import { LAB_CORS_PATH, labCors } from './lab/lab-cors.js';
+import { LAB_STREAM_PATH, labStream } from './lab/lab-stream.js';
 
-/** The api's additions outside the spec's /api/: the visitors' journals and the CORS lab. */
+/** The api's additions outside the spec's /api/: the visitors' journals, the CORS lab and the stream lab. */
 export const LAB_PREFIX = '/lab/';
 
 export interface ApiApp extends Koa {
@@ -63,6 +64,7 @@ export function createApp(config: ApiConfig): ApiApp {
     .get(PROXIED_ROUTES, proxy(proxySettings(config), config.log))
     .all(NOT_PROXIED_ROUTE, notProxied)
     .all(LAB_CORS_PATH, labCors(config.lab, config.limits.bodyBytes))
+    .get(LAB_STREAM_PATH, labStream(config.lab, openStreams))
     .get(
       JOURNAL_PATH,
       journalOn

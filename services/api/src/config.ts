@@ -46,6 +46,8 @@ export interface ApiConfig {
     listItems: number;
     /** Characters of one parameter value (a list, or the extra header's value). */
     valueChars: number;
+    /** Most ticks one run of the stream lab (/lab/stream) may ask for. */
+    streamMaxTicks: number;
   };
   upstream: {
     /** Base URL of the third party; the proxy only ever appends an allowed path and the query. */
@@ -99,7 +101,7 @@ export function apiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
       streamBufferBytes: 256 * 1024,
       keepAliveMs: 15_000,
     },
-    lab: { listItems: 20, valueChars: 256 },
+    lab: { listItems: 20, valueChars: 256, streamMaxTicks: 50 },
     upstream: {
       url: 'http://127.0.0.1:8090',
       apiKey: 'dev-only-upstream-key',
@@ -178,6 +180,7 @@ export function apiConfigFromEnv(env: Env, port: number): ApiConfig {
     lab: {
       listItems: envInt(env, 'LAB_LIST_ITEMS', base.lab.listItems, 1, 1_000),
       valueChars: envInt(env, 'LAB_VALUE_CHARS', base.lab.valueChars, 16, 8_192),
+      streamMaxTicks: envInt(env, 'LAB_STREAM_MAX_TICKS', base.lab.streamMaxTicks, 1, 1_000),
     },
     upstream: {
       url: envString(env, 'UPSTREAM_URL', base.upstream.url),

@@ -24,6 +24,7 @@ export function entry(overrides: Partial<ServerJournalEntry>): ServerJournalEntr
     cors: { 'access-control-allow-origin': PAGE },
     credentials: { cookie: false, authorization: false },
     upgrade: null,
+    lastEventId: null,
     ...overrides,
   };
 }

@@ -48,6 +48,7 @@ export function journalEntry(facts: ExchangeFacts): ServerJournalEntry {
     cors: corsHeaders(res),
     credentials: { cookie: req.headers.cookie !== undefined, authorization: req.headers.authorization !== undefined },
     upgrade: header('upgrade'),
+    lastEventId: header('last-event-id'),
   };
   // Only the proxy sets X-Cache. A hit called nobody; otherwise the proxy passed the upstream's
   // status on (a failed call is thrown before X-Cache is set, so it has none).

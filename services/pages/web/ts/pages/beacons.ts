@@ -285,3 +285,31 @@ experiment(box, {
     };
   },
 });
+
+experiment(box, {
+  id: 'beacon-refusals',
+  title: 'sendBeacon throws for a URL that does not parse and for a scheme other than http or https',
+  predicted:
+    'sendBeacon parses the URL first: "http://[not-a-host/api/beacon" does not parse, and ftp: is not an http(s) scheme. Each call throws TypeError; it returns neither true nor false, and nothing reaches the server.',
+  async run() {
+    const mark = marker('beacon-refused');
+    const tries = {
+      unparsable: 'http://[not-a-host/api/beacon',
+      ftp: markedUrl(`ftp://${location.host}/api/beacon`, mark),
+    };
+    const outcome = (url: string) => {
+      try {
+        return `returned ${String(navigator.sendBeacon(url, mark))}`;
+      } catch (err) {
+        return `threw ${(err as Error).name}`;
+      }
+    };
+    const observed = { unparsable: outcome(tries.unparsable), ftp: outcome(tries.ftp) };
+    const seen = await serverEvidence(ctx.journal, mark, ABSENCE_WAIT_MS);
+    return {
+      observed: { ...observed, arrived: seen.request !== null },
+      summary: `unparsable URL: ${observed.unparsable}; ftp: ${observed.ftp}; ${seen.request ? 'something reached the server' : 'nothing reached the server'}`,
+      agrees: observed.unparsable === 'threw TypeError' && observed.ftp === 'threw TypeError' && seen.request === null,
+    };
+  },
+});

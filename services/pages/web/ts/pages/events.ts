@@ -1,10 +1,12 @@
 import type { StreamRecords } from '@origin-lab/contract';
-import { byId, h } from '../frame/dom.js';
+import { byId, h, marker } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../frame/page.js';
 import { addCounter } from '../frame/strip.js';
 import { CLOSED, StreamRecorder, type Decision } from '../probes/stream-recorder.js';
 import { expectedReconnectMs, sameFamilyDelay } from '../rules/engine.js';
+import { markedUrl, serverEntries } from '../probes/journal.js';
+import { tagUrl } from '../server-view/visitor.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;
@@ -183,6 +185,187 @@ experiment(box, {
         delaysAgree &&
         report.finalReadyState === CLOSED &&
         report.closedBecause === '2 restarts',
+    };
+  },
+});
+
+// ---- What id: and retry: would change (the stream lab, /lab/stream) ---------------------------
+
+/** How long to look for a stream's requests in the journal once the page has its outcome. */
+const JOURNAL_WAIT_MS = 3_000;
+const LAB_RETRY_MS = 500;
+
+/** A delay that retry: set: not shorter than asked, and well short of the engine's own default. */
+const overridesDefault = (ms: number) => ms >= LAB_RETRY_MS * 0.75 && ms < (reconnectMs ?? 3_000) * 0.75;
+
+experiment(box, {
+  id: 'lab-retry',
+  title: `retry: ${LAB_RETRY_MS} from the stream lab: the browser reconnects after it, not after its own default`,
+  predicted: `A retry: field sets the reconnect delay in milliseconds. The lab sends retry: ${LAB_RETRY_MS} and ends each connection after one tick: the browser reconnects after about ${LAB_RETRY_MS} ms, not its default (${ctx.engine}: about ${reconnectMs ?? '3000 or 5000'} ms). With no id: the run restarts at n=1 each time; the page calls close() after two restarts.`,
+  async run() {
+    const mark = marker('lab-retry');
+    const url = markedUrl(`${ctx.site.self}/lab/stream?of=3&per=1&retry=${LAB_RETRY_MS}`, mark);
+    const report = await followStream(url, false, 20_000, () => {});
+    const entries = await serverEntries(ctx.journal, mark, 3, JOURNAL_WAIT_MS);
+    return {
+      observed: { ...report, requests: entries.length },
+      summary: `${report.log.join('\n')}\nmeasured reconnect delays: ${report.reconnectDelaysMs.join(' ms, ')} ms; the server saw ${entries.length} requests`,
+      agrees:
+        sameRuns(report.runs, [[1], [1], [1]]) &&
+        report.reconnectDelaysMs.length === 2 &&
+        report.reconnectDelaysMs.every((ms) => overridesDefault(ms)) &&
+        entries.length === 3 &&
+        report.finalReadyState === CLOSED,
+    };
+  },
+});
+
+experiment(box, {
+  id: 'lab-last-event-id',
+  title: 'id: on every tick: the reconnect sends Last-Event-ID and the run resumes',
+  predicted:
+    'The lab numbers each tick with id: and ends the first connection after tick 2. On reconnect the browser sends Last-Event-ID: 2 (the server sees it), and the lab resumes at n=3: one run 1, 2, 3, 4, then done, where /api/stream (no id:) starts again at n=1.',
+  async run() {
+    const mark = marker('lab-id');
+    const url = markedUrl(`${ctx.site.self}/lab/stream?of=4&per=2&id=on&retry=300`, mark);
+    const report = await followStream(url, true, 20_000, () => {});
+    const entries = await serverEntries(ctx.journal, mark, 2, JOURNAL_WAIT_MS);
+    const sent = entries.map((entry) => entry.lastEventId);
+    return {
+      observed: { ...report, lastEventIdSent: sent },
+      summary: `${report.log.join('\n')}\nthe server saw ${entries.length} requests, Last-Event-ID: ${sent.map((id) => id ?? '(none)').join(', then ')}`,
+      agrees:
+        sameRuns(report.runs, [[1, 2, 3, 4]]) &&
+        report.dones === 1 &&
+        report.reconnectDelaysMs.length === 1 &&
+        sent.length === 2 &&
+        sent[0] === null &&
+        sent[1] === '2' &&
+        report.finalReadyState === CLOSED,
+    };
+  },
+});
+
+experiment(box, {
+  id: 'lab-reconnect-refused',
+  title: 'A reconnect answered 204, or not as an event stream: the browser stops reconnecting',
+  predicted:
+    'After tick 2 the lab ends the connection: an error with readyState 0, and the browser reconnects. The reconnect is answered 204 (then, in a second run, 200 text/plain): one more error event and readyState 2. No further reconnect, though the page never calls close().',
+  async run() {
+    const once = async (answer: '204' | 'text') => {
+      const mark = marker(`lab-refused-${answer}`);
+      const url = markedUrl(`${ctx.site.self}/lab/stream?of=4&per=2&id=on&retry=300&reconnect=${answer}`, mark);
+      const report = await followStream(url, false, 15_000, () => {});
+      const entries = await serverEntries(ctx.journal, mark, 2, JOURNAL_WAIT_MS);
+      return {
+        ticks: report.runs.flat(),
+        errors: report.errors,
+        finalReadyState: report.finalReadyState,
+        closedByPage: report.closedBecause,
+        statuses: entries.map((entry) => entry.status),
+        log: report.log,
+      };
+    };
+    const noContent = await once('204');
+    const notAStream = await once('text');
+    const stopped = (r: typeof noContent) =>
+      JSON.stringify(r.ticks) === '[1,2]' &&
+      r.errors === 2 &&
+      r.finalReadyState === CLOSED &&
+      r.closedByPage === null &&
+      r.statuses.length === 2;
+    return {
+      observed: { noContent, notAStream },
+      summary: `204: ${noContent.log.join(', ')}; the server answered ${noContent.statuses.join(', ')}\ntext/plain: ${notAStream.log.join(', ')}; the server answered ${notAStream.statuses.join(', ')}`,
+      agrees:
+        stopped(noContent) && stopped(notAStream) && noContent.statuses[1] === 204 && notAStream.statuses[1] === 200,
+    };
+  },
+});
+
+// ---- No WebSocket route ----------------------------------------------------------------------
+
+/** The outcome of one WebSocket attempt: what the constructor did, then the events until close. */
+interface SocketOutcome {
+  thrown: string | null;
+  events: string[];
+  closeCode: number | null;
+  wasClean: boolean | null;
+}
+
+function tryWebSocket(url: string, timeoutMs: number): Promise<SocketOutcome> {
+  let socket: WebSocket;
+  try {
+    socket = new WebSocket(url);
+  } catch (err) {
+    return Promise.resolve({ thrown: (err as Error).name, events: [], closeCode: null, wasClean: null });
+  }
+  return new Promise((resolve) => {
+    const events: string[] = [];
+    const timer = setTimeout(() => {
+      socket.close();
+      resolve({
+        thrown: null,
+        events: [...events, `no close within ${timeoutMs} ms`],
+        closeCode: null,
+        wasClean: null,
+      });
+    }, timeoutMs);
+    socket.addEventListener('open', () => events.push('open'));
+    socket.addEventListener('error', () => events.push('error'));
+    socket.addEventListener('close', (event) => {
+      clearTimeout(timer);
+      events.push('close');
+      resolve({ thrown: null, events, closeCode: event.code, wasClean: event.wasClean });
+    });
+  });
+}
+
+/** A ws: or wss: URL for path on origin, carrying this visitor's token so the journal files it. */
+const socketUrl = (origin: string, path: string, mark: string, scheme: 'ws' | 'wss') =>
+  tagUrl(markedUrl(`${origin}${path}`, mark), [origin]).replace(/^https?:/, `${scheme}:`);
+
+experiment(box, {
+  id: 'no-websocket',
+  title: 'new WebSocket() to the service: there is no WebSocket route',
+  predicted:
+    'The handshake is a GET with Upgrade: websocket. Nothing on the service upgrades a connection, so it is answered as plain HTTP, never 101: the page gets an error event, then close with code 1006 and wasClean false. From a page over HTTPS a ws: URL cannot be opened: today\u2019s engines no longer throw SecurityError, the connection fails at once (error, close 1006) and nothing reaches the service.',
+  async run() {
+    const secure = location.protocol === 'https:';
+    const mark = marker('websocket');
+    const attempt = await tryWebSocket(socketUrl(ctx.site.self, '/api/echo', mark, secure ? 'wss' : 'ws'), 10_000);
+    const [handshake] = await serverEntries(ctx.journal, mark, 1, JOURNAL_WAIT_MS);
+    let insecure: (SocketOutcome & { arrived: boolean }) | null = null;
+    if (secure) {
+      const insecureMark = marker('websocket-ws');
+      const outcome = await tryWebSocket(socketUrl(ctx.site.self, '/api/echo', insecureMark, 'ws'), 5_000);
+      insecure = { ...outcome, arrived: (await serverEntries(ctx.journal, insecureMark, 1, 1_000)).length > 0 };
+    }
+    const observed = {
+      attempt,
+      serverSaw: handshake ? { method: handshake.method, upgrade: handshake.upgrade, status: handshake.status } : null,
+      insecure,
+    };
+    // Refused either way the standard has said: a SecurityError from the constructor (older), or a
+    // connection that fails without opening (today). The ws: URL names the TLS port, so the
+    // service could not answer it even if it were sent: "arrived" is shown, not judged.
+    const refusedLocally =
+      insecure === null ||
+      insecure.thrown === 'SecurityError' ||
+      (!insecure.events.includes('open') && insecure.closeCode === 1006);
+    return {
+      observed,
+      summary: `${secure ? 'wss:' : 'ws:'} ${attempt.thrown ? `threw ${attempt.thrown}` : `${attempt.events.join(', ')}; code ${attempt.closeCode}, wasClean ${attempt.wasClean}`}; the server saw ${handshake ? `${handshake.method} with Upgrade: ${handshake.upgrade}, answered ${handshake.status}` : 'nothing'}${insecure ? `\nws: from this https page: ${insecure.thrown ? `threw ${insecure.thrown}` : insecure.events.join(', ')}; ${insecure.arrived ? 'it reached the server' : 'nothing reached the server'}` : ''}`,
+      agrees:
+        attempt.thrown === null &&
+        !attempt.events.includes('open') &&
+        attempt.events.includes('error') &&
+        attempt.closeCode === 1006 &&
+        attempt.wasClean === false &&
+        handshake?.method === 'GET' &&
+        handshake.upgrade?.toLowerCase() === 'websocket' &&
+        handshake.status !== 101 &&
+        refusedLocally,
     };
   },
 });

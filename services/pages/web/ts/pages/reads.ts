@@ -3,11 +3,11 @@ import { marker } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../frame/page.js';
 import { attempt, label } from '../probes/attempt.js';
-import { markedUrl, serverEvidence } from '../probes/journal.js';
+import { markedUrl, serverEntries, serverEvidence } from '../probes/journal.js';
 import { supportsRequestStreams } from '../probes/protocol.js';
 import { sendXhr } from '../probes/xhr.js';
 import { needsPreflight, isSafelistedResponseHeader, SAFELISTED_RESPONSE_HEADERS } from '../rules/cors-rules.js';
-import { preflightCacheCapSeconds } from '../rules/engine.js';
+import { preflightCacheCapSeconds, preflightCacheDefaultSeconds } from '../rules/engine.js';
 
 const ctx = setupPage();
 /** How long to look for a request that reached the server, once the page has its outcome. */
@@ -400,6 +400,97 @@ experiment(box, {
         observed.allowMethods === 'GET, POST, OPTIONS' &&
         observed.allowHeaders === 'Content-Type, X-Requested-With' &&
         observed.maxAge === '86400',
+    };
+  },
+});
+
+// ---- The preflight cache, observed: OPTIONS requests counted in the server's journal ----------
+
+/**
+ * Sends a JSON request (preflighted cross-origin) and waits until the server has seen sent of
+ * them under mark: how many went out, and how many preflights with them.
+ */
+async function sendCounted(
+  method: 'POST' | 'PUT',
+  url: string,
+  mark: string,
+  sent: number,
+): Promise<{ preflights: number; requests: number }> {
+  await attempt(() => fetch(url, { method, headers: { 'Content-Type': 'application/json' }, body: '{}' }));
+  const entries = await serverEntries(ctx.journal, mark, sent, 3_000);
+  return {
+    preflights: entries.filter((entry) => entry.preflight).length,
+    requests: entries.filter((entry) => !entry.preflight).length,
+  };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const counts = (steps: { preflights: number; requests: number }[]) =>
+  steps.map((step) => `${step.requests} sent, ${step.preflights} OPTIONS`).join(' \u2192 ');
+
+experiment(box, {
+  id: 'preflight-cache-api',
+  title: 'The preflight cache: the same JSON POST twice to the other origin, under the service\u2019s Max-Age 86400',
+  predicted: `The first POST is preflighted; the service answers Max-Age 86400, within this engine's cap (${ctx.engine}: ${preflightCacheCapSeconds(ctx.engine) ?? '?'} s), so the second identical request (same URL, method and headers) goes without one. The server sees one OPTIONS and two POSTs.`,
+  async run() {
+    const mark = marker('preflight-cache');
+    const url = markedUrl(`${ctx.other()}/api/echo`, mark);
+    const first = await sendCounted('POST', url, mark, 1);
+    const second = await sendCounted('POST', url, mark, 2);
+    return {
+      observed: { first, second },
+      summary: counts([first, second]),
+      agrees: first.preflights === 1 && second.preflights === 1 && second.requests === 2,
+    };
+  },
+});
+
+const SHORT_MAX_AGE_S = 1;
+
+experiment(box, {
+  id: 'preflight-cache-expiry',
+  title: `A short Max-Age (${SHORT_MAX_AGE_S} s, from the CORS lab): the preflight comes back after it expires`,
+  predicted: `PUT twice at once to the lab answering Max-Age: ${SHORT_MAX_AGE_S}: one OPTIONS. After ${SHORT_MAX_AGE_S} s the cached answer has expired: the third PUT is preflighted again (two OPTIONS, three PUTs).`,
+  async run() {
+    const mark = marker('preflight-expiry');
+    const url = markedUrl(
+      `${ctx.other()}/lab/cors?allow-methods=PUT&allow-headers=Content-Type&max-age=${SHORT_MAX_AGE_S}`,
+      mark,
+    );
+    const first = await sendCounted('PUT', url, mark, 1);
+    const second = await sendCounted('PUT', url, mark, 2);
+    await pause(SHORT_MAX_AGE_S * 1_000 + 1_500);
+    const third = await sendCounted('PUT', url, mark, 3);
+    return {
+      observed: { first, second, third },
+      summary: counts([first, second, third]),
+      agrees: second.preflights === 1 && second.requests === 2 && third.preflights === 2 && third.requests === 3,
+    };
+  },
+});
+
+const defaultSeconds = preflightCacheDefaultSeconds(ctx.engine);
+
+experiment(box, {
+  id: 'preflight-cache-default',
+  title: 'No Max-Age at all (the CORS lab): how long this engine keeps the preflight',
+  predicted: `Without Access-Control-Max-Age the engine picks the time: 5 s for chromium; firefox, measured, also keeps it for a few seconds (this browser: ${ctx.engine}, ${defaultSeconds ?? 'unknown'} s). PUT twice at once, then again after that time has passed: ${defaultSeconds ? 'one OPTIONS for the first two, a new one for the third' : 'an OPTIONS for every PUT'}.`,
+  async run() {
+    const mark = marker('preflight-default');
+    const url = markedUrl(`${ctx.other()}/lab/cors?allow-methods=PUT&allow-headers=Content-Type`, mark);
+    const first = await sendCounted('PUT', url, mark, 1);
+    const second = await sendCounted('PUT', url, mark, 2);
+    await pause((defaultSeconds ?? 0) * 1_000 + 1_500);
+    const third = await sendCounted('PUT', url, mark, 3);
+    const expected = defaultSeconds ? [1, 2] : [2, 3];
+    return {
+      observed: { first, second, third, engine: ctx.engine, defaultSeconds },
+      summary: counts([first, second, third]),
+      agrees:
+        second.requests === 2 &&
+        third.requests === 3 &&
+        second.preflights === expected[0] &&
+        third.preflights === expected[1],
     };
   },
 });

@@ -31,3 +31,20 @@ export async function serverEvidence(journal: JournalFeed, mark: string, waitMs 
   const preflight = journal.items.find((item) => item.entry.preflight && carries(item.entry, mark));
   return { request: request?.entry ?? null, preflight: preflight?.entry ?? null };
 }
+
+/**
+ * Every entry carrying mark, preflights included, in the order they arrived: asks until at least
+ * requests of them are not preflights, or waitMs have passed. For a run of several requests
+ * under one mark (the preflight cache, an EventSource and its reconnects).
+ */
+export async function serverEntries(
+  journal: JournalFeed,
+  mark: string,
+  requests: number,
+  waitMs: number,
+): Promise<ServerJournalEntry[]> {
+  const marked = () => journal.items.map((item) => item.entry).filter((entry) => carries(entry, mark));
+  // The condition is on the whole journal, not on one entry: any entry may stand for it.
+  await journal.waitFor(() => marked().filter((entry) => !entry.preflight).length >= requests, waitMs);
+  return marked();
+}

@@ -18,9 +18,9 @@ function makeToken(): string {
     .replace(/=+$/, '');
 }
 
-/** The CORS lab: the playground's requests are demonstration requests too. */
-const LAB_CORS_PATH = '/lab/cors';
-const isDemonstrationPath = (path: string) => path.startsWith('/api/') || path === LAB_CORS_PATH;
+/** The CORS lab and the stream lab: their requests are demonstration requests too. */
+const LAB_PATHS = ['/lab/cors', '/lab/stream'];
+const isDemonstrationPath = (path: string) => path.startsWith('/api/') || LAB_PATHS.includes(path);
 
 /** The URL with this visitor's token added, when it goes to /api/ or the CORS lab on one of the given origins. */
 export function tagUrl(url: string, origins: readonly string[]): string {
