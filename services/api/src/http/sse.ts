@@ -24,3 +24,26 @@ export function openEventStream(res: ServerResponse): void {
     'X-Accel-Buffering': 'no',
   });
 }
+
+/** Open streams, each with a function that ends it; used by a graceful stop. */
+export type OpenStreams = Set<() => void>;
+
+/**
+ * Holds an open event stream until it ends, once: by the handler, by a graceful stop (through
+ * open), or by the client going away. The one pending timer is cleared then, so nothing writes
+ * to a closed response.
+ */
+export function holdStream(
+  res: ServerResponse,
+  open: OpenStreams,
+): { later: (next: () => void, ms: number) => void; finish: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const finish = () => {
+    clearTimeout(timer);
+    open.delete(finish);
+    if (!res.writableEnded) res.end();
+  };
+  open.add(finish);
+  res.once('close', finish);
+  return { later: (next, ms) => (timer = setTimeout(next, ms)), finish };
+}

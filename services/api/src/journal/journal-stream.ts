@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { ServerJournalEntry } from '@origin-lab/contract';
 import { ApiError } from '../http/api-error.js';
-import { openEventStream } from '../http/sse.js';
+import { openEventStream, type OpenStreams } from '../http/sse.js';
 import type { Stored, VisitorJournals } from './visitor-journals.js';
 import { isVisitorToken, VISITOR_PARAMETER } from './visitor-token.js';
 
@@ -14,7 +14,7 @@ export interface JournalStreamOptions {
   /** A comment this often keeps idle connections and proxies from timing out. */
   keepAliveMs: number;
   /** Every open stream registers an end function here, for a graceful stop. */
-  open: Set<() => void>;
+  open: OpenStreams;
 }
 
 /**

@@ -3,8 +3,7 @@ import type { StreamRecords } from '@origin-lab/contract';
 import type { Bounds } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import { queryInt } from '../http/query-int.js';
-import { openEventStream, sseComment, sseRecord } from '../http/sse.js';
-import type { OpenStreams } from '../routes/stream.js';
+import { holdStream, openEventStream, sseComment, sseRecord, type OpenStreams } from '../http/sse.js';
 
 /**
  * The stream lab: what /api/stream never sends (SPEC.md), on request. `retry:` sets the
@@ -101,12 +100,7 @@ export function labStream(limits: LabStreamLimits, open: OpenStreams): Middlewar
     );
 
     let n = start;
-    let timer: NodeJS.Timeout | undefined;
-    const finish = () => {
-      clearTimeout(timer);
-      open.delete(finish);
-      if (!res.writableEnded) res.end();
-    };
+    const { later, finish } = holdStream(res, open);
     const tick = () => {
       res.write(`${asked.ids ? `id: ${n}\n` : ''}${sseRecord<StreamRecords>('tick', { n, of: asked.of })}`);
       if (n === asked.of) {
@@ -120,10 +114,8 @@ export function labStream(limits: LabStreamLimits, open: OpenStreams): Middlewar
         return;
       }
       n += 1;
-      timer = setTimeout(tick, asked.intervalMs);
+      later(tick, asked.intervalMs);
     };
-    open.add(finish);
-    res.once('close', finish);
     tick();
   };
 }

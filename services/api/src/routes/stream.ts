@@ -2,10 +2,7 @@ import type { Middleware } from 'koa';
 import type { StreamRecords } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
 import { queryInt } from '../http/query-int.js';
-import { openEventStream, sseComment, sseRecord } from '../http/sse.js';
-
-/** Open streams, each with a function that ends it; used by a graceful stop. */
-export type OpenStreams = Set<() => void>;
+import { holdStream, openEventStream, sseComment, sseRecord, type OpenStreams } from '../http/sse.js';
 
 /**
  * GET /api/stream?count=N: N tick records one interval apart (the first at once), then done,
@@ -28,12 +25,7 @@ export function stream(config: ApiConfig, open: OpenStreams): Middleware {
     // Each tick is scheduled against the start time, so lateness never accumulates.
     const started = performance.now();
     let sent = 0;
-    let timer: NodeJS.Timeout | undefined;
-    const finish = () => {
-      clearTimeout(timer);
-      open.delete(finish);
-      if (!res.writableEnded) res.end();
-    };
+    const { later, finish } = holdStream(res, open);
     const tick = () => {
       sent += 1;
       res.write(sseRecord<StreamRecords>('tick', { n: sent, of: count }));
@@ -42,10 +34,8 @@ export function stream(config: ApiConfig, open: OpenStreams): Middleware {
         finish();
         return;
       }
-      timer = setTimeout(tick, started + sent * interval - performance.now());
+      later(tick, started + sent * interval - performance.now());
     };
-    open.add(finish);
-    res.once('close', finish);
     tick();
   };
 }
