@@ -428,10 +428,19 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const counts = (steps: { preflights: number; requests: number }[]) =>
   steps.map((step) => `${step.requests} sent, ${step.preflights} OPTIONS`).join(' \u2192 ');
 
+/**
+ * Whether the immediate repeat was served from the cache. A cache is capped and may drop an
+ * entry early (SPEC.md: do not depend on it), as Firefox's shared one does when a class fills it;
+ * then the repeat is preflighted again. Both are what the spec allows; the page says which.
+ */
+const repeatCached = (first: { preflights: number }, second: { preflights: number }) =>
+  second.preflights === first.preflights;
+const DROPPED_EARLY = ' (the cache dropped the entry early, which the spec allows: do not depend on it)';
+
 experiment(box, {
   id: 'preflight-cache-api',
   title: 'The preflight cache: the same JSON POST twice to the other origin, under the service\u2019s Max-Age 86400',
-  predicted: `The first POST is preflighted; the service answers Max-Age 86400, within this engine's cap (${ctx.engine}: ${preflightCacheCapSeconds(ctx.engine) ?? '?'} s), so the second identical request (same URL, method and headers) goes without one. The server sees one OPTIONS and two POSTs.`,
+  predicted: `The first POST is preflighted; the service answers Max-Age 86400, within this engine's cap (${ctx.engine}: ${preflightCacheCapSeconds(ctx.engine) ?? '?'} s), so the second identical request (same URL, method and headers) goes without one: the server sees one OPTIONS and two POSTs. A cache is capped and may drop the entry early; then the repeat is preflighted too.`,
   async run() {
     const mark = marker('preflight-cache');
     const url = markedUrl(`${ctx.other()}/api/echo`, mark);
@@ -439,8 +448,8 @@ experiment(box, {
     const second = await sendCounted('POST', url, mark, 2);
     return {
       observed: { first, second },
-      summary: counts([first, second]),
-      agrees: first.preflights === 1 && second.preflights === 1 && second.requests === 2,
+      summary: `${counts([first, second])}${repeatCached(first, second) ? '' : DROPPED_EARLY}`,
+      agrees: first.preflights === 1 && second.preflights <= 2 && second.requests === 2,
     };
   },
 });
@@ -450,7 +459,7 @@ const SHORT_MAX_AGE_S = 1;
 experiment(box, {
   id: 'preflight-cache-expiry',
   title: `A short Max-Age (${SHORT_MAX_AGE_S} s, from the CORS lab): the preflight comes back after it expires`,
-  predicted: `PUT twice at once to the lab answering Max-Age: ${SHORT_MAX_AGE_S}: one OPTIONS. After ${SHORT_MAX_AGE_S} s the cached answer has expired: the third PUT is preflighted again (two OPTIONS, three PUTs).`,
+  predicted: `PUT twice at once to the lab answering Max-Age: ${SHORT_MAX_AGE_S}: one OPTIONS. After ${SHORT_MAX_AGE_S} s the cached answer has expired: the third PUT is preflighted again (two OPTIONS, three PUTs; three if the cache dropped the entry early).`,
   async run() {
     const mark = marker('preflight-expiry');
     const url = markedUrl(
@@ -463,8 +472,13 @@ experiment(box, {
     const third = await sendCounted('PUT', url, mark, 3);
     return {
       observed: { first, second, third },
-      summary: counts([first, second, third]),
-      agrees: second.preflights === 1 && second.requests === 2 && third.preflights === 2 && third.requests === 3,
+      summary: `${counts([first, second, third])}${repeatCached(first, second) ? '' : DROPPED_EARLY}`,
+      // After expiry the third is always preflighted again, whatever the repeat did.
+      agrees:
+        first.preflights === 1 &&
+        second.requests === 2 &&
+        third.requests === 3 &&
+        third.preflights === second.preflights + 1,
     };
   },
 });
@@ -482,15 +496,16 @@ experiment(box, {
     const second = await sendCounted('PUT', url, mark, 2);
     await pause((defaultSeconds ?? 0) * 1_000 + 1_500);
     const third = await sendCounted('PUT', url, mark, 3);
-    const expected = defaultSeconds ? [1, 2] : [2, 3];
+    const cachesAtAll = defaultSeconds !== null;
     return {
       observed: { first, second, third, engine: ctx.engine, defaultSeconds },
-      summary: counts([first, second, third]),
+      summary: `${counts([first, second, third])}${cachesAtAll && !repeatCached(first, second) ? DROPPED_EARLY : ''}`,
       agrees:
+        first.preflights === 1 &&
         second.requests === 2 &&
         third.requests === 3 &&
-        second.preflights === expected[0] &&
-        third.preflights === expected[1],
+        (cachesAtAll || second.preflights === 2) &&
+        third.preflights === second.preflights + 1,
     };
   },
 });
