@@ -51,10 +51,10 @@ const COOKIE_SAFE_MARK = /^[A-Za-z0-9_-]{1,64}$/;
  * The demo cookie. Its value is the request's mark when it has one, so a page can tell its own
  * cookie coming back from an older one; otherwise when it was set.
  */
-function demoCookie(scenario: LabCorsScenario, mark: string | undefined): string {
+function demoCookie(scenario: LabCorsScenario, mark: string | string[] | undefined): string {
   const sameSite = { none: 'None', lax: 'Lax', strict: 'Strict' }[scenario.cookie as 'none' | 'lax' | 'strict'];
   const value =
-    mark !== undefined && COOKIE_SAFE_MARK.test(mark) ? mark : new Date().toISOString().replace(/[:.]/g, '-');
+    typeof mark === 'string' && COOKIE_SAFE_MARK.test(mark) ? mark : new Date().toISOString().replace(/[:.]/g, '-');
   return `${DEMO_COOKIE}=${value}; Path=${LAB_CORS_PATH}; Max-Age=3600; HttpOnly; SameSite=${sameSite}${scenario.cookieSecure ? '; Secure' : ''}`;
 }
 
@@ -97,8 +97,7 @@ export function labCors(limits: LabLimits, bodyLimit: number): Middleware {
     }
     applyPolicy(ctx, scenario.actual);
     if (scenario.extraHeader !== null) ctx.set(EXTRA_HEADER, scenario.extraHeader);
-    if (scenario.cookie !== 'off')
-      ctx.append('Set-Cookie', demoCookie(scenario, new URLSearchParams(ctx.querystring).get('mark') ?? undefined));
+    if (scenario.cookie !== 'off') ctx.append('Set-Cookie', demoCookie(scenario, ctx.query.mark));
     const body = declaresNoBody(ctx.req) ? NO_BODY : await readSentBody(ctx.req, bodyLimit);
     ctx.set('Content-Type', 'application/json; charset=utf-8');
     const reflected = reflection(ctx, body);

@@ -8,6 +8,7 @@ import type {
   LabPreflightStatus,
 } from '@origin-lab/contract';
 import { ApiError } from '../http/api-error.js';
+import { oneOf } from '../http/one-of.js';
 
 export interface LabLimits {
   listItems: number;
@@ -52,13 +53,6 @@ const NAME_CHARS = 64;
 
 function bad(parameter: string, message: string, detail?: string): ApiError {
   return new ApiError(400, message, { parameter: parameter.slice(0, NAME_CHARS), ...(detail ? { detail } : {}) });
-}
-
-/** One of the listed words, or a 400 naming the parameter and the choices. */
-function oneOf<T extends string | number>(name: string, raw: string, choices: readonly T[]): T {
-  const found = choices.find((choice) => String(choice) === raw);
-  if (found === undefined) throw bad(name, `${name} must be one of ${choices.join(', ')}`, `got "${raw}"`);
-  return found;
 }
 
 function list(name: string, raw: string, limits: LabLimits): LabHeaderList {

@@ -2,6 +2,7 @@ import type { Context, Middleware } from 'koa';
 import type { StreamRecords } from '@origin-lab/contract';
 import type { Bounds } from '../config.js';
 import { ApiError } from '../http/api-error.js';
+import { oneOf } from '../http/one-of.js';
 import { queryInt } from '../http/query-int.js';
 import { holdStream, openEventStream, sseComment, sseRecord, type OpenStreams } from '../http/sse.js';
 
@@ -36,16 +37,10 @@ interface LabStreamRequest {
   reconnect: ReconnectAnswer;
 }
 
+/** A word parameter: its default when absent, else one of the choices (400 otherwise). */
 function choice<T extends string>(ctx: Context, name: string, choices: readonly T[], fallback: T): T {
   const raw = ctx.query[name];
-  if (raw === undefined) return fallback;
-  const found = choices.find((item) => item === raw);
-  if (found === undefined)
-    throw new ApiError(400, `${name} must be one of ${choices.join(', ')}`, {
-      parameter: name,
-      detail: `got "${String(raw).slice(0, 40)}"`,
-    });
-  return found;
+  return raw === undefined ? fallback : oneOf(name, String(raw), choices);
 }
 
 /** Every parameter checked: an unknown one, or one out of its range, is a 400 naming it. */
