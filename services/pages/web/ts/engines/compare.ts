@@ -42,6 +42,11 @@ export function recordedStacks(records: readonly EngineRecord[]): string[] {
   return [...new Set(records.map((record) => record.stack))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
+/** One stack's records, one per engine, in a fixed order. */
+export function recordsOfStack(records: readonly EngineRecord[], stack: string | undefined): EngineRecord[] {
+  return records.filter((record) => record.stack === stack).sort((a, b) => a.engine.localeCompare(b.engine));
+}
+
 /**
  * The records to show for a page served over scheme: one per engine, from the first stack (in
  * recordedStacks order) that has that scheme, else from the first stack at all.
@@ -50,7 +55,7 @@ export function recordsForScheme(records: readonly EngineRecord[], scheme: strin
   const stacks = recordedStacks(records);
   const stack =
     stacks.find((name) => records.some((record) => record.stack === name && record.scheme === scheme)) ?? stacks[0];
-  return records.filter((record) => record.stack === stack).sort((a, b) => a.engine.localeCompare(b.engine));
+  return recordsOfStack(records, stack);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ServerJournalEntry } from '@origin-lab/contract';
-import { byId, h, marker, show } from '../frame/dom.js';
+import { byId, h, marker, show, sleep } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../frame/page.js';
 import { addCounter } from '../frame/strip.js';
@@ -250,7 +250,7 @@ experiment(box, {
     const first = navigator.sendBeacon(url, payloadOf(60));
     const second = navigator.sendBeacon(url, payloadOf(1));
     const third = navigator.sendBeacon(url, payloadOf(10));
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await sleep(1_000);
     const single70 = navigator.sendBeacon(url, payloadOf(70));
     const fetch70 = await attempt(() => fetch(url, { method: 'POST', keepalive: true, body: payloadOf(70) }));
     const observed = { first, second, third, single70, fetch70: fetch70.ok ? fetch70.value.status : fetch70.error };

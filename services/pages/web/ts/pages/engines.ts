@@ -2,12 +2,13 @@ import type { EngineOutcome, EngineRecord } from '@origin-lab/contract';
 import { byId, h } from '../frame/dom.js';
 import { setupPage } from '../frame/page.js';
 import {
-  describeOutcome,
   ENGINE_LABELS,
   loadEngineRecords,
   outcomesDiffer,
   recordedStacks,
+  recordsOfStack,
 } from '../engines/compare.js';
+import { outcomePhrases } from '../engines/outcome-view.js';
 import { PRESETS } from '../playground/presets.js';
 
 setupPage();
@@ -27,15 +28,12 @@ function cell(outcome: EngineOutcome | undefined, other: EngineOutcome | undefin
     { class: `verdict-${outcome.agreement}` },
     h('span', { class: 'verdict', title: verdict.text }, `${verdict.sign} `),
     h('span', { class: 'visually-hidden' }, `${verdict.text}: `),
-    ...describeOutcome(outcome, other).flatMap(({ text, differs }, index) => [
-      index > 0 ? ', ' : '',
-      differs ? h('mark', { title: 'differs from the other engine' }, text) : text,
-    ]),
+    ...outcomePhrases(outcome, other),
   );
 }
 
 function render(records: EngineRecord[], stack: string): void {
-  const shown = records.filter((record) => record.stack === stack).sort((a, b) => a.engine.localeCompare(b.engine));
+  const shown = recordsOfStack(records, stack);
   byId('versions').textContent = shown
     .map((record) => `${ENGINE_LABELS[record.engine]} ${record.version}, recorded ${record.recordedAt.slice(0, 10)}`)
     .join('; ');

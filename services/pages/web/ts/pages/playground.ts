@@ -22,7 +22,8 @@ import {
 import { explain } from '../server-view/why-refused.js';
 import { PRESETS, type Preset } from '../playground/presets.js';
 import { canonicalCase, expandCase, PREFLIGHT_PREFIX, SPLIT_FIELD } from '../playground/case-fragment.js';
-import { describeOutcome, ENGINE_LABELS, loadEngineRecords, recordsForScheme } from '../engines/compare.js';
+import { ENGINE_LABELS, loadEngineRecords, recordsForScheme } from '../engines/compare.js';
+import { outcomePhrases } from '../engines/outcome-view.js';
 
 const ctx = setupPage();
 const form = byId<HTMLFormElement>('scenario');
@@ -471,13 +472,16 @@ async function run(): Promise<void> {
 /** Each ready case's records, fetched the first time the form holds it. */
 const recordsByCase = new Map<string, Promise<EngineRecord[]>>();
 
+/** Each ready case by its canonical fragment: how the page knows which one the form holds. */
+const PRESET_BY_FRAGMENT = new Map<string, Preset>(
+  PRESETS.map((preset) => [
+    canonicalCase(expandCase(new URLSearchParams(preset.fragment), DEFAULTS), DEFAULTS),
+    preset,
+  ]),
+);
+
 /** The ready case the form holds, if it holds one exactly. */
-function currentPreset(): Preset | undefined {
-  const fragment = caseFragment();
-  return PRESETS.find(
-    (preset) => canonicalCase(expandCase(new URLSearchParams(preset.fragment), DEFAULTS), DEFAULTS) === fragment,
-  );
-}
+const currentPreset = (): Preset | undefined => PRESET_BY_FRAGMENT.get(caseFragment());
 
 /** "Chromium did this, Firefox did that" for the form's case, from the e2e suite's records. */
 async function showEngineRow(): Promise<void> {
@@ -506,17 +510,12 @@ async function showEngineRow(): Promise<void> {
       {},
       ...outcomes.map(({ record, outcome }) => {
         const other = outcomes.find((item) => item.record !== record)?.outcome;
-        const parts = outcome ? describeOutcome(outcome, other) : [];
         return h(
           'li',
           {},
           h('strong', {}, `${ENGINE_LABELS[record.engine]} ${record.version}`),
           ': ',
-          outcome ? '' : 'not recorded',
-          ...parts.flatMap(({ text, differs }, index) => [
-            index > 0 ? ', ' : '',
-            differs ? h('mark', { title: 'differs from the other engine' }, text) : text,
-          ]),
+          ...(outcome ? outcomePhrases(outcome, other) : ['not recorded']),
           '.',
         );
       }),

@@ -1,5 +1,5 @@
 import type { EchoReflection } from '@origin-lab/contract';
-import { marker } from '../frame/dom.js';
+import { marker, sleep } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../frame/page.js';
 import { attempt, label } from '../probes/attempt.js';
@@ -424,7 +424,6 @@ async function sendCounted(
   };
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const counts = (steps: { preflights: number; requests: number }[]) =>
   steps.map((step) => `${step.requests} sent, ${step.preflights} OPTIONS`).join(' \u2192 ');
 
@@ -468,7 +467,7 @@ experiment(box, {
     );
     const first = await sendCounted('PUT', url, mark, 1);
     const second = await sendCounted('PUT', url, mark, 2);
-    await pause(SHORT_MAX_AGE_S * 1_000 + 1_500);
+    await sleep(SHORT_MAX_AGE_S * 1_000 + 1_500);
     const third = await sendCounted('PUT', url, mark, 3);
     return {
       observed: { first, second, third },
@@ -494,7 +493,7 @@ experiment(box, {
     const url = markedUrl(`${ctx.other()}/lab/cors?allow-methods=PUT&allow-headers=Content-Type`, mark);
     const first = await sendCounted('PUT', url, mark, 1);
     const second = await sendCounted('PUT', url, mark, 2);
-    await pause((defaultSeconds ?? 0) * 1_000 + 1_500);
+    await sleep((defaultSeconds ?? 0) * 1_000 + 1_500);
     const third = await sendCounted('PUT', url, mark, 3);
     const cachesAtAll = defaultSeconds !== null;
     return {
