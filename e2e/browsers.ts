@@ -48,6 +48,8 @@ export function chromiumLaunch(caCerts: readonly string[] = []): LaunchOptions {
   if (caCerts.length > 0) trustInNssDb(join(home, '.pki', 'nssdb'), caCerts);
   return {
     executablePath: browserExecutable('chromium'),
+    // Playwright turns the back/forward cache off by default; the beacons page shows it working.
+    ignoreDefaultArgs: ['--disable-back-forward-cache'],
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -1,4 +1,4 @@
-import { openPage, runAll } from './support/experiments.js';
+import { openPage, runAll, runTrip } from './support/experiments.js';
 import { expect, test } from './support/server.js';
 
 test('exit beacons: data types, credentials preflight, the 64 KiB budget, keepalive fetch, the URLs it refuses', async ({
@@ -77,4 +77,71 @@ test('the exit beacon is printed, sent on pagehide when dirty, and arrives', asy
   await expect(previousExit).toHaveText(
     `POST /api/beacon?exit=pagehide from ${origins.self}, Content-Type text/plain;charset=UTF-8, ${body.length} bytes, answered 202`,
   );
+});
+
+// SPEC.md, page lifecycle events around beacons: written out from the spec, path by path.
+const LEAVING_WITH_UNLOAD = [
+  'beforeunload (visible)',
+  'pagehide persisted=false (visible)',
+  'visibilitychange (hidden)',
+  'unload (hidden)',
+];
+const LEAVING_INTO_CACHE = ['beforeunload (visible)', 'pagehide persisted=true (visible)', 'visibilitychange (hidden)'];
+const LOADED_AGAIN = ['pageshow persisted=false (visible)'];
+const RESTORED = ['pageshow persisted=true (visible)', 'visibilitychange (visible)'];
+
+test.describe('leaving the page and coming back', () => {
+  test('an unload listener: the full order of leaving, and the page is loaded again', async ({
+    page,
+    origins,
+    browserName,
+  }) => {
+    const { state, observed } = await runTrip(page, `${origins.self}/beacons.html`, 'lifecycle-unload');
+    expect(observed).toMatchObject({
+      restored: false,
+      unloadRan: true,
+      leaving: LEAVING_WITH_UNLOAD,
+      returning: LOADED_AGAIN,
+      permissionsPolicy: null,
+      // The exit beacon the page sent on pagehide, in the journal of the page that left.
+      exitBeacons: ['POST ?exit=pagehide'],
+    });
+    // Chromium says why it did not restore the page; Firefox has no such API.
+    if (browserName === 'chromium') expect((observed.notRestoredReasons as string[]).length).toBeGreaterThan(0);
+    else expect(observed.notRestoredReasons).toBeNull();
+    expect(state).toBe('agree');
+  });
+
+  test('no unload listener: into the back/forward cache and restored, the experiment still running', async ({
+    page,
+    origins,
+  }) => {
+    const { state, observed } = await runTrip(page, `${origins.self}/beacons.html`, 'lifecycle-bfcache');
+    expect(observed).toMatchObject({ restored: true, unloadRan: false, leaving: LEAVING_INTO_CACHE });
+    expect([...(observed.returning as string[])].sort()).toEqual(RESTORED);
+    expect(observed.exitBeacons).toEqual(['POST ?exit=pagehide']);
+    expect(state).toBe('agree');
+  });
+
+  test('Permissions-Policy: unload=() silences the listener in Chromium; Firefox does not know the policy', async ({
+    page,
+    origins,
+    browserName,
+  }) => {
+    const { state, observed } = await runTrip(page, `${origins.self}/beacons.html`, 'lifecycle-unload-policy');
+    expect(page.url()).toBe(`${origins.self}/beacons.html?unload-policy=none#lifecycle-unload-policy`);
+    expect(observed.permissionsPolicy).toBe('unload=()');
+    if (browserName === 'chromium') {
+      expect(observed).toMatchObject({ restored: true, unloadRan: false, leaving: LEAVING_INTO_CACHE });
+      expect(state).toBe('agree');
+    } else {
+      expect(observed).toMatchObject({
+        restored: false,
+        unloadRan: true,
+        leaving: LEAVING_WITH_UNLOAD,
+        returning: LOADED_AGAIN,
+      });
+      expect(state).toBe('known-difference');
+    }
+  });
 });

@@ -26,11 +26,36 @@ export async function readExperiment(page: Page, id: string): Promise<Experiment
   return { state, observed: JSON.parse(raw) };
 }
 
-/** Clicks "Run all experiments" and returns every experiment's result by id. */
+/**
+ * Runs an experiment that leaves the page and comes back (the beacons page's lifecycle trips),
+ * from a fresh load of url. It reads the page with evaluate only: after Firefox restores a page
+ * from the back/forward cache, Playwright's locators wait for a navigation that never finishes.
+ */
+export async function runTrip(page: Page, url: string, id: string, timeout = 30_000): Promise<ExperimentResult> {
+  await openPage(page, url);
+  await page.locator(`section#${id}`).getByRole('button', { name: 'Run' }).click();
+  await page.waitForFunction(
+    (sectionId) =>
+      /^(agree|disagree|known-difference|error)$/.test(document.getElementById(sectionId)?.dataset.state ?? ''),
+    id,
+    { timeout, polling: 250 },
+  );
+  return page.evaluate((sectionId) => {
+    const section = document.getElementById(sectionId)!;
+    return {
+      state: section.dataset.state ?? 'missing',
+      observed: JSON.parse(section.querySelector('output')?.dataset.observed ?? '{}') as Record<string, unknown>,
+    };
+  }, id);
+}
+
+/** Clicks "Run all experiments" and returns the result of every experiment it runs, by id. */
 export async function runAll(page: Page, timeout = 60_000): Promise<Record<string, ExperimentResult>> {
   await page.locator('#run-all').click();
   await expect(page.locator('body')).toHaveAttribute('data-ran-all', 'true', { timeout });
-  const ids = await page.locator('section.experiment').evaluateAll((sections) => sections.map((s) => s.id));
+  const ids = await page
+    .locator('section.experiment:not([data-manual])')
+    .evaluateAll((sections) => sections.map((s) => s.id));
   const results: Record<string, ExperimentResult> = {};
   for (const id of ids) results[id] = await readExperiment(page, id);
   return results;

@@ -3,6 +3,7 @@ import Koa from 'koa';
 import serveStatic from 'koa-static';
 import type { PagesConfig } from './config.js';
 import { siteConfigScript } from './site-pairs.js';
+import { unloadPolicy } from './unload-policy.js';
 
 /**
  * Serves the built pages. Every answer says no-cache: the browser keeps its copy but asks
@@ -27,6 +28,7 @@ export function createApp(config: PagesConfig): Koa {
     ctx.type = 'text/javascript; charset=utf-8';
     ctx.body = script;
   });
+  app.use(unloadPolicy());
   // Revalidation: koa-static sets Last-Modified; an unchanged file answers 304 with no body.
   app.use(async (ctx, next) => {
     await next();

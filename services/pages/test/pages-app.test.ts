@@ -112,6 +112,21 @@ describe('the pages server', () => {
     expect(await response.json()).toMatchObject({ error: 'method not allowed' });
   });
 
+  it('serves a page with Permissions-Policy: unload=() when asked by ?unload-policy=none, and only then', async () => {
+    const asked = await fetch(`${base}/index.html?unload-policy=none`);
+    expect(asked.status).toBe(200);
+    expect(asked.headers.get('permissions-policy')).toBe('unload=()');
+    expect((await fetch(`${base}/index.html`)).headers.get('permissions-policy')).toBeNull();
+  });
+
+  it.each(['', 'self', 'None'])('refuses ?unload-policy=%j with a JSON error naming the parameter', async (value) => {
+    const response = await fetch(`${base}/index.html?unload-policy=${value}`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: expect.stringMatching(/^unload-policy takes one value, none/),
+    });
+  });
+
   it('answers 404 for a missing file', async () => {
     expect((await fetch(`${base}/nope.html`)).status).toBe(404);
   });

@@ -17,8 +17,8 @@ export interface ExperimentSpec {
   /** What SPEC.md says will happen (naming the engine family where engines differ). */
   predicted: string;
   run: () => Promise<Outcome>;
-  /** Left out of "Run all" (e.g. it takes long or needs the user). */
-  manual?: boolean;
+  /** Why it is left out of "Run all" (e.g. it leaves the page), shown beside its Run button. */
+  manual?: string;
 }
 
 interface Registered {
@@ -30,8 +30,11 @@ const registry: Registered[] = [];
 let runCounter: Counter | null = null;
 let agreeCounter: Counter | null = null;
 
-/** Adds an experiment section: title, prediction, a Run button, what happened, and the verdict. */
-export function experiment(parent: HTMLElement, spec: ExperimentSpec): void {
+/**
+ * Adds an experiment section: title, prediction, a Run button, what happened, and the verdict.
+ * Returns what the Run button does, for a page that must start it itself.
+ */
+export function experiment(parent: HTMLElement, spec: ExperimentSpec): () => Promise<void> {
   runCounter ??= addCounter('runs', 'Experiments run');
   agreeCounter ??= addCounter('agree', 'Agree with the spec');
   const button = h('button', { type: 'button' }, 'Run');
@@ -39,7 +42,7 @@ export function experiment(parent: HTMLElement, spec: ExperimentSpec): void {
   const verdict = h('span', { class: 'verdict' }, '');
   const section = h(
     'section',
-    { class: 'experiment', id: spec.id, 'data-state': 'idle' },
+    { class: 'experiment', id: spec.id, 'data-state': 'idle', 'data-manual': spec.manual ? 'true' : undefined },
     h('h3', {}, spec.title),
     h(
       'dl',
@@ -50,6 +53,7 @@ export function experiment(parent: HTMLElement, spec: ExperimentSpec): void {
       h('dd', {}, observed),
     ),
     h('p', {}, button, ' ', verdict),
+    spec.manual ? h('p', { class: 'manual' }, `Not part of "Run all": ${spec.manual}.`) : null,
   );
   parent.append(section);
 
@@ -81,6 +85,7 @@ export function experiment(parent: HTMLElement, spec: ExperimentSpec): void {
   };
   button.addEventListener('click', () => void start());
   registry.push({ spec, start });
+  return start;
 }
 
 /** A "Run all" button that runs every automatic experiment, one after another. */

@@ -38,14 +38,15 @@ function swapVisitorToken(): string | null {
  * Common frame of every page, below the navigation the build wrote into the header (from
  * src/page-table.ts): the two origins labelled at run time, a link to the same page on the other
  * host, the instrumentation strip and the waterfall. The waterfall wraps fetch and XHR before
- * any experiment runs.
+ * any experiment runs. journalStream false has the journal poll even over HTTP/2 (for a page
+ * that must leave with nothing open; see JournalFeed.pause).
  */
-export function setupPage(): PageContext {
+export function setupPage({ journalStream = true } = {}): PageContext {
   const site = currentSite();
   // The journal reads with the unwrapped EventSource and fetch: it is not a demonstration request.
   const unwrappedFetch = window.fetch.bind(window);
   const journal = new JournalFeed(visitorToken, unwrappedFetch);
-  journal.start(window.EventSource);
+  journal.start(window.EventSource, { stream: journalStream });
   const previousToken = swapVisitorToken();
   tagDemonstrationTraffic([site.self, ...(site.other ? [site.other] : [])]);
   installWaterfall(site);

@@ -6,8 +6,17 @@ import { addCounter } from '../frame/strip.js';
 import { attempt } from '../probes/attempt.js';
 import { ExitBeacon, type SendReason } from '../probes/exit-beacon.js';
 import { markedUrl, serverEvidence, type ServerEvidence } from '../probes/journal.js';
+import {
+  installTripRecorder,
+  pendingTripExperiment,
+  takeTrip,
+  type Trip,
+  type TripOptions,
+} from '../probes/page-trip.js';
+import { judgeTrip, type LifecycleEvent, type TripVerdict } from '../rules/page-lifecycle.js';
 
-const ctx = setupPage();
+// The journal polls: this page leaves and comes back, and an open stream keeps Firefox from caching it.
+const ctx = setupPage({ journalStream: false });
 const box = ctx.experiments;
 
 /** How long to look for a beacon that should arrive, and for one that should not. */
@@ -313,3 +322,145 @@ experiment(box, {
     };
   },
 });
+
+// ---- Leaving and coming back: the page lifecycle and the back/forward cache -----------------
+installTripRecorder();
+const LEAVES = 'it leaves this page and comes back';
+
+/** The last trip drawn as two lanes: the document that left, and a new one if the browser loaded the page again. */
+function drawTrip(title: string, events: readonly LifecycleEvent[], verdict: TripVerdict): void {
+  const lane = (document: LifecycleEvent['document'], label: string) =>
+    h(
+      'li',
+      { class: `trip-lane ${document}` },
+      h('span', { class: 'trip-lane-label' }, label),
+      h(
+        'ol',
+        { class: 'trip-events' },
+        ...events
+          .filter((e) => e.document === document)
+          .map((e) =>
+            h(
+              'li',
+              { class: `trip-event ${e.type}${e.persisted ? ' persisted' : ''}` },
+              e.type,
+              e.persisted === null ? '' : h('small', {}, ` persisted=${e.persisted}`),
+              h('small', {}, ` ${e.visibility}`),
+            ),
+          ),
+      ),
+    );
+  byId('trip-title').textContent =
+    `${title}: ${verdict.restored ? 'restored from the back/forward cache' : 'loaded again'}`;
+  byId('trip-lanes').replaceChildren(
+    lane('left', 'The page that left'),
+    ...(events.some((e) => e.document === 'new') ? [lane('new', 'The page loaded again')] : []),
+  );
+}
+
+/** What the server saw while the page was away: the exit beacons in the journal of the page that left. */
+async function exitBeaconsOf(verdict: TripVerdict): Promise<string[]> {
+  const journal = verdict.restored ? ctx.journal : ctx.previousJournal;
+  if (!journal) return [];
+  const isExit = (entry: ServerJournalEntry) => entry.path === '/api/beacon' && entry.query.startsWith('exit=');
+  await journal.waitFor(isExit, ABSENCE_WAIT_MS);
+  return journal.items.filter((item) => isExit(item.entry)).map(({ entry }) => `${entry.method} ?${entry.query}`);
+}
+
+interface TripJudgement {
+  agrees: boolean;
+  knownDifference?: string | null;
+}
+
+function tripExperiment(spec: {
+  id: string;
+  title: string;
+  predicted: string;
+  options: TripOptions;
+  judge: (verdict: TripVerdict, trip: Trip) => TripJudgement;
+}): () => Promise<void> {
+  return experiment(box, {
+    id: spec.id,
+    title: spec.title,
+    predicted: spec.predicted,
+    manual: LEAVES,
+    async run() {
+      const trip: Trip = await takeTrip(spec.id, {
+        ...spec.options,
+        settleBeforeLeaving: async () => {
+          await Promise.all([ctx.journal.pause(), ctx.previousJournal?.pause()]);
+        },
+      });
+      const verdict = judgeTrip(trip.events);
+      drawTrip(spec.title, trip.events, verdict);
+      byId(spec.id).scrollIntoView({ block: 'center' });
+      const exitBeacons = await exitBeaconsOf(verdict);
+      const reasons =
+        trip.notRestoredReasons === null
+          ? 'this engine does not say why'
+          : trip.notRestoredReasons.join(', ') || 'none given';
+      return {
+        observed: {
+          restored: verdict.restored,
+          unloadRan: verdict.unloadRan,
+          leaving: verdict.leaving,
+          returning: verdict.returning,
+          permissionsPolicy: trip.permissionsPolicy,
+          notRestoredReasons: trip.notRestoredReasons,
+          exitBeacons,
+        },
+        summary: [
+          `Served with Permissions-Policy: ${trip.permissionsPolicy ?? '(none)'}.`,
+          `Leaving: ${verdict.leaving.join(' \u2192 ')}.`,
+          verdict.restored
+            ? `Back from the back/forward cache: ${verdict.returning.join(' \u2192 ')}.`
+            : `Not restored, loaded again (the engine's reasons: ${reasons}): ${verdict.returning.join(' \u2192 ')}.`,
+          `The unload listener ${spec.options.unloadListener ? (verdict.unloadRan ? 'ran' : 'never ran') : 'was not there'}.`,
+          `The server saw ${exitBeacons.length === 0 ? 'no exit beacon' : exitBeacons.join(', ')} from the page that left.`,
+        ].join('\n'),
+        ...spec.judge(verdict, trip),
+      };
+    },
+  });
+}
+
+const tripStarts: Record<string, () => Promise<void>> = {
+  'lifecycle-unload': tripExperiment({
+    id: 'lifecycle-unload',
+    title: 'Leaving a page that listens for unload',
+    predicted:
+      'In this order: beforeunload; pagehide with persisted false while the page is still visible; visibilitychange to hidden; unload. An unload listener keeps the page out of the back/forward cache in some engines (both families here), so going back loads it again: a new document with pageshow persisted false.',
+    options: { unloadListener: true, unloadPolicy: false },
+    judge: (v) => ({ agrees: v.inOrder && v.unloadRan === !v.restored }),
+  }),
+  'lifecycle-bfcache': tripExperiment({
+    id: 'lifecycle-bfcache',
+    title: 'Leaving a page with no unload listener: the back/forward cache',
+    predicted:
+      'beforeunload, then pagehide with persisted true and visibilitychange to hidden, and no unload: the page is kept whole. Going back restores it: pageshow with persisted true and visibilitychange to visible, and this very experiment, still running, reports it.',
+    options: { unloadListener: false },
+    judge: (v) => ({ agrees: v.inOrder && v.restored }),
+  }),
+  'lifecycle-unload-policy': tripExperiment({
+    id: 'lifecycle-unload-policy',
+    title: 'An unload listener under Permissions-Policy: unload=()',
+    predicted:
+      'The page is first reloaded with ?unload-policy=none, which has the server send Permissions-Policy: unload=(). Under it the unload listener is never called, so it no longer keeps the page out of the cache: pagehide persisted true, no unload, and going back restores the page.',
+    options: { unloadListener: true, unloadPolicy: true },
+    judge: (v, trip) => {
+      const served = trip.permissionsPolicy === 'unload=()';
+      return {
+        agrees: served && v.inOrder && v.restored && !v.unloadRan,
+        // Measured on Firefox ESR 153: the policy is not implemented there.
+        knownDifference:
+          ctx.engine === 'firefox' && served && v.inOrder && !v.restored && v.unloadRan
+            ? 'firefox does not implement the unload policy: the listener runs and the page is loaded again'
+            : null,
+      };
+    },
+  }),
+};
+
+// A page loaded again after leaving (or reloaded under the policy) finishes the trip it was part of.
+const pendingTrip = pendingTripExperiment();
+if (pendingTrip) void tripStarts[pendingTrip]?.();
