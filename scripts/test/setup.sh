@@ -58,6 +58,8 @@ needed_tools() {
   wants firefox && echo "firefox-esr|${FIREFOX_PATH:-/usr/bin/firefox-esr}|the firefox e2e projects"
   if wants caddy || wants compose || is_ci; then
     echo "caddy|caddy|the caddy stack, npm start --tls's tests and the compose stack's caddy:2 stand-in"
+    echo "pebble|pebble|the test that the Caddyfile gets public names' certificates from an ACME CA"
+    echo "openssl|openssl|the ACME test CA's own certificate"
   fi
   if wants caddy || wants compose; then
     echo "libnss3-tools|certutil|the browsers trust each TLS stack's CA through certutil"
