@@ -23,6 +23,7 @@ import { recordVisitors } from './journal/record-visitors.js';
 import { JOURNAL_PATH, journalOff, journalStream } from './journal/journal-stream.js';
 import { LAB_CORS_PATH, labCors } from './lab/lab-cors.js';
 import { LAB_STREAM_PATH, labStream } from './lab/lab-stream.js';
+import { visitorLimits, type Held } from './fair-share/visitor-limits.js';
 
 /** The api's additions outside the spec's /api/: the visitors' journals, the CORS lab and the stream lab. */
 export const LAB_PREFIX = '/lab/';
@@ -32,6 +33,8 @@ export interface ApiApp extends Koa {
   endStreams(): number;
   /** How many event streams are open now. */
   openStreamCount(): number;
+  /** What one visitor holds now, against the fair-share limits. */
+  visitorHolding(token: string): Held;
 }
 
 /** Builds the API without listening: the middleware chain, then the route table. */
@@ -84,6 +87,9 @@ export function createApp(config: ApiConfig): ApiApp {
   // no other origin is ever allowed to read them.
   const apiCors = cors(config.allowedOrigins);
   app.use((ctx, next) => (ctx.path.startsWith(LAB_PREFIX) ? next() : apiCors(ctx, next)));
+  // After CORS, so a page on the other origin can read the 429; preflights are never counted.
+  const fairShare = visitorLimits(config.visitorLimits);
+  app.use(fairShare);
   app.use(errorsAsJson(config.log));
   app.use(unroutedAsJson());
   app.use(router.routes());
@@ -91,6 +97,7 @@ export function createApp(config: ApiConfig): ApiApp {
 
   return Object.assign(app, {
     openStreamCount: () => openStreams.size,
+    visitorHolding: fairShare.holding,
     endStreams() {
       const count = openStreams.size;
       for (const end of [...openStreams]) end();

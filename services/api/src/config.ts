@@ -1,5 +1,6 @@
 import { envBool, envInt, envList, envNumber, envString, stdoutLog, type LogSink } from '@origin-lab/server-kit';
 import { upstreamKeyFromEnv } from './proxy/proxy-key.js';
+import type { VisitorLimits } from './fair-share/visitor-limits.js';
 
 /** An inclusive integer range with the value used when the query leaves it out. */
 export interface Bounds {
@@ -27,6 +28,8 @@ export interface ApiConfig {
     titleChars: number;
     authorChars: number;
   };
+  /** What one visitor (page load) may hold at once on a shared server; 0 is no limit. */
+  visitorLimits: VisitorLimits;
   /** The post store keeps at most this many posts, dropping the oldest. */
   postsMax: number;
   /** How many received beacons GET /api/beacon remembers. */
@@ -92,6 +95,9 @@ export function apiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
     streamCount: { min: 1, max: 120, default: 5 },
     streamIntervalMs: 1_000,
     limits: defaultLimits,
+    // Room for every demonstration: ten EventSources plus the journal's stream, the
+    // six-connection experiments' held requests, and what a page sends alongside.
+    visitorLimits: { inFlight: 64, streams: 16, slow: 16 },
     postsMax: 100,
     beaconJournal: 20,
     journal: {
@@ -161,6 +167,11 @@ export function apiConfigFromEnv(env: Env, port: number): ApiConfig {
       fieldBytes: envInt(env, 'FORM_FIELD_BYTES', defaultLimits.fieldBytes, 1, 10 * 1024 * 1024),
       titleChars: envInt(env, 'TITLE_MAX_CHARS', defaultLimits.titleChars, 1, 100_000),
       authorChars: envInt(env, 'AUTHOR_MAX_CHARS', defaultLimits.authorChars, 1, 100_000),
+    },
+    visitorLimits: {
+      inFlight: envInt(env, 'VISITOR_MAX_IN_FLIGHT', base.visitorLimits.inFlight, 0, 100_000),
+      streams: envInt(env, 'VISITOR_MAX_STREAMS', base.visitorLimits.streams, 0, 100_000),
+      slow: envInt(env, 'VISITOR_MAX_SLOW', base.visitorLimits.slow, 0, 100_000),
     },
     postsMax: envInt(env, 'POSTS_MAX', base.postsMax, 1, 1_000_000),
     beaconJournal: envInt(env, 'BEACON_JOURNAL', base.beaconJournal, 0, 10_000),
