@@ -56,7 +56,7 @@ test('every page loads on both origins without errors, labels both origins, and 
   expect(errors).toEqual([]);
 });
 
-test('the index links every topic, and the strip counts loads and shows the query string', async ({
+test('the index links every topic, shows the two addresses for the room, and the strip counts loads and shows the query string', async ({
   page,
   origins,
 }) => {
@@ -64,6 +64,8 @@ test('the index links every topic, and the strip counts loads and shows the quer
   const links = await page.locator('#topics a').evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
   expect(links).toEqual(PAGES.slice(1));
   await expect(page.locator('#strip-query')).toHaveText('?from=test');
+  // The two addresses for the room, this one first.
+  await expect(page.locator('.room-origins li')).toHaveText([`${origins.self}/`, `${origins.other}/`]);
   const loads = Number(await page.locator('#strip-page-loads').textContent());
   await page.reload();
   await expect(page.locator('#strip-page-loads')).toHaveText(String(loads + 1));

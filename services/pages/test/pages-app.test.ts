@@ -7,6 +7,7 @@ import { serve, type RunningServer } from '@origin-lab/server-kit';
 import { createApp } from '../src/app.js';
 import { defaultPagesRoot, pagesConfigFromEnv } from '../src/config.js';
 import { parseSitePairs, siteConfigScript } from '../src/site-pairs.js';
+import { studentAnnouncement, studentOriginsFromEnv } from '../src/student-origins.js';
 
 describe('SITE_PAIRS', () => {
   it('reads pairs of hosts', () => {
@@ -47,6 +48,27 @@ describe('settings from the environment', () => {
       sitePairs: [['x.test', 'y.test']],
     });
     expect(() => pagesConfigFromEnv({ SITE_PAIRS: 'x.test' })).toThrow(/SITE_PAIRS/);
+  });
+});
+
+describe('STUDENT_ORIGINS: the addresses printed for a class', () => {
+  it('writes each as its origin, a default port left out', () => {
+    expect(
+      studentOriginsFromEnv({
+        STUDENT_ORIGINS: 'https://lab-a.school.example:443, https://lab-b.school.example:8443/',
+      }),
+    ).toEqual(['https://lab-a.school.example', 'https://lab-b.school.example:8443']);
+    expect(studentOriginsFromEnv({})).toEqual([]);
+  });
+
+  it.each(['lab-a.school.example', 'ftp://lab-a.school.example'])('refuses %j, naming the variable', (raw) => {
+    expect(() => studentOriginsFromEnv({ STUDENT_ORIGINS: raw })).toThrow(/^STUDENT_ORIGINS: /);
+  });
+
+  it('prints one address per line, ready to copy', () => {
+    expect(studentAnnouncement(['https://a.example', 'https://b.example'])).toBe(
+      '\nOrigin Lab: give the class these addresses\n  https://a.example/\n  https://b.example/\n',
+    );
   });
 });
 
