@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { Browser } from '@playwright/test';
 import { test, expect } from '../fixtures.js';
 import { openPage, runAll } from './support/experiments.js';
+import { PHONE, seriousAccessibilityProblems, sidewaysOverflow } from './support/phone.js';
 
 /**
  * A classroom on one stack: several visitors (browser contexts: own cookies, own connections),
@@ -16,14 +17,26 @@ const PAGES = ['reads', 'bodies', 'forms', 'beacons', 'events', 'outcomes', 'pro
 const ONE_PAGE_AT_A_TIME = process.env.CLASSROOM_ONE_PAGE_AT_A_TIME === '1';
 const PAGE_TIMEOUT_MS = 150_000;
 
-async function visitor(browser: Browser, origin: string) {
-  const context = await browser.newContext();
+/**
+ * One visitor. Every second one is on a phone: after "Run all" each page must still fit the
+ * screen's width, and axe-core must find nothing serious in what the experiments wrote (each is
+ * reported as one more run: "agree" when it fits and is clean, else what was found).
+ */
+async function visitor(browser: Browser, origin: string, onPhone: boolean) {
+  const context = await browser.newContext(onPhone ? PHONE : {});
   const runPage = async (name: string) => {
     const page = await context.newPage();
     await openPage(page, `${origin}/${name}.html`);
     const experiments = await runAll(page, PAGE_TIMEOUT_MS);
+    const runs = Object.entries(experiments).map(([id, { state }]) => ({ page: name, id, state }));
+    if (onPhone) {
+      const overflow = await sidewaysOverflow(page);
+      const problems = await seriousAccessibilityProblems(page);
+      const fits = overflow.pixels === 0 && problems.length === 0;
+      runs.push({ page: name, id: 'phone', state: fits ? 'agree' : JSON.stringify({ overflow, problems }) });
+    }
     await page.close();
-    return Object.entries(experiments).map(([id, { state }]) => ({ page: name, id, state }));
+    return runs;
   };
   try {
     if (!ONE_PAGE_AT_A_TIME) return (await Promise.all(PAGES.map(runPage))).flat();
@@ -43,7 +56,7 @@ test('a classroom: every visitor runs every page at once, and every experiment a
   test.setTimeout(PAGE_TIMEOUT_MS * (ONE_PAGE_AT_A_TIME ? PAGES.length : 1) + 60_000);
   const origin = (n: number) => (n % 2 === 0 ? origins.self : origins.other);
   const started = Date.now();
-  const runs = await Promise.all(Array.from({ length: VISITORS }, (_, n) => visitor(browser, origin(n))));
+  const runs = await Promise.all(Array.from({ length: VISITORS }, (_, n) => visitor(browser, origin(n), n % 2 === 1)));
   const seconds = (Date.now() - started) / 1_000;
 
   const all = runs.flat();

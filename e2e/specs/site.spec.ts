@@ -1,5 +1,6 @@
 import { test, expect } from './support/server.js';
 import { openPage } from './support/experiments.js';
+import { PHONE, seriousAccessibilityProblems, sidewaysOverflow } from './support/phone.js';
 
 const PAGES = [
   '/',
@@ -95,4 +96,23 @@ test('pages are served with their Content-Types and revalidated, never stale', a
     expect(response.headers['content-type'], path).toMatch(type);
     expect(response.headers['cache-control'], path).toBe('no-cache');
   }
+});
+
+test.describe('on a phone-sized screen', () => {
+  test.use(PHONE);
+
+  test('every page fits the width without scrolling sideways, and axe finds nothing serious', async ({
+    page,
+    origins,
+  }) => {
+    const findings: Record<string, unknown> = {};
+    for (const path of [...PAGES, '/away.html']) {
+      if (path === '/away.html') await page.goto(`${origins.self}${path}`);
+      else await openPage(page, `${origins.self}${path}`);
+      const overflow = await sidewaysOverflow(page);
+      const problems = await seriousAccessibilityProblems(page);
+      if (overflow.pixels > 0 || problems.length > 0) findings[path] = { overflow, problems };
+    }
+    expect(findings).toEqual({});
+  });
 });

@@ -40,3 +40,12 @@ export function marker(label: string): string {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/**
+ * A wide table in a box that scrolls sideways by itself on a narrow screen, so the page never
+ * does. The box takes the keyboard focus (a region named label), so it can be scrolled without a
+ * pointer.
+ */
+export function scrollBox(label: string, table: HTMLTableElement): HTMLDivElement {
+  return h('div', { class: 'table-scroll', role: 'region', 'aria-label': label, tabindex: '0' }, table);
+}

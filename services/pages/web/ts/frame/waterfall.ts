@@ -1,4 +1,4 @@
-import { h } from './dom.js';
+import { h, scrollBox } from './dom.js';
 import { originRole, type SiteOrigins } from './site.js';
 
 /** One request the page made itself, through fetch or XMLHttpRequest. */
@@ -125,6 +125,19 @@ export function installWaterfall(site: SiteOrigins): void {
   };
 }
 
+/** The waterfall's columns; the optional ones fold away on a narrow screen (site.css). */
+const COLUMNS: readonly [string, boolean][] = [
+  ['#', true],
+  ['API', true],
+  ['Method', false],
+  ['URL', false],
+  ['Origin', false],
+  ['Status / failure', false],
+  ['Start', true],
+  ['Time', false],
+  ['Size', true],
+];
+
 /** The waterfall panel: a table of the page's own requests, newest last, and what it cannot see. */
 export function renderWaterfall(container: HTMLElement): void {
   const body = h('tbody');
@@ -135,21 +148,24 @@ export function renderWaterfall(container: HTMLElement): void {
       { class: 'note' },
       'Recorded by wrapping fetch and XMLHttpRequest. It cannot see the preflight OPTIONS request the browser sends by itself, EventSource traffic, or navigator.sendBeacon: those never pass through the wrappers.',
     ),
-    h(
-      'table',
-      { class: 'waterfall' },
+    scrollBox(
+      'Waterfall table',
       h(
-        'thead',
-        {},
+        'table',
+        { class: 'waterfall' },
         h(
-          'tr',
+          'thead',
           {},
-          ...['#', 'API', 'Method', 'URL', 'Origin', 'Status / failure', 'Start', 'Time', 'Size'].map((t) =>
-            h('th', { scope: 'col' }, t),
+          h(
+            'tr',
+            {},
+            ...COLUMNS.map(([title, optional]) =>
+              h('th', { scope: 'col', class: optional ? 'optional' : undefined }, title),
+            ),
           ),
         ),
+        body,
       ),
-      body,
     ),
   );
   onTraffic((all) => {
@@ -160,8 +176,8 @@ export function renderWaterfall(container: HTMLElement): void {
         h(
           'tr',
           { class: entry.failure ? 'failed' : '' },
-          h('td', {}, String(offset + index + 1)),
-          h('td', {}, entry.api),
+          h('td', { class: 'optional' }, String(offset + index + 1)),
+          h('td', { class: 'optional' }, entry.api),
           h('td', {}, entry.method),
           h('td', { class: 'url' }, shortUrl(entry.url)),
           h('td', {}, entry.role),
@@ -172,9 +188,9 @@ export function renderWaterfall(container: HTMLElement): void {
               ? 'pending'
               : [entry.status, entry.failure].filter((v) => v !== null).join(' '),
           ),
-          h('td', {}, `${Math.round(entry.startMs)} ms`),
+          h('td', { class: 'optional' }, `${Math.round(entry.startMs)} ms`),
           h('td', {}, entry.durationMs === null ? '' : `${entry.durationMs} ms`),
-          h('td', {}, entry.bytes === null ? '?' : `${entry.bytes} B`),
+          h('td', { class: 'optional' }, entry.bytes === null ? '?' : `${entry.bytes} B`),
         ),
       ),
     );

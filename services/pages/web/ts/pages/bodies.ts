@@ -1,5 +1,5 @@
 import type { EchoReflection, ErrorBody } from '@origin-lab/contract';
-import { h } from '../frame/dom.js';
+import { h, scrollBox } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../frame/page.js';
 import { attempt } from '../probes/attempt.js';
@@ -239,7 +239,7 @@ box.append(
     {},
     h('summary', {}, 'The data used for the sizes'),
     h('pre', {}, JSON.stringify(fields, null, 2)),
-    sizeTable,
+    scrollBox('Sizes by encoding', sizeTable),
   ),
 );
 

@@ -1,4 +1,4 @@
-import { byId, h } from '../frame/dom.js';
+import { byId, h, scrollBox } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../frame/page.js';
 import { DEMO_FORM_ENTRIES, EMPTY_FILE, IMAGE_INPUT_ADDS, SUBMIT_BUTTON_ADDS } from '../rules/demo-form.js';
@@ -166,4 +166,4 @@ experiment(box, {
     };
   },
 });
-box.append(jsonTable);
+box.append(scrollBox('What JSON.stringify does', jsonTable));

@@ -1,5 +1,5 @@
 import type { ServerJournalEntry } from '@origin-lab/contract';
-import { h } from '../frame/dom.js';
+import { h, scrollBox } from '../frame/dom.js';
 import { onTraffic, type TrafficEntry } from '../frame/waterfall.js';
 import type { SiteOrigins } from '../frame/site.js';
 import type { JournalFeed, JournalItem } from './journal-feed.js';
@@ -85,21 +85,25 @@ export function renderServerView(container: HTMLElement, feed: JournalFeed, site
     timeline,
     h('h3', {}, 'Why'),
     why,
-    h(
-      'table',
-      { class: 'server-view' },
+    scrollBox(
+      'What the server saw, request by request',
       h(
-        'thead',
-        {},
+        'table',
+        { class: 'server-view' },
         h(
-          'tr',
+          'thead',
           {},
-          ...['#', 'Method', 'Target', 'From', 'Status', 'CORS answer', 'Page saw it?'].map((t) =>
-            h('th', { scope: 'col' }, t),
+          h(
+            'tr',
+            {},
+            // The id and the CORS answer fold away on a narrow screen (site.css).
+            ...['#', 'Method', 'Target', 'From', 'Status', 'CORS answer', 'Page saw it?'].map((t) =>
+              h('th', { scope: 'col', class: t === '#' || t === 'CORS answer' ? 'optional' : undefined }, t),
+            ),
           ),
         ),
+        rows,
       ),
-      rows,
     ),
   );
 
@@ -124,12 +128,12 @@ export function renderServerView(container: HTMLElement, feed: JournalFeed, site
         return h(
           'tr',
           { class: seen ? '' : 'unseen', 'data-id': String(item.id) },
-          h('td', {}, String(item.id)),
+          h('td', { class: 'optional' }, String(item.id)),
           h('td', {}, item.entry.method),
           h('td', { class: 'url' }, targetOf(item.entry)),
           h('td', {}, item.entry.origin ?? 'no Origin'),
           h('td', {}, String(item.entry.status)),
-          h('td', {}, corsSummary(item.entry)),
+          h('td', { class: 'optional' }, corsSummary(item.entry)),
           h('td', {}, seen ? 'yes' : `no: ${unseenBecause}`),
         );
       }),
