@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { Browser } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { test, expect } from '../fixtures.js';
 import { openPage, runAll } from './support/experiments.js';
 import { PHONE, seriousAccessibilityProblems, sidewaysOverflow } from './support/phone.js';
@@ -17,35 +17,53 @@ const PAGES = ['reads', 'bodies', 'forms', 'beacons', 'events', 'outcomes', 'pro
 const ONE_PAGE_AT_A_TIME = process.env.CLASSROOM_ONE_PAGE_AT_A_TIME === '1';
 const PAGE_TIMEOUT_MS = 150_000;
 
+interface Run {
+  page: string;
+  id: string;
+  state: string;
+}
+
 /**
- * One visitor. Every second one is on a phone: after "Run all" each page must still fit the
- * screen's width, and axe-core must find nothing serious in what the experiments wrote (each is
- * reported as one more run: "agree" when it fits and is clean, else what was found).
+ * One visitor runs every page. Every second one is on a phone: its pages stay open, to be checked
+ * once the whole class is done (see phoneChecks).
  */
 async function visitor(browser: Browser, origin: string, onPhone: boolean) {
   const context = await browser.newContext(onPhone ? PHONE : {});
-  const runPage = async (name: string) => {
+  const kept: { name: string; page: Page }[] = [];
+  const runPage = async (name: string): Promise<Run[]> => {
     const page = await context.newPage();
     await openPage(page, `${origin}/${name}.html`);
     const experiments = await runAll(page, PAGE_TIMEOUT_MS);
-    const runs = Object.entries(experiments).map(([id, { state }]) => ({ page: name, id, state }));
-    if (onPhone) {
-      const overflow = await sidewaysOverflow(page);
-      const problems = await seriousAccessibilityProblems(page);
-      const fits = overflow.pixels === 0 && problems.length === 0;
-      runs.push({ page: name, id: 'phone', state: fits ? 'agree' : JSON.stringify({ overflow, problems }) });
-    }
-    await page.close();
-    return runs;
+    if (onPhone) kept.push({ name, page });
+    else await page.close();
+    return Object.entries(experiments).map(([id, { state }]) => ({ page: name, id, state }));
   };
+  const runs: Run[] = [];
   try {
-    if (!ONE_PAGE_AT_A_TIME) return (await Promise.all(PAGES.map(runPage))).flat();
-    const results = [];
-    for (const name of PAGES) results.push(...(await runPage(name)));
-    return results;
-  } finally {
+    if (!ONE_PAGE_AT_A_TIME) runs.push(...(await Promise.all(PAGES.map(runPage))).flat());
+    else for (const name of PAGES) runs.push(...(await runPage(name)));
+  } catch (err) {
     await context.close();
+    throw err;
   }
+  return { runs, phonePages: kept, close: () => context.close() };
+}
+
+/**
+ * After "Run all", each page on a phone must still fit the screen's width, and axe-core must find
+ * nothing serious in what the experiments wrote: one more run per page, "agree" when it fits and
+ * is clean, else what was found. Checked one page at a time after the class is done, because axe
+ * is heavy and would slow the timing experiments of pages still running.
+ */
+async function phoneChecks(pages: readonly { name: string; page: Page }[]): Promise<Run[]> {
+  const runs: Run[] = [];
+  for (const { name, page } of pages) {
+    const overflow = await sidewaysOverflow(page);
+    const problems = await seriousAccessibilityProblems(page);
+    const fits = overflow.pixels === 0 && problems.length === 0;
+    runs.push({ page: name, id: 'phone', state: fits ? 'agree' : JSON.stringify({ overflow, problems }) });
+  }
+  return runs;
 }
 
 test('a classroom: every visitor runs every page at once, and every experiment agrees', async ({
@@ -56,10 +74,18 @@ test('a classroom: every visitor runs every page at once, and every experiment a
   test.setTimeout(PAGE_TIMEOUT_MS * (ONE_PAGE_AT_A_TIME ? PAGES.length : 1) + 60_000);
   const origin = (n: number) => (n % 2 === 0 ? origins.self : origins.other);
   const started = Date.now();
-  const runs = await Promise.all(Array.from({ length: VISITORS }, (_, n) => visitor(browser, origin(n), n % 2 === 1)));
+  const visitors = await Promise.all(
+    Array.from({ length: VISITORS }, (_, n) => visitor(browser, origin(n), n % 2 === 1)),
+  );
   const seconds = (Date.now() - started) / 1_000;
+  let phoneRuns: Run[];
+  try {
+    phoneRuns = await phoneChecks(visitors.flatMap((v) => v.phonePages));
+  } finally {
+    await Promise.all(visitors.map((v) => v.close()));
+  }
 
-  const all = runs.flat();
+  const all = [...visitors.flatMap((v) => v.runs), ...phoneRuns];
   if (process.env.CLASSROOM_REPORT) {
     const agreeing = all.filter((run) => run.state === 'agree' || run.state === 'known-difference').length;
     const report = {
