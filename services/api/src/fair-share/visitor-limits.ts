@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { ErrorBody } from '@origin-lab/contract';
 import { onResponseDone } from '@origin-lab/server-kit';
-import { takeVisitorToken } from '../journal/visitor-token.js';
+import { visitorOf } from '../journal/visitor-token.js';
 import { JOURNAL_PATH } from '../journal/journal-stream.js';
 import { LAB_STREAM_PATH } from '../lab/lab-stream.js';
 
@@ -58,7 +58,7 @@ function holdOf(ctx: Context): 'streams' | 'slow' | null {
 export function visitorLimits(limits: VisitorLimits): VisitorLimitsMiddleware {
   const heldBy = new Map<string, Held>();
   const middleware: Middleware = (ctx, next) => {
-    const found = takeVisitorToken(ctx.querystring);
+    const found = visitorOf(ctx);
     if (found === null) return next();
     const hold = holdOf(ctx);
     const held = heldBy.get(found.token) ?? { inFlight: 0, streams: 0, slow: 0 };

@@ -3,7 +3,7 @@ import type { ServerJournalEntry } from '@origin-lab/contract';
 import { onResponseDone } from '@origin-lab/server-kit';
 import { journalEntry } from './journal-entry.js';
 import type { VisitorJournals } from './visitor-journals.js';
-import { takeVisitorToken } from './visitor-token.js';
+import { visitorOf } from './visitor-token.js';
 import { JOURNAL_PATH } from './journal-stream.js';
 
 /**
@@ -14,8 +14,8 @@ import { JOURNAL_PATH } from './journal-stream.js';
  */
 export function recordVisitors(journals: VisitorJournals<ServerJournalEntry>): Middleware {
   return (ctx, next) => {
-    // A scan of the raw query, no parsing: this runs on every request.
-    const found = takeVisitorToken(ctx.querystring);
+    // A scan of the raw query, no parsing, once per request (shared with the fair-share limits).
+    const found = visitorOf(ctx);
     if (found === null || ctx.path === JOURNAL_PATH) return next();
     const { token, rest: query } = found;
 

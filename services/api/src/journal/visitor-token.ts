@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 /**
  * A visitor's token: made by each page load, carried in the URL of every demonstration request,
  * so that preflights, beacons and EventSource requests (which carry no custom header) are tied
@@ -35,4 +36,14 @@ export function takeVisitorToken(query: string): TokenInQuery | null {
   const before = query.slice(0, Math.max(0, at - 1));
   const after = end === -1 ? '' : query.slice(end + 1);
   return { token, rest: before && after ? `${before}&${after}` : before || after };
+}
+
+/**
+ * The request's visitor token, found once per request and kept on ctx.state: the journal and the
+ * fair-share limits both need it, and this runs on every request.
+ */
+export function visitorOf(ctx: Context): TokenInQuery | null {
+  const state = ctx.state as { visitor?: TokenInQuery | null };
+  if (state.visitor === undefined) state.visitor = takeVisitorToken(ctx.querystring);
+  return state.visitor;
 }

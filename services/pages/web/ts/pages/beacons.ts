@@ -36,6 +36,9 @@ function beaconUrl(reason: SendReason): string {
   return `${target.value === 'other' ? ctx.other() : ctx.site.self}/api/beacon?exit=${reason}`;
 }
 
+/** An exit beacon in the journal (the experiments' beacons carry no ?exit=). */
+const isExitBeacon = (entry: ServerJournalEntry) => entry.path === '/api/beacon' && entry.query.startsWith('exit=');
+
 function readLog(): string[] {
   try {
     return JSON.parse(sessionStorage.getItem(LOG_KEY) ?? '[]') as string[];
@@ -107,9 +110,8 @@ async function showPreviousExit(): Promise<void> {
     view.textContent = 'This is your first visit to this page in this tab: leave it and come back to see one.';
     return;
   }
-  const isExit = (entry: ServerJournalEntry) => entry.path === '/api/beacon' && entry.query.startsWith('exit=');
-  await previous.waitFor(isExit, ARRIVAL_WAIT_MS);
-  const exits = previous.items.filter((item) => isExit(item.entry));
+  await previous.waitFor(isExitBeacon, ARRIVAL_WAIT_MS);
+  const exits = previous.items.filter((item) => isExitBeacon(item.entry));
   view.replaceChildren(
     exits.length === 0
       ? 'Your previous visit sent no exit beacon (nothing had changed, or it has not arrived).'
@@ -362,9 +364,8 @@ function drawTrip(title: string, events: readonly LifecycleEvent[], verdict: Tri
 async function exitBeaconsOf(verdict: TripVerdict): Promise<string[]> {
   const journal = verdict.restored ? ctx.journal : ctx.previousJournal;
   if (!journal) return [];
-  const isExit = (entry: ServerJournalEntry) => entry.path === '/api/beacon' && entry.query.startsWith('exit=');
-  await journal.waitFor(isExit, ABSENCE_WAIT_MS);
-  return journal.items.filter((item) => isExit(item.entry)).map(({ entry }) => `${entry.method} ?${entry.query}`);
+  await journal.waitFor(isExitBeacon, ABSENCE_WAIT_MS);
+  return journal.items.filter((item) => isExitBeacon(item.entry)).map(({ entry }) => `${entry.method} ?${entry.query}`);
 }
 
 interface TripJudgement {

@@ -1,4 +1,5 @@
 import type { LifecycleEvent, LifecycleEventType } from '../rules/page-lifecycle.js';
+import { visitorToken } from '../server-view/visitor.js';
 
 /**
  * A trip away from the page and back (history.back() from /away.html), recording each
@@ -10,7 +11,7 @@ const TRIP_KEY = 'origin-lab:page-trip';
 /** Where the page steps to; that page goes back by itself while a trip is under way. */
 export const AWAY_PATH = '/away.html';
 /** A trip not back within this long is forgotten (the visitor went somewhere else). */
-export const TRIP_LIMIT_MS = 60_000;
+const TRIP_LIMIT_MS = 60_000;
 /** How long the page may take to start leaving once asked. */
 const LEAVE_LIMIT_MS = 10_000;
 /** After a restoring pageshow, how long to wait for the visibilitychange that may follow it. */
@@ -19,7 +20,7 @@ const SETTLE_MS = 1_000;
 const POLICY_PARAM = 'unload-policy';
 
 interface StoredEvent extends Omit<LifecycleEvent, 'document'> {
-  /** The id of the document that fired it. */
+  /** The document that fired it, by its page load's visitor token. */
   documentId: string;
 }
 
@@ -49,7 +50,8 @@ export interface Trip {
   notRestoredReasons: string[] | null;
 }
 
-const documentId = Math.random().toString(36).slice(2);
+/** This document, among those a trip passes through: each page load has its own token. */
+const documentId = visitorToken;
 
 function readTrip(): StoredTrip | null {
   try {
@@ -91,18 +93,15 @@ let left = false;
  * merely having one changes what the browser does.
  */
 export function installTripRecorder(): void {
-  let markShown = () => undefined as void;
-  shown = new Promise((resolve) => (markShown = resolve));
   window.addEventListener('beforeunload', () => record('beforeunload', null));
   window.addEventListener('pagehide', (event) => {
     left = true;
     record('pagehide', event.persisted);
   });
-  window.addEventListener('pageshow', (event) => {
-    record('pageshow', event.persisted);
-    markShown();
-  });
+  window.addEventListener('pageshow', (event) => record('pageshow', event.persisted));
   document.addEventListener('visibilitychange', () => record('visibilitychange', null));
+  // Added after the recorder, so the first pageshow is recorded before anyone awaiting it goes on.
+  shown = new Promise((resolve) => window.addEventListener('pageshow', () => resolve(), { once: true }));
 }
 
 /**

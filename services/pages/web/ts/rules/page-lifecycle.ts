@@ -62,8 +62,7 @@ const isReturning = (event: LifecycleEvent) =>
   event.type === 'pageshow' ||
   (event.type === 'visibilitychange' && event.visibility === 'visible');
 
-const sameItems = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && [...a].sort().every((item, i) => item === [...b].sort()[i]);
+const sameItems = (a: readonly string[], b: readonly string[]) => sameOrder([...a].sort(), [...b].sort());
 
 export function judgeTrip(events: readonly LifecycleEvent[]): TripVerdict {
   const restored = events.some((e) => e.type === 'pageshow' && e.persisted === true && e.document === 'left');
