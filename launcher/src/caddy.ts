@@ -1,10 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { stopChild } from '@origin-lab/server-kit';
+import { isLocalName } from './site-names.js';
 
 /** The repository's Caddyfile: the same file the docker compose set mounts. */
 export const repoCaddyfile = fileURLToPath(new URL('../../Caddyfile', import.meta.url));
@@ -32,6 +35,13 @@ export interface CaddyOptions {
   searchPath?: string;
   /** Caddy's idle time for pooled upstream connections (the Caddyfile's default when left out). */
   upstreamIdleTimeout?: string;
+  /** For public names: the ACME account's contact address, and another ACME directory than Let's Encrypt's. */
+  acmeEmail?: string;
+  acmeCa?: string;
+  /** A PEM file of roots Caddy trusts when it talks to the ACME directory (SSL_CERT_FILE), e.g. a school's own CA. */
+  trustedRoots?: string;
+  /** Told, as they happen, how getting certificates for public names goes (Caddy's own log, shortened). */
+  report?: (line: string) => void;
 }
 
 export interface RunningCaddy {
@@ -64,7 +74,7 @@ export function originOf(scheme: 'https' | 'http', host: string, port: number): 
 /**
  * Runs the repository's Caddyfile with Caddy from this machine, with a throwaway HOME and data
  * directory (so a fresh local CA, and nothing written to the user's trust stores), and resolves
- * once both names answer over TLS with a certificate from that CA.
+ * once both names are served (waitUntilServing says how each kind of name is checked).
  */
 export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
   const executable = options.executable ?? findCaddy();
@@ -85,14 +95,24 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
       API_UPSTREAM: options.apiUpstream,
       PAGES_UPSTREAM: options.pagesUpstream,
       ...(options.upstreamIdleTimeout ? { UPSTREAM_IDLE_TIMEOUT: options.upstreamIdleTimeout } : {}),
+      ...(options.acmeEmail ? { ACME_EMAIL: options.acmeEmail } : {}),
+      ...(options.acmeCa ? { ACME_CA: options.acmeCa } : {}),
+      ...(options.trustedRoots ? { SSL_CERT_FILE: options.trustedRoots } : {}),
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';
+  const report = options.report;
+  const publicNames = options.sites.filter((site) => !isLocalName(site));
   child.stderr!.on('data', (chunk: Buffer) => {
     // Keep the tail only: enough to explain a failure.
     log = (log + chunk.toString()).slice(-20_000);
   });
+  if (report)
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      const news = certificateNews(line, publicNames);
+      if (news) report(news);
+    });
   const stop = async () => {
     await stopChild(child, 5_000);
     rmSync(home, { recursive: true, force: true });
@@ -117,6 +137,11 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
   };
 }
 
+/**
+ * Resolves once Caddy serves: every local name over TLS with a certificate from its CA, and every
+ * public name over plain HTTP (its certificate comes from ACME in its own time, which may be
+ * minutes or never; start() reports it as it goes rather than wait for it).
+ */
 async function waitUntilServing(
   child: ChildProcess,
   options: CaddyOptions,
@@ -127,21 +152,62 @@ async function waitUntilServing(
   const deadline = Date.now() + timeoutMs;
   let exited = false;
   child.once('exit', () => (exited = true));
+  const check = (site: string): Promise<number | string> =>
+    isLocalName(site)
+      ? existsSync(caCert)
+        ? httpsAnswer(site, options.httpsPort, '/', caCert)
+        : Promise.resolve(`${site}: no local CA yet`)
+      : httpAnswer(site, options.httpPort, '/');
   let last = 'not started';
   while (Date.now() < deadline) {
     if (exited) throw new CaddyError(`caddy exited before serving:\n${tail(log())}`);
-    if (existsSync(caCert)) {
-      // Any status will do: Caddy serves both names with certificates from its CA.
-      const results = await Promise.all(options.sites.map((site) => httpsAnswer(site, options.httpsPort, '/', caCert)));
-      const failure = results.find((result) => typeof result === 'string');
-      if (failure === undefined) return;
-      last = String(failure);
-    }
+    // Any status will do: Caddy serves the name.
+    const results = await Promise.all(options.sites.map(check));
+    const failure = results.find((result) => typeof result === 'string');
+    if (failure === undefined) return;
+    last = String(failure);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new CaddyError(
-    `caddy did not serve both names over TLS within ${timeoutMs} ms (last: ${last}):\n${tail(log())}`,
-  );
+  throw new CaddyError(`caddy did not serve both names within ${timeoutMs} ms (last: ${last}):\n${tail(log())}`);
+}
+
+/** What a line of Caddy's JSON log says about a certificate for one of the public names, or undefined. */
+export function certificateNews(line: string, publicNames: readonly string[]): string | undefined {
+  let entry: { level?: string; logger?: string; msg?: string; identifier?: string; error?: string };
+  try {
+    entry = JSON.parse(line) as typeof entry;
+  } catch {
+    return undefined;
+  }
+  if (!entry.logger?.startsWith('tls')) return undefined;
+  if (entry.identifier && !publicNames.includes(entry.identifier)) return undefined;
+  const about = entry.identifier ? `${entry.identifier}: ` : '';
+  if (entry.msg === 'certificate obtained successfully') return `${about}certificate obtained`;
+  if (entry.msg === 'obtaining certificate') return `${about}obtaining a certificate`;
+  if (entry.level === 'error') return `${about}${entry.msg ?? 'error'}${entry.error ? `: ${entry.error}` : ''}`;
+  return undefined;
+}
+
+/** GET http://site:port/path on 127.0.0.1: the status, or the reason there was none. */
+function httpAnswer(site: string, port: number, path: string): Promise<number | string> {
+  return new Promise((resolve) => {
+    const request = http.get(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        headers: { host: originOf('http', site, port).slice('http://'.length) },
+        timeout: 2_000,
+        agent: false,
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 'no status');
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error('timed out')));
+    request.on('error', (err) => resolve(`${site}: ${err.message}`));
+  });
 }
 
 /**

@@ -1,7 +1,8 @@
-import { ConfigError, envInt, envString, freePort, stopOnSignals } from '@origin-lab/server-kit';
+import { ConfigError, envInt, freePort, stopOnSignals } from '@origin-lab/server-kit';
 import { defaultOrigins } from '@origin-lab/api/config';
 import { startEmbedded } from './embedded.js';
 import { CaddyError, findCaddy, originOf, startCaddy, type CaddyOptions, type RunningCaddy } from './caddy.js';
+import { isLocalName, siteNamesFromEnv, type SiteNames } from './site-names.js';
 
 const usage = 'usage: npm start [-- --tls]';
 
@@ -13,20 +14,19 @@ try {
 
   let port = envInt(process.env, 'PORT', 8080, 0, 65_535);
   const env: Record<string, string | undefined> = { ...process.env };
+  const named = siteNamesFromEnv(process.env);
+  // The api's allowlist needs the real ports, so 0 (any free port) is settled here.
+  if ((tls || named) && port === 0) port = await freePort();
   let front: Omit<CaddyOptions, 'apiUpstream' | 'pagesUpstream'> | undefined;
+  let sites: SiteNames | undefined = named;
   if (tls) {
     if (!findCaddy(process.env))
       throw new ConfigError(
         '--tls runs the Caddyfile with Caddy, which is not installed: apt-get install caddy (or set CADDY_PATH)',
       );
-    // 0 asks for free ports; the api's allowlist needs the real ones, so they are fixed here.
-    if (port === 0) port = await freePort();
     const httpsPort = envInt(process.env, 'HTTPS_PORT', 8443, 0, 65_535) || (await freePort());
     const httpPort = envInt(process.env, 'HTTP_PORT', 8880, 0, 65_535) || (await freePort());
-    const sites: [string, string] = [
-      envString(process.env, 'SITE_A', 'a.localhost'),
-      envString(process.env, 'SITE_B', 'b.localhost'),
-    ];
+    sites ??= ['a.localhost', 'b.localhost'];
     front = {
       sites,
       httpsPort,
@@ -35,15 +35,22 @@ try {
       executable: findCaddy(process.env),
       searchPath: process.env.PATH,
       upstreamIdleTimeout: process.env.UPSTREAM_IDLE_TIMEOUT || undefined,
+      acmeEmail: process.env.ACME_EMAIL || undefined,
+      acmeCa: process.env.ACME_CA || undefined,
+      trustedRoots: process.env.SSL_CERT_FILE || undefined,
+      report: (line) => process.stderr.write(`caddy: ${line}\n`),
     };
     env.ALLOWED_ORIGINS ||= [
       ...defaultOrigins(port),
       ...sites.map((site) => originOf('https', site, httpsPort)),
       ...sites.map((site) => originOf('http', site, httpPort)),
     ].join(',');
-    // The pages swap between the two names; keep the embedded pair as well.
-    env.SITE_PAIRS ||= `localhost<->127.0.0.1,${sites[0]}<->${sites[1]}`;
+  } else if (sites) {
+    // Plain HTTP on the embedded port under the two names: a class on a LAN (docs/classroom.md).
+    env.ALLOWED_ORIGINS ||= [...defaultOrigins(port), ...sites.map((site) => originOf('http', site, port))].join(',');
   }
+  // The pages swap between the two names; keep the embedded pair as well.
+  if (sites) env.SITE_PAIRS ||= `localhost<->127.0.0.1,${sites[0]}<->${sites[1]}`;
 
   const stack = await startEmbedded({ port, host: process.env.HOST || undefined, env });
   let caddy: RunningCaddy | undefined;
@@ -57,27 +64,52 @@ try {
     }
   }
   const [first, second] = stack.origins;
-  const lines = caddy
-    ? [
-        '',
-        'Origin Lab is running behind Caddy (TLS, HTTP/2). Open the same pages on two origins:',
-        `  ${caddy.origins[0]}/`,
-        `  ${caddy.origins[1]}/`,
-        "Caddy's root certificate for this run (trust it in the browser: docs/workshop.md):",
-        `  ${caddy.caCert}`,
-        `Without trusting it: ${caddy.plainOrigins[0]}/ and ${caddy.plainOrigins[1]}/ (HTTP/1.1),`,
-        `or without Caddy: ${first}/ and ${second}/.`,
-        'A page on one is cross-origin to the other. Ctrl-C stops.',
-        '',
-      ]
-    : [
-        '',
-        'Origin Lab is running. Open the same pages on two origins:',
-        `  ${first}/`,
-        `  ${second}/`,
-        'A page on one is cross-origin to the other. Ctrl-C stops.',
-        '',
-      ];
+  const local = `${first}/ and ${second}/`;
+  let lines: string[];
+  if (caddy) {
+    const publicNames = front!.sites.filter((site) => !isLocalName(site));
+    lines = [
+      '',
+      'Origin Lab is running behind Caddy (TLS, HTTP/2). Open the same pages on two origins:',
+      `  ${caddy.origins[0]}/`,
+      `  ${caddy.origins[1]}/`,
+      ...(publicNames.length < 2
+        ? ["Caddy's root certificate for this run (trust it in the browser: docs/workshop.md):", `  ${caddy.caCert}`]
+        : []),
+      ...(publicNames.length > 0
+        ? [
+            `Certificates for ${publicNames.join(' and ')} come from ${front!.acmeCa ?? "Let's Encrypt"}; Caddy is getting them now (progress below).`,
+          ]
+        : []),
+      `Without TLS: ${caddy.plainOrigins[0]}/ and ${caddy.plainOrigins[1]}/ (HTTP/1.1),`,
+      `or without Caddy: ${local}.`,
+      'A page on one is cross-origin to the other. Ctrl-C stops.',
+      '',
+    ];
+  } else if (sites) {
+    const host = process.env.HOST || '';
+    lines = [
+      '',
+      'Origin Lab is running. Give the class these two addresses (a page on one is cross-origin to the other):',
+      `  ${originOf('http', sites[0], stack.port)}/`,
+      `  ${originOf('http', sites[1], stack.port)}/`,
+      'Plain HTTP: pages there are not a secure context (docs/classroom.md says what that changes).',
+      ...(/^(127\.|localhost$|::1$)/.test(host)
+        ? [`HOST=${host} listens on this machine only: other devices cannot reach it (leave HOST unset).`]
+        : []),
+      `On this machine also ${local}. Ctrl-C stops.`,
+      '',
+    ];
+  } else {
+    lines = [
+      '',
+      'Origin Lab is running. Open the same pages on two origins:',
+      `  ${first}/`,
+      `  ${second}/`,
+      'A page on one is cross-origin to the other. Ctrl-C stops.',
+      '',
+    ];
+  }
   process.stderr.write(lines.join('\n') + '\n');
   stopOnSignals(
     async () => {

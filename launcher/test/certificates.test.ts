@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@origin-lab/server-kit';
@@ -20,6 +21,22 @@ const LOCAL_NAME = 'a.localhost';
 const EMAIL = 'teacher@school.example';
 
 const haveTools = Boolean(findCaddy()) && existsSync('/usr/bin/pebble') && existsSync('/usr/bin/openssl');
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The issuer's common name of the certificate served for name on 127.0.0.1:port (null while there is none). */
+function issuerOf(name: string, port: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const socket = tls.connect({ host: '127.0.0.1', port, servername: name, rejectUnauthorized: false });
+    socket.once('secureConnect', () => {
+      const issuer = socket.getPeerCertificate().issuer?.CN;
+      socket.end();
+      resolve(typeof issuer === 'string' ? issuer : null);
+    });
+    socket.once('error', () => resolve(null));
+    socket.setTimeout(2_000, () => socket.destroy());
+  });
+}
 
 describe.skipIf(!haveTools && !process.env.CI)('certificates: one Caddyfile for local and public names', () => {
   let dir: string;
@@ -101,22 +118,8 @@ describe.skipIf(!haveTools && !process.env.CI)('certificates: one Caddyfile for 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** The issuer's common name of the certificate Caddy presents for name (null while it has none). */
-  function issuerOf(name: string): Promise<string | null> {
-    return new Promise((resolve) => {
-      const socket = tls.connect({ host: '127.0.0.1', port: httpsPort, servername: name, rejectUnauthorized: false });
-      socket.once('secureConnect', () => {
-        const issuer = socket.getPeerCertificate().issuer?.CN;
-        socket.end();
-        resolve(typeof issuer === 'string' ? issuer : null);
-      });
-      socket.once('error', () => resolve(null));
-      socket.setTimeout(2_000, () => socket.destroy());
-    });
-  }
-
   const waitForIssuer = (name: string, expected: RegExp) =>
-    pollUntil(`a certificate for ${name} issued by ${expected}`, () => issuerOf(name), {
+    pollUntil(`a certificate for ${name} issued by ${expected}`, () => issuerOf(name, httpsPort), {
       timeoutMs: 30_000,
       intervalMs: 250,
       done: (issuer) => issuer !== null && expected.test(issuer),
@@ -134,4 +137,42 @@ describe.skipIf(!haveTools && !process.env.CI)('certificates: one Caddyfile for 
     const accounts = join(dir, 'data', 'caddy', 'acme', `127.0.0.1-${new URL(acmeDirectory).port}-dir`, 'users');
     expect(readdirSync(accounts)).toEqual([EMAIL]);
   });
+
+  it('npm start -- --tls with a public name prints both addresses at once, then reports the certificate as Caddy gets it', async () => {
+    const name = 'second.example.com';
+    const port = await freePort();
+    const launched = spawnWatched(process.execPath, ['launcher/dist/start.js', '--tls'], {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        PORT: '0',
+        HTTPS_PORT: String(port),
+        HTTP_PORT: '0',
+        SITE_A: LOCAL_NAME,
+        SITE_B: name,
+        ACME_CA: acmeDirectory,
+        ACME_EMAIL: EMAIL,
+        SSL_CERT_FILE: join(dir, 'pebble-cert.pem'),
+        CADDY_DATA_DIR: join(dir, 'launcher-data'),
+        LOG_REQUESTS: 'false',
+      },
+    });
+    try {
+      await launched.waitFor(/Ctrl-C stops/, 25_000, 'npm start -- --tls printing its addresses');
+      const printed = launched.output();
+      expect(printed).toContain(`https://${LOCAL_NAME}:${port}/`);
+      expect(printed).toContain(`https://${name}:${port}/`);
+      expect(printed).toContain(`Certificates for ${name} come from ${acmeDirectory}`);
+      // The local name's CA is printed for trusting; the public name needs none.
+      expect(printed).toMatch(/root\.crt/);
+      await launched.waitFor(
+        new RegExp(`caddy: ${name.replaceAll('.', '\\.')}: certificate obtained`),
+        30_000,
+        'the certificate reported',
+      );
+      expect(await issuerOf(name, port)).toMatch(/^Pebble Intermediate CA/);
+    } finally {
+      await launched.stop();
+    }
+  }, 70_000);
 });

@@ -80,4 +80,41 @@ describe('npm start (the embedded default)', () => {
     expect(await launched.exitWithin(10_000)).toBe(2);
     expect(launched.stderr()).toContain('FLAKY_RATE');
   });
+
+  it('SITE_A and SITE_B without --tls: prints the two plain-HTTP addresses for a class; each name is allowed and paired', async () => {
+    const names = ['lab-a.school.test', 'lab-b.school.test'];
+    const launched = launch({ PORT: '0', LOG_REQUESTS: 'false', SITE_A: names[0]!, SITE_B: names[1]! });
+    const match = await launched.waitFor(
+      /http:\/\/lab-a\.school\.test:(\d+)\//,
+      15_000,
+      'npm start printing the class addresses',
+    );
+    const port = match[1]!;
+    const origins = names.map((name) => `http://${name}:${port}`);
+    expect(launched.output()).toContain(`${origins[1]}/`);
+    expect(launched.output()).toMatch(/not a secure context/);
+    // Nothing resolves these names here: the requests go to 127.0.0.1 with the name in Host.
+    for (const [self, other] of [origins, [...origins].reverse()]) {
+      const answer = await fetch(`http://127.0.0.1:${port}/api/posts`, {
+        headers: { Host: new URL(self!).host, Origin: other! },
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('access-control-allow-origin')).toBe(other);
+    }
+    const siteConfig = await (await fetch(`http://127.0.0.1:${port}/site-config.js`)).text();
+    expect(siteConfig).toContain(JSON.stringify(names));
+    launched.child.kill('SIGTERM');
+    expect(await launched.exitWithin(5_000)).toBe(0);
+  });
+
+  it.each([
+    [{ SITE_A: 'lab-a.school.test' }, 'set both SITE_A and SITE_B'],
+    [{ SITE_A: 'http://lab-a.school.test', SITE_B: 'lab-b.school.test' }, 'SITE_A must be a host name'],
+    [{ SITE_A: 'lab-a.school.test', SITE_B: 'lab-b.school.test:8080' }, 'SITE_B must be a host name'],
+    [{ SITE_A: 'lab.school.test', SITE_B: 'LAB.school.test' }, 'two different names'],
+  ])('bad site names %j stop the start with a message naming them (exit 2)', async (names, message) => {
+    const launched = launch({ PORT: '0', ...names });
+    expect(await launched.exitWithin(10_000)).toBe(2);
+    expect(launched.stderr()).toContain(message);
+  });
 });
