@@ -34,15 +34,20 @@ function scratchDir(prefix: string): string {
 /**
  * Launch options for a browser that trusts the given CA certificates the way a user's browser
  * would: in the certificate database the browser itself reads (NSS for both engines), so no
- * certificate error is ever ignored. Never use ignoreHTTPSErrors with Chromium: it silently
+ * certificate error is ever ignored. loopbackNames are host names the browser resolves to
+ * 127.0.0.1 itself, as a network's DNS would (the machines here have none). Never use ignoreHTTPSErrors with Chromium: it silently
  * drops sendBeacon sent at page close.
  */
-export function launchOptions(browser: BrowserName, caCerts: readonly string[]): LaunchOptions {
-  return browser === 'chromium' ? chromiumLaunch(caCerts) : firefoxLaunch(caCerts);
+export function launchOptions(
+  browser: BrowserName,
+  caCerts: readonly string[],
+  loopbackNames: readonly string[] = [],
+): LaunchOptions {
+  return browser === 'chromium' ? chromiumLaunch(caCerts, loopbackNames) : firefoxLaunch(caCerts, loopbackNames);
 }
 
 /** Debian's Chromium as PLATFORM.md measured it: no sandbox (root), no background networking, a throwaway HOME. */
-export function chromiumLaunch(caCerts: readonly string[] = []): LaunchOptions {
+export function chromiumLaunch(caCerts: readonly string[] = [], loopbackNames: readonly string[] = []): LaunchOptions {
   const home = scratchDir('chromium-home-');
   // Chromium on Linux reads the user's NSS database under $HOME/.pki/nssdb.
   if (caCerts.length > 0) trustInNssDb(join(home, '.pki', 'nssdb'), caCerts);
@@ -58,6 +63,9 @@ export function chromiumLaunch(caCerts: readonly string[] = []): LaunchOptions {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...(loopbackNames.length > 0
+        ? [`--host-resolver-rules=${loopbackNames.map((name) => `MAP ${name} 127.0.0.1`).join(',')}`]
+        : []),
     ],
     env: { ...process.env, HOME: home } as Record<string, string>,
   };
@@ -70,7 +78,7 @@ export function chromiumLaunch(caCerts: readonly string[] = []): LaunchOptions {
  * replaced by the same ones with --profile pointing at it. A worker launches one Firefox at a
  * time, so one profile per process is never shared by two running browsers.
  */
-export function firefoxLaunch(caCerts: readonly string[] = []): LaunchOptions {
+export function firefoxLaunch(caCerts: readonly string[] = [], loopbackNames: readonly string[] = []): LaunchOptions {
   const home = scratchDir('firefox-home-');
   const profile = join(home, 'profile');
   mkdirSync(profile);
@@ -89,6 +97,8 @@ export function firefoxLaunch(caCerts: readonly string[] = []): LaunchOptions {
     'toolkit.cosmeticAnimations.enabled': false,
     'toolkit.startup.max_resumed_crashes': -1,
     'toolkit.telemetry.enabled': false,
+    // Names answered with the loopback address without asking DNS.
+    ...(loopbackNames.length > 0 ? { 'network.dns.localDomains': loopbackNames.join(',') } : {}),
   };
   writeFileSync(
     join(profile, 'user.js'),

@@ -13,7 +13,12 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       const started = Date.now();
       const stack = await starters[name]!();
       running.push(stack);
-      const info: StackInfo = { name: stack.name, origins: stack.origins, caCert: stack.caCert };
+      const info: StackInfo = {
+        name: stack.name,
+        origins: stack.origins,
+        caCert: stack.caCert,
+        loopbackNames: stack.loopbackNames,
+      };
       process.env[stackEnvName(name)] = JSON.stringify(info);
       console.log(`[e2e] stack ${name} up in ${Date.now() - started} ms: ${stack.origins.join(' and ')}`);
     }

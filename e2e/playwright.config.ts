@@ -5,14 +5,15 @@ import { stackEnvName, type StackInfo, type StackName } from './stacks/stack.js'
 import type { StackOptions } from './fixtures.js';
 
 /**
- * The CA a stack's TLS front uses. The global setup publishes it before the workers start, and
- * each worker evaluates this file, so the browsers a worker launches trust it from the start.
- * (The runner's own evaluation, before the setup, launches no browser and needs none.)
+ * What a stack tells its browsers: the CA its TLS front uses, and the names they resolve to
+ * loopback. The global setup publishes these before the workers start, and each worker evaluates
+ * this file, so the browsers a worker launches have them from the start. (The runner's own
+ * evaluation, before the setup, launches no browser and needs none.)
  */
-function stackCaCerts(stackName: StackName): string[] {
+function browserSettings(stackName: StackName): { caCerts: string[]; loopbackNames: readonly string[] } {
   const raw = process.env[stackEnvName(stackName)];
-  const caCert = raw ? (JSON.parse(raw) as StackInfo).caCert : undefined;
-  return caCert ? [caCert] : [];
+  const info = raw ? (JSON.parse(raw) as StackInfo) : undefined;
+  return { caCerts: info?.caCert ? [info.caCert] : [], loopbackNames: info?.loopbackNames ?? [] };
 }
 
 export default defineConfig<StackOptions>({
@@ -29,7 +30,13 @@ export default defineConfig<StackOptions>({
   projects: selectedStacks().flatMap((stackName) =>
     selectedBrowsers().map((browserName) => ({
       name: `${stackName}-${browserName}`,
-      use: { stackName, browserName, launchOptions: launchOptions(browserName, stackCaCerts(stackName)) },
+      use: {
+        stackName,
+        browserName,
+        launchOptions: (({ caCerts, loopbackNames }) => launchOptions(browserName, caCerts, loopbackNames))(
+          browserSettings(stackName),
+        ),
+      },
     })),
   ),
 });

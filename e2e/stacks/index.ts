@@ -4,6 +4,7 @@ import { findCaddy } from '../../launcher/src/caddy.js';
 import { allBrowsers, browserExecutable, browserPackage, type BrowserName } from '../browsers.js';
 import type { Stack, StackName } from './stack.js';
 import { startEmbedded } from './embedded.js';
+import { startLanStack } from './lan.js';
 import { startCaddyStack } from './caddy.js';
 import { composeExecutable, startComposeStack } from './compose.js';
 
@@ -11,6 +12,8 @@ import { composeExecutable, startComposeStack } from './compose.js';
 export const starters: Record<StackName, () => Promise<Stack>> = {
   /** `npm start`: one process, http://localhost and http://127.0.0.1. */
   embedded: startEmbedded,
+  /** `npm start` for a class on a LAN: two wildcard-DNS names over plain HTTP, not a secure context. */
+  lan: startLanStack,
   /** Local processes behind Debian's caddy: https://a.localhost and https://b.localhost, HTTP/2. */
   caddy: startCaddyStack,
   /** The docker compose set, brought up by testcontainers, Caddy in a container. */
@@ -20,6 +23,7 @@ export const starters: Record<StackName, () => Promise<Stack>> = {
 /** What a stack needs on this machine; the reason it cannot run, or undefined. */
 const missingTool: Record<StackName, () => string | undefined> = {
   embedded: () => undefined,
+  lan: () => undefined,
   caddy: () => (!findCaddy() ? 'caddy is not installed (apt-get install caddy)' : missingCertutil()),
   compose: () => {
     if (!onPath(composeExecutable)) return `${composeExecutable} is not installed (apt-get install docker-compose)`;

@@ -5,13 +5,18 @@ export interface Stack {
   origins: [string, string];
   /** PEM file of the CA that signed the stack's TLS certificates, when it has TLS. */
   caCert?: string;
+  /**
+   * Host names of the origins that no DNS here answers (a LAN's names): the browsers and the
+   * suite's own client send them to 127.0.0.1, as the network's DNS would.
+   */
+  loopbackNames?: readonly string[];
   stop(): Promise<void>;
 }
 
 /** What workers need to reach a stack started by the global setup. */
 export type StackInfo = Omit<Stack, 'stop'>;
 
-export type StackName = 'embedded' | 'caddy' | 'compose';
+export type StackName = 'embedded' | 'lan' | 'caddy' | 'compose';
 
 export function stackEnvName(name: StackName): string {
   return `E2E_STACK_${name.toUpperCase()}`;

@@ -10,7 +10,7 @@ say() { echo "[setup] $*"; }
 
 # --- what is wanted -----------------------------------------------------------------------------
 
-all_stacks=(embedded caddy compose)
+all_stacks=(embedded lan caddy compose)
 all_browsers=(chromium firefox)
 
 # Names from a comma list, checked against the known ones.

@@ -17,20 +17,28 @@ export interface ServerClient {
   get(url: string): Promise<ServerAnswer>;
 }
 
-/** glibc does not resolve *.localhost (browsers do): send those names to loopback. */
-const localhostLookup: LookupFunction = (hostname, options, callback) => {
-  if (hostname === 'localhost' || hostname.endsWith('.localhost')) {
-    if (options.all)
-      (callback as (err: null, addresses: dns.LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
-    else callback(null, '127.0.0.1', 4);
-    return;
-  }
-  dns.lookup(hostname, options, callback as never);
-};
+/**
+ * glibc does not resolve *.localhost (browsers do), and a LAN stack's names have no DNS here (its
+ * browsers are told the same): send those names to loopback.
+ */
+function loopbackLookup(loopbackNames: readonly string[]): LookupFunction {
+  return (hostname, options, callback) => {
+    if (hostname === 'localhost' || hostname.endsWith('.localhost') || loopbackNames.includes(hostname)) {
+      if (options.all)
+        (callback as (err: null, addresses: dns.LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
+      else callback(null, '127.0.0.1', 4);
+      return;
+    }
+    dns.lookup(hostname, options, callback as never);
+  };
+}
 
 function serverClient(stack: StackInfo): { client: ServerClient; close: () => Promise<void> } {
   const agent = new Agent({
-    connect: { lookup: localhostLookup, ...(stack.caCert ? { ca: readFileSync(stack.caCert, 'utf8') } : {}) },
+    connect: {
+      lookup: loopbackLookup(stack.loopbackNames ?? []),
+      ...(stack.caCert ? { ca: readFileSync(stack.caCert, 'utf8') } : {}),
+    },
     headersTimeout: 15_000,
     bodyTimeout: 15_000,
   });

@@ -37,7 +37,7 @@ export function outcomesDiffer(a: EngineOutcome, b: EngineOutcome): boolean {
 
 /** The stacks records exist for, the TLS ones (as a class uses it) first. */
 export function recordedStacks(records: readonly EngineRecord[]): string[] {
-  const order = ['caddy', 'compose', 'embedded'];
+  const order = ['caddy', 'compose', 'embedded', 'lan'];
   const rank = (stack: string) => (order.includes(stack) ? order.indexOf(stack) : order.length);
   return [...new Set(records.map((record) => record.stack))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }

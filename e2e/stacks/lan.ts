@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { HostPair } from '@origin-lab/contract';
+import { stopChild, waitForOutput } from '@origin-lab/server-kit';
+import type { Stack } from './stack.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * Two names for one server on a LAN, from two wildcard-DNS services that embed the address in
+ * the name (docs/classroom.md). Two services, so two registrable domains: the pages are
+ * cross-site to each other, as with a.localhost and b.localhost. Public DNS really answers
+ * these with 127.0.0.1; the suite has no DNS, so it tells the browsers the same (loopbackNames).
+ */
+const lanSites: HostPair = ['127-0-0-1.nip.io', '127-0-0-1.sslip.io'];
+
+/**
+ * A class on a LAN as docs/classroom.md sets it up without a certificate: `npm start` with
+ * SITE_A and SITE_B, plain HTTP on one port. Pages there are not a secure context.
+ */
+export async function startLanStack(): Promise<Stack> {
+  const child = spawn(process.execPath, ['launcher/dist/start.js'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SITE_A: lanSites[0],
+      SITE_B: lanSites[1],
+      LOG_REQUESTS: 'false',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const address = new RegExp(`http://${lanSites[0].replaceAll('.', '\\.')}:(\\d+)/`);
+  const [, port] = await waitForOutput(
+    child,
+    address,
+    15_000,
+    'the LAN stack (npm start with SITE_A and SITE_B)',
+  ).catch(async (err: Error) => {
+    await stopChild(child, 5_000);
+    throw err;
+  });
+  return {
+    name: 'lan',
+    origins: [`http://${lanSites[0]}:${port}`, `http://${lanSites[1]}:${port}`],
+    loopbackNames: lanSites,
+    stop: () => stopChild(child, 5_000),
+  };
+}
