@@ -3,6 +3,7 @@ import type { LogSink } from '@origin-lab/server-kit';
 import { ApiError } from '../http/api-error.js';
 import { ProxyCache, type CachedAnswer } from './proxy-cache.js';
 import { callUpstream, UpstreamFailure } from './proxy-client.js';
+import { visitorOf } from '../journal/visitor-token.js';
 import { proxyTarget } from './proxy-paths.js';
 import { judgeUpstreamAnswer } from './proxy-policy.js';
 import type { ProxySettings } from './proxy-settings.js';
@@ -55,7 +56,7 @@ export function proxy(settings: ProxySettings, log: LogSink): Middleware {
   }
 
   return async (ctx) => {
-    const target = proxyTarget(ctx.req.url ?? '', settings);
+    const target = proxyTarget(withoutVisitorToken(ctx), settings);
     if (target.kind === 'not-proxied') return notProxied(ctx);
     if (target.kind === 'bad-query') throw badQuery(target.reason, settings.maxQueryChars);
 
@@ -111,4 +112,16 @@ function badQuery(reason: 'characters' | 'length', maxQueryChars: number): ApiEr
 
 function elapsed(started: number): number {
   return Math.round((performance.now() - started) * 10) / 10;
+}
+
+/**
+ * The request target without the visitor's token: the token reads the visitor's journal, so it
+ * never goes to the third party, and it would split the cache into one entry per page load.
+ */
+function withoutVisitorToken(ctx: Context): string {
+  const raw = ctx.req.url ?? '';
+  const visitor = visitorOf(ctx);
+  if (visitor === null) return raw;
+  const path = raw.slice(0, raw.indexOf('?'));
+  return visitor.rest === '' ? path : `${path}?${visitor.rest}`;
 }

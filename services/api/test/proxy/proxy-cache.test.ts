@@ -28,6 +28,16 @@ describe('the proxy cache', () => {
     expect(await upstreamCalls()).toBe(1);
   });
 
+  it('the visitor token stays here: the third party never sees it, and every visitor shares one entry', async () => {
+    await freshApi();
+    const first = await get('/api/upstream/tags?prefix=c&visitor=visitor-one-0000000001');
+    expect(first.res.headers.get('x-cache')).toBe('MISS');
+    expect((JSON.parse(first.bytes.toString()) as { upstream: { query: string } }).upstream.query).toBe('prefix=c');
+    const second = await get('/api/upstream/tags?visitor=visitor-two-0000000002&prefix=c');
+    expect(second.res.headers.get('x-cache')).toBe('HIT');
+    expect(await upstreamCalls()).toBe(1);
+  });
+
   it('the key is the target URL: another path or another query is another entry', async () => {
     await freshApi();
     const targets = [
