@@ -211,6 +211,15 @@ test('the engines page shows every ready case in each engine, and the playground
     await expect(table.getByRole('link', { name: preset.name, exact: true })).toHaveCount(1);
   await expect(page.locator('#summary')).toContainText(`${PRESETS.length} ready cases`);
 
+  // One stack's records at a time: Firefox sends the SameSite=None; Secure cookie back over HTTPS,
+  // and not from a plain-HTTP page on a LAN.
+  const cookieRow = page.locator('#case-cookie-none-secure');
+  await page.locator('#stack').selectOption('caddy');
+  await expect(cookieRow).toContainText('cookie came back');
+  await page.locator('#stack').selectOption('lan');
+  await expect(cookieRow).toContainText('cookie not sent back');
+  await expect(cookieRow).not.toContainText('cookie came back');
+
   await table.getByRole('link', { name: 'Authorization is not covered by Allow-Headers: *', exact: true }).click();
   await expect(page.getByLabel(/^Request headers/)).toHaveValue('Authorization: Bearer demo');
   const row = page.locator('#engine-row');

@@ -39,8 +39,9 @@ for (const page of PAGES) {
   writeFileSync(`${out}/${page.name}.html`, renderPage(PAGES, page, body));
 }
 // The engines page and the playground read what the e2e suite recorded of each engine
-// (engine-records/<stack>-<engine>.json, written by e2e/specs/playground.spec.ts): the page all
-// of it (engine-records/all.json), the playground one case at a time (engine-records/<case>.json).
+// (engine-records/<stack>-<engine>.json, written by e2e/specs/playground.spec.ts): the page the
+// list of stacks (engine-records/stacks.json) and one stack at a time (engine-records/stacks/
+// <stack>.json), the playground one case at a time (engine-records/<case>.json).
 const recordsDir = here('../engine-records');
 const records = existsSync(recordsDir)
   ? readdirSync(recordsDir)
@@ -53,8 +54,15 @@ const records = existsSync(recordsDir)
         return record;
       })
   : [];
-mkdirSync(`${out}/engine-records`);
-writeFileSync(`${out}/engine-records/all.json`, JSON.stringify(records));
+mkdirSync(`${out}/engine-records/stacks`, { recursive: true });
+const stacks = [...new Set(records.map((record) => record.stack))].sort();
+writeFileSync(`${out}/engine-records/stacks.json`, JSON.stringify(stacks));
+for (const stack of stacks) {
+  if (!/^[a-z0-9-]+$/.test(stack))
+    throw new Error(`engine records name a stack "${stack}": stacks are lowercase words and dashes`);
+  const ofStack = records.filter((record) => record.stack === stack);
+  writeFileSync(`${out}/engine-records/stacks/${stack}.json`, JSON.stringify(ofStack));
+}
 for (const id of new Set(records.flatMap((record) => Object.keys(record.cases)))) {
   if (!/^[a-z0-9-]+$/.test(id))
     throw new Error(`engine records name a case "${id}": ids are lowercase words and dashes`);

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { EngineOutcome, EngineRecord } from '@origin-lab/contract';
 import { canonicalCase, expandCase } from '../web/ts/playground/case-fragment.js';
 import { PRESETS } from '../web/ts/playground/presets.js';
-import { describeOutcome, outcomesDiffer, recordedStacks, recordsForScheme } from '../web/ts/engines/compare.js';
+import {
+  describeOutcome,
+  inShowingOrder,
+  outcomesDiffer,
+  recordedStacks,
+  recordsForScheme,
+} from '../web/ts/engines/compare.js';
 
 // The form's defaults as the page reads them: every field, the preflight's own ones included.
 const DEFAULTS = new URLSearchParams({
@@ -131,6 +137,7 @@ describe('comparing engines', () => {
       record('chromium', 'embedded', 'http'),
     ];
     expect(recordedStacks(records)).toEqual(['caddy', 'compose', 'embedded']);
+    expect(inShowingOrder(['lan', 'other', 'embedded', 'caddy', 'lan'])).toEqual(['caddy', 'embedded', 'lan', 'other']);
     expect(recordsForScheme(records, 'https').map((r) => `${r.engine}@${r.stack}`)).toEqual([
       'chromium@caddy',
       'firefox@caddy',

@@ -37,9 +37,14 @@ export function outcomesDiffer(a: EngineOutcome, b: EngineOutcome): boolean {
 
 /** The stacks records exist for, the TLS ones (as a class uses it) first. */
 export function recordedStacks(records: readonly EngineRecord[]): string[] {
+  return inShowingOrder(records.map((record) => record.stack));
+}
+
+/** Stack names without repeats, the TLS ones first, then the plain-HTTP ones, then any other. */
+export function inShowingOrder(stacks: readonly string[]): string[] {
   const order = ['caddy', 'compose', 'embedded', 'lan'];
   const rank = (stack: string) => (order.includes(stack) ? order.indexOf(stack) : order.length);
-  return [...new Set(records.map((record) => record.stack))].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  return [...new Set(stacks)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 /** One stack's records, one per engine, in a fixed order. */
@@ -59,14 +64,26 @@ export function recordsForScheme(records: readonly EngineRecord[], scheme: strin
 }
 
 /**
- * The records the build published beside the pages: every case (all), or one ready case by its
- * id with only that case in each record. None if there are none.
+ * The records the build published beside the pages: one stack's, or one ready case (by its id)
+ * with only that case in each record. None if there are none.
  */
-export async function loadEngineRecords(which: 'all' | { caseId: string }): Promise<EngineRecord[]> {
+export function loadEngineRecords(which: { stack: string } | { caseId: string }): Promise<EngineRecord[]> {
+  return readJson(
+    'stack' in which ? `/engine-records/stacks/${which.stack}.json` : `/engine-records/${which.caseId}.json`,
+    [],
+  );
+}
+
+/** The stacks the build published records of, in showing order. */
+export async function loadRecordedStacks(): Promise<string[]> {
+  return inShowingOrder(await readJson<string[]>('/engine-records/stacks.json', []));
+}
+
+async function readJson<T>(path: string, none: T): Promise<T> {
   try {
-    const answer = await fetch(`/engine-records/${which === 'all' ? 'all' : which.caseId}.json`);
-    return answer.ok ? ((await answer.json()) as EngineRecord[]) : [];
+    const answer = await fetch(path);
+    return answer.ok ? ((await answer.json()) as T) : none;
   } catch {
-    return [];
+    return none;
   }
 }

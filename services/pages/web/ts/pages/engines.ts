@@ -4,8 +4,8 @@ import { setupPage } from '../frame/page.js';
 import {
   ENGINE_LABELS,
   loadEngineRecords,
+  loadRecordedStacks,
   outcomesDiffer,
-  recordedStacks,
   recordsOfStack,
 } from '../engines/compare.js';
 import { outcomePhrases } from '../engines/outcome-view.js';
@@ -79,10 +79,15 @@ function render(records: EngineRecord[], stack: string): void {
     `${PRESETS.length} ready cases; the engines differ in ${differing}. Cases where an engine parts from the spec: ${offSpec.join(', ')}.`;
 }
 
-const records = await loadEngineRecords('all');
-const stacks = recordedStacks(records);
+// One stack's records at a time: each is a fair share of the page's weight, and most readers look at one.
+const loaded = new Map<string, Promise<EngineRecord[]>>();
+const show = async (stack: string) => {
+  if (!loaded.has(stack)) loaded.set(stack, loadEngineRecords({ stack }));
+  render((await loaded.get(stack)) ?? [], stack);
+};
+const stacks = await loadRecordedStacks();
 const select = byId<HTMLSelectElement>('stack');
 select.append(...stacks.map((stack) => h('option', { value: stack }, stack)));
-select.addEventListener('change', () => render(records, select.value));
+select.addEventListener('change', () => void show(select.value));
 if (stacks.length === 0) byId('summary').textContent = 'No engine records were built into this site.';
-else render(records, stacks[0] as string);
+else await show(stacks[0] as string);
