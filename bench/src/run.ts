@@ -15,6 +15,7 @@ import { startupBench } from './benches/startup.js';
 import { pageWeightBench } from './benches/page-weight.js';
 import { journalBench } from './benches/journal.js';
 import { classroomBench } from './benches/classroom.js';
+import { classCapacityBench } from './benches/class-capacity.js';
 
 type Bench = (options: BenchOptions, log: (line: string) => void) => Promise<Figure[]>;
 
@@ -28,6 +29,7 @@ const BENCHES: Record<BenchName, Bench> = {
   pages: pageWeightBench,
   journal: journalBench,
   classroom: classroomBench,
+  'class-capacity': classCapacityBench,
 };
 
 export function machine(): Record<string, string | number> {

@@ -51,6 +51,8 @@ export interface RunningCaddy {
   plainOrigins: [string, string];
   /** Caddy's local root certificate (PEM); in a throwaway data folder it is new each run and deleted by stop(). */
   caCert: string;
+  /** Caddy's process id (for measuring it). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -133,6 +135,7 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
       originOf('http', options.sites[1], options.httpPort),
     ],
     caCert,
+    pid: child.pid ?? -1,
     stop,
   };
 }
@@ -188,50 +191,43 @@ export function certificateNews(line: string, publicNames: readonly string[]): s
   return undefined;
 }
 
-/** GET http://site:port/path on 127.0.0.1: the status, or the reason there was none. */
-function httpAnswer(site: string, port: number, path: string): Promise<number | string> {
-  return new Promise((resolve) => {
-    const request = http.get(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        headers: { host: originOf('http', site, port).slice('http://'.length) },
-        timeout: 2_000,
-        agent: false,
-      },
-      (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 'no status');
-      },
-    );
-    request.on('timeout', () => request.destroy(new Error('timed out')));
-    request.on('error', (err) => resolve(`${site}: ${err.message}`));
-  });
-}
-
 /**
  * GET https://site:port/path, connecting to 127.0.0.1 (glibc does not resolve *.localhost) and
  * trusting only the given CA: the status, or the reason there was none.
  */
 export function httpsAnswer(site: string, port: number, path: string, caCert: string): Promise<number | string> {
+  return answerOn('https', site, port, path, caCert);
+}
+
+/** GET http://site:port/path on 127.0.0.1: the status, or the reason there was none. */
+function httpAnswer(site: string, port: number, path: string): Promise<number | string> {
+  return answerOn('http', site, port, path);
+}
+
+function answerOn(
+  scheme: 'http' | 'https',
+  site: string,
+  port: number,
+  path: string,
+  caCert?: string,
+): Promise<number | string> {
+  const options = {
+    host: '127.0.0.1',
+    port,
+    path,
+    headers: { host: originOf(scheme, site, port).slice(`${scheme}://`.length) },
+    timeout: 2_000,
+    agent: false,
+  };
   return new Promise((resolve) => {
-    const request = https.get(
-      {
-        host: '127.0.0.1',
-        servername: site,
-        port,
-        path,
-        headers: { host: originOf('https', site, port).slice('https://'.length) },
-        ca: readFileSync(caCert),
-        timeout: 2_000,
-        agent: false,
-      },
-      (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 'no status');
-      },
-    );
+    const onResponse = (response: http.IncomingMessage) => {
+      response.resume();
+      resolve(response.statusCode ?? 'no status');
+    };
+    const request =
+      scheme === 'https'
+        ? https.get({ ...options, servername: site, ca: caCert ? readFileSync(caCert) : undefined }, onResponse)
+        : http.get(options, onResponse);
     request.on('timeout', () => request.destroy(new Error('timed out')));
     request.on('error', (err) => resolve(`${site}: ${err.message}`));
   });

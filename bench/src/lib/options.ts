@@ -7,6 +7,9 @@
  *   BENCH_SSE_STREAMS=20000         streams for the SSE capacity run
  *   BENCH_SSE_TICKS=20              ticks per stream (one second apart) in the SSE run
  *   BENCH_CLASSROOM_VISITORS=24     visitors in the classroom run
+ *   BENCH_CLASS_SIZES=1,100,...     classes of simulated students in the capacity run, growing
+ *   BENCH_CLASS_STEP_S=30           seconds each class size runs after its arrival
+ *   BENCH_CLASS_ROUND_S=10          seconds between one student's rounds of page traffic
  *   BENCH_JSON=path                 also write the figures as JSON to this file
  */
 export const BENCH_NAMES = [
@@ -19,6 +22,7 @@ export const BENCH_NAMES = [
   'startup',
   'pages',
   'classroom',
+  'class-capacity',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
@@ -32,6 +36,9 @@ export interface BenchOptions {
   sseTicks: number;
   sseRuns: number;
   classroomVisitors: number;
+  classSizes: number[];
+  classStepS: number;
+  classRoundS: number;
   json?: string;
 }
 
@@ -66,8 +73,23 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
       quick ? 4 : 24,
       'BENCH_CLASSROOM_VISITORS',
     ),
+    classSizes: sizes(
+      flag('class-sizes') ?? env.BENCH_CLASS_SIZES,
+      quick ? [1, 20, 50] : [1, 100, 250, 500, 1_000, 1_500, 2_000],
+    ),
+    classStepS: int(flag('class-step') ?? env.BENCH_CLASS_STEP_S, quick ? 8 : 30, 'BENCH_CLASS_STEP_S'),
+    classRoundS: int(flag('class-round') ?? env.BENCH_CLASS_ROUND_S, quick ? 4 : 10, 'BENCH_CLASS_ROUND_S'),
     json: flag('json') ?? env.BENCH_JSON,
   };
+}
+
+/** Growing class sizes, e.g. "1,100,500"; the first is the baseline (one student alone is best). */
+function sizes(raw: string | undefined, fallback: number[]): number[] {
+  if (raw === undefined || raw === '') return fallback;
+  const list = raw.split(',').map((item) => Number(item.trim()));
+  if (list.some((n) => !Number.isInteger(n) || n < 1) || list.some((n, i) => i > 0 && n <= list[i - 1]!))
+    throw new Error(`BENCH_CLASS_SIZES must be growing whole numbers of at least 1, comma separated; got "${raw}"`);
+  return list;
 }
 
 function truthy(value: string | undefined): boolean {
