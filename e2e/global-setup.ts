@@ -13,13 +13,9 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       const started = Date.now();
       const stack = await starters[name]!();
       running.push(stack);
-      const info: StackInfo = {
-        name: stack.name,
-        origins: stack.origins,
-        caCert: stack.caCert,
-        loopbackNames: stack.loopbackNames,
-      };
-      process.env[stackEnvName(name)] = JSON.stringify(info);
+      // Everything but stop(), which stays in this process.
+      const { stop: _stop, ...info }: Stack = stack;
+      process.env[stackEnvName(name)] = JSON.stringify(info satisfies StackInfo);
       console.log(`[e2e] stack ${name} up in ${Date.now() - started} ms: ${stack.origins.join(' and ')}`);
     }
   } catch (err) {

@@ -27,16 +27,11 @@ export default defineConfig<StackOptions>({
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? [['list']] : [['list']],
   use: { actionTimeout: 15_000, navigationTimeout: 20_000, trace: 'off' },
-  projects: selectedStacks().flatMap((stackName) =>
-    selectedBrowsers().map((browserName) => ({
+  projects: selectedStacks().flatMap((stackName) => {
+    const { caCerts, loopbackNames } = browserSettings(stackName);
+    return selectedBrowsers().map((browserName) => ({
       name: `${stackName}-${browserName}`,
-      use: {
-        stackName,
-        browserName,
-        launchOptions: (({ caCerts, loopbackNames }) => launchOptions(browserName, caCerts, loopbackNames))(
-          browserSettings(stackName),
-        ),
-      },
-    })),
-  ),
+      use: { stackName, browserName, launchOptions: launchOptions(browserName, caCerts, loopbackNames) },
+    }));
+  }),
 });

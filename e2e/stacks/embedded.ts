@@ -5,18 +5,30 @@ import { stopChild, waitForOutput } from '@origin-lab/server-kit';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-/** `npm start` as a newcomer runs it, on a free port: http://localhost:PORT and http://127.0.0.1:PORT. */
-export async function startEmbedded(): Promise<Stack> {
+/**
+ * `npm start`'s program on a free port with the given settings; resolves with the port it printed
+ * in the first address matching addressPattern (its one group is the port), and a stop().
+ */
+export async function startLauncher(
+  env: Record<string, string>,
+  addressPattern: RegExp,
+  what: string,
+): Promise<{ port: string; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ['launcher/dist/start.js'], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: '0', LOG_REQUESTS: 'false' },
+    env: { ...process.env, PORT: '0', LOG_REQUESTS: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const match = await waitForOutput(child, /http:\/\/localhost:(\d+)\//, 15_000, 'the embedded stack (npm start)');
-  const port = match[1];
-  return {
-    name: 'embedded',
-    origins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
-    stop: () => stopChild(child, 5_000),
-  };
+  const stop = () => stopChild(child, 5_000);
+  const match = await waitForOutput(child, addressPattern, 15_000, what).catch(async (err: Error) => {
+    await stop();
+    throw err;
+  });
+  return { port: match[1]!, stop };
+}
+
+/** `npm start` as a newcomer runs it, on a free port: http://localhost:PORT and http://127.0.0.1:PORT. */
+export async function startEmbedded(): Promise<Stack> {
+  const { port, stop } = await startLauncher({}, /http:\/\/localhost:(\d+)\//, 'the embedded stack (npm start)');
+  return { name: 'embedded', origins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`], stop };
 }

@@ -1,10 +1,6 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { HostPair } from '@origin-lab/contract';
-import { stopChild, waitForOutput } from '@origin-lab/server-kit';
+import { startLauncher } from './embedded.js';
 import type { Stack } from './stack.js';
-
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * Two names for one server on a LAN, from two wildcard-DNS services that embed the address in
@@ -19,32 +15,15 @@ const lanSites: HostPair = ['127-0-0-1.nip.io', '127-0-0-1.sslip.io'];
  * SITE_A and SITE_B, plain HTTP on one port. Pages there are not a secure context.
  */
 export async function startLanStack(): Promise<Stack> {
-  const child = spawn(process.execPath, ['launcher/dist/start.js'], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SITE_A: lanSites[0],
-      SITE_B: lanSites[1],
-      LOG_REQUESTS: 'false',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const address = new RegExp(`http://${lanSites[0].replaceAll('.', '\\.')}:(\\d+)/`);
-  const [, port] = await waitForOutput(
-    child,
-    address,
-    15_000,
+  const { port, stop } = await startLauncher(
+    { HOST: '127.0.0.1', SITE_A: lanSites[0], SITE_B: lanSites[1] },
+    new RegExp(`http://${lanSites[0].replaceAll('.', '\\.')}:(\\d+)/`),
     'the LAN stack (npm start with SITE_A and SITE_B)',
-  ).catch(async (err: Error) => {
-    await stopChild(child, 5_000);
-    throw err;
-  });
+  );
   return {
     name: 'lan',
     origins: [`http://${lanSites[0]}:${port}`, `http://${lanSites[1]}:${port}`],
     loopbackNames: lanSites,
-    stop: () => stopChild(child, 5_000),
+    stop,
   };
 }

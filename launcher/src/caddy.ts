@@ -51,6 +51,8 @@ export interface RunningCaddy {
   plainOrigins: [string, string];
   /** Caddy's local root certificate (PEM); in a throwaway data folder it is new each run and deleted by stop(). */
   caCert: string;
+  /** The names whose certificates come from ACME rather than the local CA, in the order given. */
+  publicNames: string[];
   /** Caddy's process id (for measuring it). */
   pid: number;
   stop(): Promise<void>;
@@ -135,6 +137,7 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
       originOf('http', options.sites[1], options.httpPort),
     ],
     caCert,
+    publicNames,
     pid: child.pid ?? -1,
     stop,
   };

@@ -2,7 +2,7 @@ import { ConfigError, envInt, freePort, stopOnSignals } from '@origin-lab/server
 import { defaultOrigins } from '@origin-lab/api/config';
 import { startEmbedded } from './embedded.js';
 import { CaddyError, findCaddy, originOf, startCaddy, type CaddyOptions, type RunningCaddy } from './caddy.js';
-import { isLocalName, siteNamesFromEnv, type SiteNames } from './site-names.js';
+import { siteNamesFromEnv, type SiteNames } from './site-names.js';
 
 const usage = 'usage: npm start [-- --tls]';
 
@@ -67,7 +67,7 @@ try {
   const local = `${first}/ and ${second}/`;
   let lines: string[];
   if (caddy) {
-    const publicNames = front!.sites.filter((site) => !isLocalName(site));
+    const { publicNames } = caddy;
     lines = [
       '',
       'Origin Lab is running behind Caddy (TLS, HTTP/2). Open the same pages on two origins:',
