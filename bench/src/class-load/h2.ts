@@ -1,4 +1,5 @@
 import http2 from 'node:http2';
+import { createParser } from 'eventsource-parser';
 
 /** One HTTP/2 connection to an origin of the front, as a browser tab holds one per origin. */
 export interface Connection {
@@ -123,25 +124,21 @@ export function readEventStream(
       }
       close();
     }, timeoutMs);
-    let pending = '';
+    // The stream's records as an EventSource reads them.
+    const parser = createParser({
+      onEvent: ({ event, data, id }) => {
+        const record: StreamEvent = { event: event ?? 'message', data, ...(id === undefined ? {} : { id }) };
+        result.events.push(record);
+        onEvent(record);
+      },
+    });
     stream.setEncoding('utf8');
     stream.on('response', (received) => {
       result.status = Number(received[':status']);
       result.headers = received;
       result.headersMs = performance.now() - started;
     });
-    stream.on('data', (chunk: string) => {
-      pending += chunk;
-      let end: number;
-      while ((end = pending.indexOf('\n\n')) !== -1) {
-        const record = parseRecord(pending.slice(0, end));
-        pending = pending.slice(end + 2);
-        if (record) {
-          result.events.push(record);
-          onEvent(record);
-        }
-      }
-    });
+    stream.on('data', (chunk: string) => parser.feed(chunk));
     const finish = (ended: boolean) => {
       if (settled) return;
       settled = true;
@@ -159,21 +156,4 @@ export function readEventStream(
     });
   });
   return { done, close };
-}
-
-/** One record's fields; comments only (keep-alives) give undefined. */
-function parseRecord(text: string): StreamEvent | undefined {
-  let event = 'message';
-  const data: string[] = [];
-  let id: string | undefined;
-  for (const line of text.split('\n')) {
-    if (line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'event') event = value;
-    else if (field === 'data') data.push(value);
-    else if (field === 'id') id = value;
-  }
-  return data.length === 0 ? undefined : { event, data: data.join('\n'), ...(id === undefined ? {} : { id }) };
 }
