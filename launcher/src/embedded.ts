@@ -40,6 +40,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
 
   // A bad setting is found after the front listens: stop it again rather than leave it open.
   let stopUpstream = async () => {};
+  let closeApi = async () => {};
   try {
     const { env } = options;
     const fromEnv = apiConfigFromEnv(env, front.port);
@@ -61,6 +62,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     const apiHandler = api.callback();
     const pagesHandler = createPages(pagesConfigFromEnv(env)).callback();
     endStreams = () => api.endStreams();
+    closeApi = () => api.close();
     route = (req, res) => {
       // Only a front may say which HTTP version the browser spoke; here there is none.
       delete req.headers[HTTP_VERSION_HEADER];
@@ -77,6 +79,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     origins: [`http://localhost:${front.port}`, `http://127.0.0.1:${front.port}`],
     stop: async () => {
       await front.stop();
+      await closeApi();
       await stopUpstream();
     },
   };

@@ -39,4 +39,6 @@ export interface ServerJournalEntry {
   lastEventId: string | null;
   /** Only for the same-origin proxy. */
   proxy?: { cache: string | null; upstreamStatus: number | null };
+  /** Which api replica answered; only when replicas share state in Redis (REPLICA_NAME). */
+  replica?: string;
 }

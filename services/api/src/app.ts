@@ -8,7 +8,7 @@ import { errorsAsJson } from './middleware/errors.js';
 import { unroutedAsJson } from './middleware/unrouted.js';
 import { posts } from './posts/posts.js';
 import { echo } from './echo/echo.js';
-import { beacon } from './routes/beacon.js';
+import { beacon } from './beacon/beacon.js';
 import { stream } from './routes/stream.js';
 import type { OpenStreams } from './http/sse.js';
 import { flaky } from './flaky/flaky.js';
@@ -17,13 +17,14 @@ import { badJson } from './routes/bad-json.js';
 import { notProxied, proxy } from './proxy/proxy-route.js';
 import { NOT_PROXIED_ROUTE, PROXIED_ROUTES } from './proxy/proxy-paths.js';
 import { proxySettings } from './proxy/proxy-settings.js';
-import type { ServerJournalEntry } from '@origin-lab/contract';
-import { VisitorJournals } from './journal/visitor-journals.js';
 import { recordVisitors } from './journal/record-visitors.js';
 import { JOURNAL_PATH, journalOff, journalStream } from './journal/journal-stream.js';
 import { LAB_CORS_PATH, labCors } from './lab/lab-cors.js';
 import { LAB_STREAM_PATH, labStream } from './lab/lab-stream.js';
-import { visitorLimits, type Held } from './fair-share/visitor-limits.js';
+import { visitorLimits } from './fair-share/visitor-limits.js';
+import type { Held } from './fair-share/holdings.js';
+import { createStores } from './shared-state/stores.js';
+import { HEALTH_PATH, health } from './shared-state/health.js';
 
 /** The api's additions outside the spec's /api/: the visitors' journals, the CORS lab and the stream lab. */
 export const LAB_PREFIX = '/lab/';
@@ -34,7 +35,11 @@ export interface ApiApp extends Koa {
   /** How many event streams are open now. */
   openStreamCount(): number;
   /** What one visitor holds now, against the fair-share limits. */
-  visitorHolding(token: string): Held;
+  visitorHolding(token: string): Promise<Held>;
+  /** Resolves once the shared state can be used (at once in memory), or after timeoutMs; says which. */
+  whenStateReady(timeoutMs: number): Promise<boolean>;
+  /** Closes the connections to the shared state; after the server has stopped. */
+  close(): Promise<void>;
 }
 
 /** Builds the API without listening: the middleware chain, then the route table. */
@@ -42,15 +47,13 @@ export function createApp(config: ApiConfig): ApiApp {
   const app = new Koa();
   app.silent = true;
   const openStreams: OpenStreams = new Set();
-  const postsHandlers = posts(config);
-  const beaconHandlers = beacon(config);
+  const proxyConfig = proxySettings(config);
+  const stores = createStores(config, proxyConfig.cache);
+  const postsHandlers = posts(config, stores.posts);
+  const beaconHandlers = beacon(config, stores.beacons);
   // JOURNAL_VISITORS=0 switches the journal off: nothing is recorded, and reading it says why.
   const journalOn = config.journal.visitors > 0;
-  const journals = new VisitorJournals<ServerJournalEntry>({
-    entriesPerVisitor: config.journal.entriesPerVisitor,
-    visitors: config.journal.visitors,
-    idleMs: config.journal.idleSeconds * 1_000,
-  });
+  const journals = stores.journals;
 
   // Exact, case-sensitive paths: /api/echo/ and /api/ECHO are not /api/echo. Every method Node
   // parses is known to the router, so an odd one gets 405 (or echo), never 501.
@@ -65,10 +68,11 @@ export function createApp(config: ApiConfig): ApiApp {
     .get('/api/flaky', flaky(config))
     .get('/api/slow', slow(config))
     .get('/api/bad-json', badJson())
-    .get(PROXIED_ROUTES, proxy(proxySettings(config), config.log))
+    .get(PROXIED_ROUTES, proxy(proxyConfig, config.log, stores.proxyCache))
     .all(NOT_PROXIED_ROUTE, notProxied)
     .all(LAB_CORS_PATH, labCors(config.lab, config.limits.bodyBytes))
     .get(LAB_STREAM_PATH, labStream(config.lab, openStreams))
+    .get(HEALTH_PATH, health(config.replica, stores.redis))
     .get(
       JOURNAL_PATH,
       journalOn
@@ -81,14 +85,14 @@ export function createApp(config: ApiConfig): ApiApp {
     );
 
   // First, so each visitor's journal has every request as it arrived and every answer as it left.
-  if (journalOn) app.use(recordVisitors(journals));
+  if (journalOn) app.use(recordVisitors(journals, stores.redis ? config.replica : undefined));
   if (config.logRequests) app.use(requestLog(config.log));
   // OPTIONS is answered here, before any route: the preflight. The journals are same-origin only:
   // no other origin is ever allowed to read them.
   const apiCors = cors(config.allowedOrigins);
   app.use((ctx, next) => (ctx.path.startsWith(LAB_PREFIX) ? next() : apiCors(ctx, next)));
   // After CORS, so a page on the other origin can read the 429; preflights are never counted.
-  const fairShare = visitorLimits(config.visitorLimits);
+  const fairShare = visitorLimits(config.visitorLimits, stores.holdings, config.log);
   app.use(fairShare);
   app.use(errorsAsJson(config.log));
   app.use(unroutedAsJson());
@@ -98,6 +102,8 @@ export function createApp(config: ApiConfig): ApiApp {
   return Object.assign(app, {
     openStreamCount: () => openStreams.size,
     visitorHolding: fairShare.holding,
+    whenStateReady: (timeoutMs: number) => stores.redis?.whenReady(timeoutMs) ?? Promise.resolve(true),
+    close: () => stores.close(),
     endStreams() {
       const count = openStreams.size;
       for (const end of [...openStreams]) end();

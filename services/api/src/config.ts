@@ -1,6 +1,9 @@
 import { envBool, envInt, envList, envNumber, envString, stdoutLog, type LogSink } from '@origin-lab/server-kit';
 import { upstreamKeyFromEnv } from './proxy/proxy-key.js';
+import { hostname } from 'node:os';
 import type { VisitorLimits } from './fair-share/visitor-limits.js';
+import type { RedisSettings } from './shared-state/redis.js';
+import { ConfigError } from '@origin-lab/server-kit';
 
 /** An inclusive integer range with the value used when the query leaves it out. */
 export interface Bounds {
@@ -66,6 +69,15 @@ export interface ApiConfig {
     /** Longest query string the proxy forwards (414 past it). */
     maxQueryChars: number;
   };
+  /**
+   * Where posts, beacons, the proxy cache, the journals and the fair-share counts live: null
+   * keeps them in this process (the embedded default); Redis shares them between replicas.
+   */
+  redis: RedisSettings | null;
+  /** How long a visitor's fair-share count outlives its last request in Redis (a dead replica's holds go then). */
+  holdCountTtlSeconds: number;
+  /** This process's name among replicas, in journal entries and /lab/health. */
+  replica: string;
   log: LogSink;
   logRequests: boolean;
   /** Clock for the proxy cache, injectable so tests can move time instead of sleeping. */
@@ -118,6 +130,9 @@ export function apiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
       maxBodyBytes: 2 * 1024 * 1024,
       maxQueryChars: 1_024,
     },
+    redis: null,
+    holdCountTtlSeconds: 600,
+    replica: hostname(),
     log: stdoutLog,
     logRequests: true,
     now: Date.now,
@@ -203,6 +218,22 @@ export function apiConfigFromEnv(env: Env, port: number): ApiConfig {
       maxBodyBytes: envInt(env, 'UPSTREAM_MAX_BODY_BYTES', base.upstream.maxBodyBytes, 1, 1024 * 1024 * 1024),
       maxQueryChars: envInt(env, 'PROXY_MAX_QUERY_CHARS', base.upstream.maxQueryChars, 0, 8_192),
     },
+    redis: redisFromEnv(env),
+    holdCountTtlSeconds: envInt(env, 'REDIS_HOLD_TTL_SECONDS', base.holdCountTtlSeconds, 10, 7 * 86_400),
+    replica: envString(env, 'REPLICA_NAME', base.replica),
     logRequests: envBool(env, 'LOG_REQUESTS', true),
   });
+}
+
+/** REDIS_URL switches the shared state to Redis; unset (or empty) keeps it in memory. */
+function redisFromEnv(env: Env): RedisSettings | null {
+  const url = env.REDIS_URL ?? '';
+  if (url === '') return null;
+  if (!/^rediss?:\/\/[^/]/.test(url))
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, such as redis://redis:6379 (got "${url}")`);
+  return {
+    url,
+    commandTimeoutMs: envInt(env, 'REDIS_TIMEOUT_MS', 1_000, 10, 60_000),
+    keyPrefix: envString(env, 'REDIS_KEY_PREFIX', 'origin-lab:'),
+  };
 }

@@ -2,13 +2,28 @@ import { ConfigError, serve, stopOnSignals } from '@origin-lab/server-kit';
 import { apiConfigFromEnv, apiListenFromEnv } from './config.js';
 import { createApp } from './app.js';
 
+/** How long a start waits for Redis before serving anyway (degraded answers until it comes). */
+const REDIS_START_WAIT_MS = 10_000;
+
 try {
   const { port, host } = apiListenFromEnv(process.env);
   const config = apiConfigFromEnv(process.env, port);
   const app = createApp(config);
+  if (config.redis !== null && !(await app.whenStateReady(REDIS_START_WAIT_MS))) {
+    config.log({ msg: 'serving without Redis for now: state answers 503 until it is reachable' });
+  }
   const running = await serve(app.callback(), { port, host, onStopping: () => app.endStreams() });
-  config.log({ msg: 'api listening', port: running.port, allowedOrigins: config.allowedOrigins });
-  stopOnSignals(() => running.stop());
+  config.log({
+    msg: 'api listening',
+    port: running.port,
+    replica: config.replica,
+    state: config.redis === null ? 'memory' : 'redis',
+    allowedOrigins: config.allowedOrigins,
+  });
+  stopOnSignals(async () => {
+    await running.stop();
+    await app.close();
+  });
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(`configuration error: ${err.message}`);

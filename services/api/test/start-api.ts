@@ -30,6 +30,7 @@ export async function startApi(overrides: Partial<ApiConfig> = {}, keepLogs = In
     ...overrides,
   });
   const app = createApp(config);
+  await app.whenStateReady(5_000);
   const running = await serve(app.callback(), { port: 0, host: '127.0.0.1', onStopping: () => app.endStreams() });
   return {
     url: `http://127.0.0.1:${running.port}`,
@@ -37,7 +38,10 @@ export async function startApi(overrides: Partial<ApiConfig> = {}, keepLogs = In
     app,
     server: running.server,
     logs,
-    stop: () => running.stop(500),
+    stop: async () => {
+      await running.stop(500);
+      await app.close();
+    },
   };
 }
 

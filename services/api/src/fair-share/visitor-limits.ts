@@ -1,9 +1,12 @@
-import type { Context, Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
+import type { LogSink } from '@origin-lab/server-kit';
 import type { ErrorBody } from '@origin-lab/contract';
 import { onResponseDone } from '@origin-lab/server-kit';
 import { visitorOf } from '../journal/visitor-token.js';
 import { JOURNAL_PATH } from '../journal/journal-stream.js';
 import { LAB_STREAM_PATH } from '../lab/lab-stream.js';
+import type { Awaitable } from '../shared-state/awaitable.js';
+import { MemoryHoldings, type Held, type HoldingStore, type HoldKind } from './holdings.js';
 
 /**
  * Fair shares on a server a class uses together: what one visitor (one page load, by the token in
@@ -33,12 +36,9 @@ const LIMIT_WORDS: Record<keyof VisitorLimits, string> = {
   slow: 'slow requests held',
 };
 
-/** What one visitor holds now. */
-export type Held = Record<keyof VisitorLimits, number>;
-
 export type VisitorLimitsMiddleware = Middleware & {
   /** What the visitor with this token holds now (all zero for one holding nothing). */
-  holding(token: string): Held;
+  holding(token: string): Promise<Held>;
 };
 
 /** Which long hold, besides being in flight, a request is. */
@@ -52,19 +52,46 @@ function holdOf(ctx: Context): 'streams' | 'slow' | null {
 
 /**
  * Counts what each visitor holds, and answers 429 with a JSON body naming the limit when a
- * request would go past one. A limit of 0 is no limit. Entries live only while a visitor holds
- * something, so the table is never larger than the requests in flight.
+ * request would go past one. A limit of 0 is no limit. The counts are in store (memory, or
+ * Redis for every replica); when Redis does not answer, this replica counts on its own until
+ * it does (the share is then per replica), and the request goes on.
  */
-export function visitorLimits(limits: VisitorLimits): VisitorLimitsMiddleware {
-  const heldBy = new Map<string, Held>();
-  const middleware: Middleware = (ctx, next) => {
-    const found = visitorOf(ctx);
-    if (found === null) return next();
-    const hold = holdOf(ctx);
-    const held = heldBy.get(found.token) ?? { inFlight: 0, streams: 0, slow: 0 };
-    const over = (['inFlight', ...(hold ? [hold] : [])] as const).find(
-      (kind) => limits[kind] > 0 && held[kind] >= limits[kind],
+export function visitorLimits(
+  limits: VisitorLimits,
+  store: HoldingStore = new MemoryHoldings(),
+  log: LogSink = () => {},
+): VisitorLimitsMiddleware {
+  const local = store instanceof MemoryHoldings ? store : new MemoryHoldings();
+  let degraded = false;
+  const fallBack = (err: unknown) => {
+    if (!degraded) log({ msg: 'fair shares counted per replica: Redis did not answer', error: String(err) });
+    degraded = true;
+  };
+
+  /** Takes from the store, or from this replica's own count when the store fails. */
+  const take = (token: string, kinds: HoldKind[]): Awaitable<{ over: HoldKind | null; from: HoldingStore }> => {
+    const taken = store.take(token, kinds, limits);
+    if (!(taken instanceof Promise)) return { over: taken, from: store };
+    return taken.then(
+      (over) => {
+        degraded = false;
+        return { over, from: store };
+      },
+      (err: unknown) => {
+        fallBack(err);
+        return { over: local.take(token, kinds, limits), from: local };
+      },
     );
+  };
+
+  const admit = (
+    ctx: Context,
+    next: Next,
+    token: string,
+    kinds: HoldKind[],
+    over: HoldKind | null,
+    from: HoldingStore,
+  ) => {
     if (over) {
       ctx.status = 429;
       ctx.set('Retry-After', '1');
@@ -76,17 +103,21 @@ export function visitorLimits(limits: VisitorLimits): VisitorLimitsMiddleware {
       } satisfies ErrorBody;
       return;
     }
-    held.inFlight += 1;
-    if (hold) held[hold] += 1;
-    heldBy.set(found.token, held);
-    onResponseDone(ctx.req, ctx.res, () => {
-      held.inFlight -= 1;
-      if (hold) held[hold] -= 1;
-      if (held.inFlight === 0) heldBy.delete(found.token);
-    });
+    onResponseDone(ctx.req, ctx.res, () => from.release(token, kinds));
     return next();
   };
+
+  const middleware: Middleware = (ctx, next) => {
+    const found = visitorOf(ctx);
+    if (found === null) return next();
+    const hold = holdOf(ctx);
+    const kinds: HoldKind[] = hold ? ['inFlight', hold] : ['inFlight'];
+    const taken = take(found.token, kinds);
+    return taken instanceof Promise
+      ? taken.then(({ over, from }) => admit(ctx, next, found.token, kinds, over, from))
+      : admit(ctx, next, found.token, kinds, taken.over, taken.from);
+  };
   return Object.assign(middleware, {
-    holding: (token: string): Held => ({ inFlight: 0, streams: 0, slow: 0, ...heldBy.get(token) }),
+    holding: async (token: string): Promise<Held> => store.holding(token),
   });
 }

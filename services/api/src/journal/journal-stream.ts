@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type { ServerJournalEntry } from '@origin-lab/contract';
 import { ApiError } from '../http/api-error.js';
 import { openEventStream, type OpenStreams } from '../http/sse.js';
-import type { Stored, VisitorJournals } from './visitor-journals.js';
+import type { JournalStore, Stored } from './visitor-journals.js';
 import { isVisitorToken, VISITOR_PARAMETER } from './visitor-token.js';
 
 /** Where a visitor reads its journal: outside /api/, which holds only the spec's endpoints. */
@@ -24,11 +24,8 @@ export interface JournalStreamOptions {
  * gets exactly the entries it missed, as long as the journal still holds them. A reader that does
  * not keep up is disconnected rather than buffered without limit.
  */
-export function journalStream(
-  journals: VisitorJournals<ServerJournalEntry>,
-  options: JournalStreamOptions,
-): Middleware {
-  return (ctx) => {
+export function journalStream(journals: JournalStore<ServerJournalEntry>, options: JournalStreamOptions): Middleware {
+  return async (ctx) => {
     const token = ctx.query[VISITOR_PARAMETER];
     if (typeof token !== 'string' || !isVisitorToken(token)) {
       ctx.status = 400;
@@ -45,39 +42,58 @@ export function journalStream(
       return;
     }
 
+    const after = Number(resumeFrom);
+
     // A page served over HTTP/1.1 polls instead of holding one of its origin's six connections.
     if (ctx.accepts('text/event-stream', 'application/json') === 'application/json') {
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { entries: journals.entriesAfter(token, Number(resumeFrom)) };
+      ctx.body = { entries: await journals.entriesAfter(token, after) };
       return;
     }
 
     const res = ctx.res;
-    ctx.respond = false;
-    openEventStream(res);
-    // A first comment makes every engine fire open at once.
-    res.write(': journal\n\n');
-
     let ended = false;
-    let unsubscribe = () => {};
     let keepAlive: NodeJS.Timeout | undefined;
+    // Subscribed before the backlog is read, so no entry falls between the two; entries that
+    // arrive meanwhile wait here, and ids already sent are never sent twice.
+    let waiting: Stored<ServerJournalEntry>[] | null = [];
+    let lastSent = after;
+    const send = (stored: Stored<ServerJournalEntry>) => {
+      if (ended || stored.id <= lastSent) return;
+      lastSent = stored.id;
+      res.write(`id: ${stored.id}\nevent: entry\ndata: ${JSON.stringify(stored.entry)}\n\n`);
+      if (res.writableLength > options.maxBufferedBytes) end();
+    };
     const end = () => {
       if (ended) return;
       ended = true;
       clearInterval(keepAlive);
-      unsubscribe();
+      subscription.stop();
       options.open.delete(end);
-      if (!res.writableEnded) res.end();
+      if (res.headersSent && !res.writableEnded) res.end();
     };
-    const send = (stored: Stored<ServerJournalEntry>) => {
-      if (ended) return;
-      res.write(`id: ${stored.id}\nevent: entry\ndata: ${JSON.stringify(stored.entry)}\n\n`);
-      if (res.writableLength > options.maxBufferedBytes) end();
-    };
+    const subscription = journals.subscribe(token, {
+      entry: (stored) => (waiting ? waiting.push(stored) : send(stored)),
+      end,
+    });
+    let backlog: Stored<ServerJournalEntry>[];
+    try {
+      await subscription.ready;
+      backlog = await journals.entriesAfter(token, after);
+    } catch (err) {
+      subscription.stop();
+      throw err;
+    }
+    // Gone while the backlog was read (the reader left, or its visitor was dropped).
+    if (ended || res.destroyed) return end();
 
-    for (const stored of journals.entriesAfter(token, Number(resumeFrom))) send(stored);
+    ctx.respond = false;
+    openEventStream(res);
+    // A first comment makes every engine fire open at once.
+    res.write(': journal\n\n');
+    for (const stored of [...backlog, ...waiting]) send(stored);
+    waiting = null;
     if (ended) return;
-    unsubscribe = journals.subscribe(token, { entry: send, end });
     keepAlive = setInterval(() => res.write(': keep-alive\n\n'), options.keepAliveMs);
     options.open.add(end);
     res.once('close', end);

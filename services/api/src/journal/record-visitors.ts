@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type { ServerJournalEntry } from '@origin-lab/contract';
 import { onResponseDone } from '@origin-lab/server-kit';
 import { journalEntry } from './journal-entry.js';
-import type { VisitorJournals } from './visitor-journals.js';
+import type { JournalStore } from './visitor-journals.js';
 import { visitorOf } from './visitor-token.js';
 import { JOURNAL_PATH } from './journal-stream.js';
 
@@ -11,8 +11,9 @@ import { JOURNAL_PATH } from './journal-stream.js';
  * visitor's journal once the answer is handed to the connection (or the client went away). First
  * in the chain, so it sees each request as it arrived and each answer as it left. Requests without a valid token are
  * recorded nowhere: nobody could read them. Reading the journal is not recorded in it.
+ * With replica set (replicas sharing state), each entry says which replica answered.
  */
-export function recordVisitors(journals: VisitorJournals<ServerJournalEntry>): Middleware {
+export function recordVisitors(journals: JournalStore<ServerJournalEntry>, replica?: string): Middleware {
   return (ctx, next) => {
     // A scan of the raw query, no parsing, once per request (shared with the fair-share limits).
     const found = visitorOf(ctx);
@@ -24,7 +25,9 @@ export function recordVisitors(journals: VisitorJournals<ServerJournalEntry>): M
     const bytesOut = countBytesWritten(res);
     onResponseDone(req, res, () => {
       const finishedAt = Date.now();
-      journals.record(token, journalEntry({ req, res, arrivedAt, finishedAt, query, bytesOut: bytesOut() }));
+      const entry = journalEntry({ req, res, arrivedAt, finishedAt, query, bytesOut: bytesOut() });
+      if (replica !== undefined) entry.replica = replica;
+      journals.record(token, entry);
     });
     return next();
   };

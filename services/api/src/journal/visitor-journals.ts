@@ -1,3 +1,5 @@
+import type { Awaitable } from '../shared-state/awaitable.js';
+
 /**
  * What the server saw, kept per visitor: a bounded ring of entries for each token, the visitors
  * themselves bounded and dropped when idle. Each entry gets an id, increasing per visitor, so a
@@ -24,6 +26,25 @@ export interface Reader<T> {
   end(): void;
 }
 
+/** A reader's place on a journal: ready once no new entry can pass it by; stop() leaves. */
+export interface Subscription {
+  ready: Awaitable<void>;
+  stop(): void;
+}
+
+/**
+ * Every visitor's journal: in one process's memory (VisitorJournals) or in Redis, where an
+ * entry recorded by any replica reaches the visitor's readers on every replica.
+ */
+export interface JournalStore<T> {
+  /** Adds an entry to the visitor's journal and hands it to the visitor's live readers. */
+  record(token: string, entry: T): void;
+  /** The visitor's entries with an id above afterId (all of them for 0), oldest first. */
+  entriesAfter(token: string, afterId?: number): Awaitable<Stored<T>[]>;
+  /** Hands each new entry of the visitor to reader until stop() is called. */
+  subscribe(token: string, reader: Reader<T>): Subscription;
+}
+
 interface Visitor<T> {
   entries: Stored<T>[];
   nextId: number;
@@ -31,7 +52,7 @@ interface Visitor<T> {
   readers: Set<Reader<T>>;
 }
 
-export class VisitorJournals<T> {
+export class VisitorJournals<T> implements JournalStore<T> {
   /** In order of last activity, least recent first: eviction takes from the front. */
   private readonly visitors = new Map<string, Visitor<T>>();
 
@@ -57,14 +78,17 @@ export class VisitorJournals<T> {
     return visitor ? visitor.entries.filter((stored) => stored.id > afterId) : [];
   }
 
-  /** Hands each new entry of the visitor to reader until the returned function is called. */
-  subscribe(token: string, reader: Reader<T>): () => void {
+  /** Hands each new entry of the visitor to reader until stop() is called. */
+  subscribe(token: string, reader: Reader<T>): Subscription {
     const visitor = this.touch(token);
     visitor.readers.add(reader);
-    return () => {
-      visitor.readers.delete(reader);
-      // Reading counts as activity: the idle clock starts when the last reader leaves.
-      if (this.visitors.get(token) === visitor) this.touch(token);
+    return {
+      ready: undefined,
+      stop: () => {
+        visitor.readers.delete(reader);
+        // Reading counts as activity: the idle clock starts when the last reader leaves.
+        if (this.visitors.get(token) === visitor) this.touch(token);
+      },
     };
   }
 

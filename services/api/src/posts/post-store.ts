@@ -1,3 +1,5 @@
+import type { Awaitable } from '../shared-state/awaitable.js';
+
 export interface Attachment {
   field: string;
   name: string;
@@ -16,22 +18,29 @@ export interface Post {
 
 export type NewPost = Omit<Post, 'id' | 'createdAt'>;
 
-const SEED: NewPost[] = [
+/** The posts every fresh store starts with. */
+export const SEED_POSTS: readonly NewPost[] = [
   { title: 'Why my fetch said TypeError', author: 'Ada', tags: 'cors,fetch', attachments: [] },
   { title: 'Preflight, explained with one OPTIONS', author: 'Grace', tags: 'cors,preflight', attachments: [] },
   { title: 'Ünïcödé titles travel fine ✓', author: 'Jürgen', tags: 'encoding', attachments: [] },
 ];
 
+/** The posts: a bounded list, oldest first, the oldest dropped past the bound. */
+export interface PostStore {
+  list(): Awaitable<readonly Post[]>;
+  add(input: NewPost): Awaitable<Post>;
+}
+
 /**
- * Posts in memory, oldest dropped past max. A demonstration store: a restart goes back to the
- * three seed posts, and two api processes do not share posts.
+ * Posts in one process's memory, the embedded default: a restart goes back to the seed posts,
+ * and two api processes do not share them (RedisPostStore does).
  */
-export class PostStore {
+export class MemoryPostStore implements PostStore {
   private readonly posts: Post[] = [];
   private nextId = 1;
 
   constructor(private readonly max: number) {
-    for (const post of SEED) this.add(post);
+    for (const post of SEED_POSTS) this.add(post);
   }
 
   list(): readonly Post[] {

@@ -5,7 +5,7 @@ import type { ApiConfig } from '../config.js';
 import { ApiError } from '../http/api-error.js';
 import { mimeEssence } from '../http/content-type.js';
 import { readBody, bodyTooLarge } from '../http/read-body.js';
-import { PostStore, type Attachment } from './post-store.js';
+import type { Attachment, PostStore } from './post-store.js';
 import { validatePost } from './post-validation.js';
 
 export interface PostsHandlers {
@@ -15,8 +15,8 @@ export interface PostsHandlers {
   create: Middleware;
 }
 
-export function posts(config: ApiConfig): PostsHandlers {
-  const store = new PostStore(config.postsMax);
+/** The handlers over a store: in memory (one process) or Redis (every replica). */
+export function posts(config: ApiConfig, store: PostStore): PostsHandlers {
   const { limits } = config;
   const multipart = multer({
     storage: multer.memoryStorage(),
@@ -63,12 +63,12 @@ export function posts(config: ApiConfig): PostsHandlers {
   }
 
   return {
-    list: (ctx) => {
-      ctx.body = { posts: store.list() };
+    list: async (ctx) => {
+      ctx.body = { posts: await store.list() };
     },
     create: async (ctx) => {
       const { fields, attachments } = await readForm(ctx);
-      const post = store.add(validatePost(fields, attachments, limits));
+      const post = await store.add(validatePost(fields, attachments, limits));
       ctx.status = 201;
       ctx.body = { post };
     },

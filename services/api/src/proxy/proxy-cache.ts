@@ -1,3 +1,5 @@
+import type { Awaitable } from '../shared-state/awaitable.js';
+
 /** One stored upstream answer: what is replayed on a hit, byte for byte. */
 export interface CachedAnswer {
   status: number;
@@ -14,6 +16,20 @@ export interface ProxyCacheOptions {
   now: () => number;
 }
 
+/** A fresh answer and its age in whole seconds (the Age header). */
+export interface CacheHit {
+  answer: CachedAnswer;
+  ageSeconds: number;
+}
+
+/** The proxy's shared cache: in one process's memory (ProxyCache) or in Redis (RedisProxyCache). */
+export interface AnswerCache {
+  /** The fresh answer for key, or undefined. */
+  get(key: string): Awaitable<CacheHit | undefined>;
+  /** Stores an answer; false when caching is off or the answer alone exceeds the byte bound. */
+  set(key: string, answer: CachedAnswer): Awaitable<boolean>;
+}
+
 interface Entry {
   answer: CachedAnswer;
   storedAt: number;
@@ -25,7 +41,7 @@ interface Entry {
  * recently used entries are dropped to stay within maxEntries and maxBytes.
  * A Map keeps insertion order, so re-inserting on every hit makes its first key the LRU one.
  */
-export class ProxyCache {
+export class ProxyCache implements AnswerCache {
   private entries = new Map<string, Entry>();
   private totalBytes = 0;
 
@@ -40,7 +56,7 @@ export class ProxyCache {
   }
 
   /** The fresh answer for key and its age in whole seconds, or undefined (an expired entry is dropped). */
-  get(key: string): { answer: CachedAnswer; ageSeconds: number } | undefined {
+  get(key: string): CacheHit | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     const age = this.options.now() - entry.storedAt;
@@ -79,8 +95,8 @@ export class ProxyCache {
   }
 }
 
-/** What an entry costs: the body, the key and the header text (close enough to real memory to bound it). */
-function entrySize(key: string, answer: CachedAnswer): number {
+/** What an entry costs (exported: the Redis cache counts alike): the body, the key and the header text (close enough to real memory to bound it). */
+export function entrySize(key: string, answer: CachedAnswer): number {
   let bytes = answer.body.length + key.length;
   for (const [name, value] of Object.entries(answer.headers)) bytes += name.length + value.length;
   return bytes;

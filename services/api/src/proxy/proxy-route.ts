@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { LogSink } from '@origin-lab/server-kit';
 import { ApiError } from '../http/api-error.js';
-import { ProxyCache, type CachedAnswer } from './proxy-cache.js';
+import type { AnswerCache, CachedAnswer, CacheHit } from './proxy-cache.js';
 import { callUpstream, UpstreamFailure } from './proxy-client.js';
 import { visitorOf } from '../journal/visitor-token.js';
 import { proxyTarget } from './proxy-paths.js';
@@ -12,7 +12,8 @@ import { SingleFlight } from './proxy-single-flight.js';
 /**
  * How an answer was produced, in the X-Cache response header:
  * HIT from the cache; MISS fetched and shared; COALESCED waited for another request's fetch;
- * PASS fetched for this request only and not stored (private, cookie or error answers).
+ * PASS fetched for this request only and not stored (private, cookie or error answers, or the
+ * shared cache in Redis did not answer).
  */
 type CacheState = 'HIT' | 'MISS' | 'COALESCED' | 'PASS';
 
@@ -24,18 +25,37 @@ type Outcome =
  * judged again on its raw target (ctx.req.url), so escapes are judged on what was sent, before any
  * parsing or decoding could turn them into something else. Only PROXIED_PATHS are forwarded,
  * to the configured upstream only; answers are shared through one cache, with concurrent misses
- * for the same URL coalesced into one upstream call.
+ * for the same URL coalesced into one upstream call (per process: replicas sharing a cache in
+ * Redis may each make one call for a URL none of them has yet).
  */
-export function proxy(settings: ProxySettings, log: LogSink): Middleware {
-  const cache = new ProxyCache(settings.cache);
+export function proxy(settings: ProxySettings, log: LogSink, cache: AnswerCache): Middleware {
   const flights = new SingleFlight<Outcome>();
+
+  /** The cache's answer; undefined for a miss, null when the cache (Redis) did not answer. */
+  async function lookUp(key: string): Promise<CacheHit | undefined | null> {
+    try {
+      return await cache.get(key);
+    } catch (err) {
+      log({ msg: 'proxy cache unavailable', target: key, error: String(err) });
+      return null;
+    }
+  }
+
+  async function store(key: string, answer: CachedAnswer): Promise<boolean> {
+    try {
+      return await cache.set(key, answer);
+    } catch (err) {
+      log({ msg: 'proxy cache unavailable', target: key, error: String(err) });
+      return false;
+    }
+  }
 
   async function fetchFromUpstream(target: URL): Promise<Outcome> {
     const started = performance.now();
     try {
       const upstream = await callUpstream(target, settings);
       const judged = judgeUpstreamAnswer(upstream, settings);
-      const stored = judged.shareable && cache.set(target.href, judged.answer);
+      const stored = judged.shareable && (await store(target.href, judged.answer));
       log({ msg: 'upstream call', target: target.href, status: upstream.status, stored, ms: elapsed(started) });
       return { kind: 'answer', ...judged };
     } catch (err) {
@@ -61,8 +81,8 @@ export function proxy(settings: ProxySettings, log: LogSink): Middleware {
     if (target.kind === 'bad-query') throw badQuery(target.reason, settings.maxQueryChars);
 
     const key = target.url.href;
-    const hit = cache.get(key);
-    if (hit !== undefined) return send(ctx, hit.answer, 'HIT', hit.ageSeconds);
+    const hit = await lookUp(key);
+    if (hit) return send(ctx, hit.answer, 'HIT', hit.ageSeconds);
 
     const flight = flights.run(key, () => fetchFromUpstream(target.url));
     let outcome = await flight.result;
@@ -80,7 +100,7 @@ export function proxy(settings: ProxySettings, log: LogSink): Middleware {
         { 'Cache-Control': 'no-store' },
       );
     }
-    if (!outcome.shareable) state = 'PASS';
+    if (!outcome.shareable || hit === null) state = 'PASS';
     send(ctx, outcome.answer, state);
   };
 }

@@ -18,13 +18,17 @@ const newVisitor = () => `fairshare-visitor-${String(++visitors).padStart(4, '0'
 async function hold(path: string, visitor: string, kind: 'streams' | 'slow'): Promise<AbortController> {
   const abort = new AbortController();
   aborts.push(abort);
-  const before = api.app.visitorHolding(visitor)[kind];
+  const before = (await api.app.visitorHolding(visitor))[kind];
   const sep = path.includes('?') ? '&' : '?';
   // The body is left unread: the request stays held until the test aborts it.
   void fetch(`${api.url}${path}${sep}visitor=${visitor}`, { signal: abort.signal }).catch(() => undefined);
-  await pollUntil(`the server holding ${path} for ${visitor}`, () => api.app.visitorHolding(visitor)[kind] > before, {
-    timeoutMs: 5_000,
-  });
+  await pollUntil(
+    `the server holding ${path} for ${visitor}`,
+    async () => (await api.app.visitorHolding(visitor))[kind] > before,
+    {
+      timeoutMs: 5_000,
+    },
+  );
   return abort;
 }
 
@@ -94,18 +98,20 @@ describe('fair shares: what one visitor may hold at once', () => {
     await hold(STREAM, visitor, 'streams');
     expect((await fetch(`${api.url}${STREAM}&visitor=${visitor}`)).status).toBe(429);
     first.abort();
-    await pollUntil('the first stream released', () => api.app.visitorHolding(visitor).streams === 1, {
+    await pollUntil('the first stream released', async () => (await api.app.visitorHolding(visitor)).streams === 1, {
       timeoutMs: 5_000,
     });
     await hold(STREAM, visitor, 'streams');
-    expect(api.app.visitorHolding(visitor)).toEqual({ inFlight: 2, streams: 2, slow: 0 });
+    expect(await api.app.visitorHolding(visitor)).toEqual({ inFlight: 2, streams: 2, slow: 0 });
   });
 
   it('a visitor holding nothing leaves nothing behind', async () => {
     const visitor = newVisitor();
     (await hold(SLOW, visitor, 'slow')).abort();
-    await pollUntil('nothing held', () => api.app.visitorHolding(visitor).inFlight === 0, { timeoutMs: 5_000 });
-    expect(api.app.visitorHolding(visitor)).toEqual({ inFlight: 0, streams: 0, slow: 0 });
+    await pollUntil('nothing held', async () => (await api.app.visitorHolding(visitor)).inFlight === 0, {
+      timeoutMs: 5_000,
+    });
+    expect(await api.app.visitorHolding(visitor)).toEqual({ inFlight: 0, streams: 0, slow: 0 });
   });
 
   it('the 429 to another origin carries the CORS headers, so the page can read it; preflights are not counted', async () => {

@@ -82,7 +82,7 @@ describe('bounds on visitors', () => {
     const journals = new VisitorJournals<string>({ ...limits, visitors: 10 }, clock.now);
     journals.record('idle-visitor', 'old');
     journals.record('reading-visitor', 'old too');
-    const stop = journals.subscribe('reading-visitor', { entry: () => {}, end: () => {} });
+    const { stop } = journals.subscribe('reading-visitor', { entry: () => {}, end: () => {} });
     clock.advance(limits.idleMs + 1);
     expect(journals.entriesAfter('idle-visitor')).toEqual([]);
     expect(entries(journals.entriesAfter('reading-visitor'))).toEqual(['old too']);
@@ -97,7 +97,7 @@ describe('live readers', () => {
   it('get each new entry of their visitor only, until they stop', () => {
     const journals = new VisitorJournals<string>(limits);
     const seen: Stored<string>[] = [];
-    const stop = journals.subscribe('visitor-a', { entry: (stored) => seen.push(stored), end: () => {} });
+    const { stop } = journals.subscribe('visitor-a', { entry: (stored) => seen.push(stored), end: () => {} });
     journals.record('visitor-a', 'first');
     journals.record('visitor-b', 'someone else');
     stop();

@@ -1,0 +1,183 @@
+import type { LogSink } from '@origin-lab/server-kit';
+import { luaScript, sharedStateUnavailable, type SharedRedis } from '../shared-state/redis.js';
+import type { JournalLimits, JournalStore, Reader, Stored, Subscription } from './visitor-journals.js';
+
+/** What a visitor's channel carries besides entries: the visitor was dropped to make room. */
+const DROPPED = 'dropped';
+
+/**
+ * KEYS: the visitor's list, its id counter, the visitors (a sorted set by last activity).
+ * ARGV: the entry's JSON, entries kept, idle ms, now, visitors kept, the token, the key prefix.
+ * Numbers the entry, keeps the newest, lets an idle visitor expire on Redis's clock, drops the
+ * least recently active visitors past the cap (telling their readers), then publishes the
+ * entry on the visitor's channel for the readers on every replica.
+ */
+const RECORD = `
+local id = redis.call('INCR', KEYS[2])
+local stored = '{"id":' .. id .. ',"entry":' .. ARGV[1] .. '}'
+redis.call('RPUSH', KEYS[1], stored)
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+local now = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[3]))
+redis.call('ZADD', KEYS[3], now, ARGV[6])
+local over = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[5])
+if over > 0 then
+  for _, token in ipairs(redis.call('ZRANGE', KEYS[3], 0, over - 1)) do
+    local list = ARGV[7] .. 'journal:' .. token
+    redis.call('ZREM', KEYS[3], token)
+    redis.call('DEL', list, list .. ':next-id')
+    redis.call('PUBLISH', list, '${DROPPED}')
+  end
+end
+redis.call('PUBLISH', KEYS[1], stored)
+return id
+`;
+
+/** KEYS: the list, the counter, the visitors. ARGV: idle ms, now, the token. A reader keeps its visitor alive. */
+const TOUCH = `
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3])
+return 1
+`;
+
+interface Channel<T> {
+  readers: Set<Reader<T>>;
+  subscribed: Promise<unknown>;
+}
+
+/**
+ * The visitors' journals shared by every replica: per visitor a capped Redis list of entries
+ * numbered by one counter, and a pub/sub channel. Each replica subscribes to a visitor's
+ * channel only while it serves one of that visitor's readers. Recording never holds up a
+ * request: an entry Redis does not take is counted and logged, and the page shows a gap.
+ */
+export class RedisVisitorJournals<T> implements JournalStore<T> {
+  private readonly channels = new Map<string, Channel<T>>();
+  private readonly recordScript;
+  private readonly touchScript;
+  private readonly visitorsKey: string;
+  private readonly keepAlive: NodeJS.Timeout;
+  private lost = 0;
+  private lostReportedAt = 0;
+
+  constructor(
+    private readonly redis: SharedRedis,
+    private readonly limits: JournalLimits,
+    private readonly log: LogSink,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.visitorsKey = redis.key('journal:visitors');
+    this.recordScript = luaScript(redis, 'originLabJournalRecord', 3, RECORD);
+    this.touchScript = luaScript(redis, 'originLabJournalTouch', 3, TOUCH);
+    redis.subscriber.on('message', (channel: string, message: string) => this.deliver(channel, message));
+    // Reading counts as activity, as in memory: a visitor with a reader here does not expire.
+    this.keepAlive = setInterval(() => this.touchReadVisitors(), Math.max(50, Math.floor(limits.idleMs / 3)));
+    this.keepAlive.unref();
+  }
+
+  record(token: string, entry: T): void {
+    const list = this.listKey(token);
+    this.recordScript(
+      list,
+      `${list}:next-id`,
+      this.visitorsKey,
+      JSON.stringify(entry),
+      this.limits.entriesPerVisitor,
+      this.limits.idleMs,
+      this.now(),
+      this.limits.visitors,
+      token,
+      this.redis.key(''),
+    ).catch((err: unknown) => this.countLost(err));
+  }
+
+  async entriesAfter(token: string, afterId = 0): Promise<Stored<T>[]> {
+    let texts: string[];
+    try {
+      texts = await this.redis.commands.lrange(this.listKey(token), 0, -1);
+    } catch (err) {
+      throw sharedStateUnavailable('journal', err);
+    }
+    return texts.map((text) => JSON.parse(text) as Stored<T>).filter((stored) => stored.id > afterId);
+  }
+
+  subscribe(token: string, reader: Reader<T>): Subscription {
+    const name = this.listKey(token);
+    let channel = this.channels.get(name);
+    if (channel === undefined) {
+      channel = { readers: new Set(), subscribed: this.redis.subscriber.subscribe(name) };
+      this.channels.set(name, channel);
+      // A failed subscription is forgotten, so the next reader tries again.
+      const failed = channel;
+      failed.subscribed.catch(() => {
+        if (this.channels.get(name) === failed) this.channels.delete(name);
+      });
+    }
+    channel.readers.add(reader);
+    const joined = channel;
+    return {
+      ready: joined.subscribed.then(
+        () => undefined,
+        (err: unknown) => {
+          throw sharedStateUnavailable('journal', err);
+        },
+      ),
+      stop: () => {
+        joined.readers.delete(reader);
+        if (joined.readers.size > 0 || this.channels.get(name) !== joined) return;
+        this.channels.delete(name);
+        this.redis.subscriber.unsubscribe(name).catch(() => {
+          // Gone with the connection anyway; a reconnect resubscribes only live channels.
+        });
+      },
+    };
+  }
+
+  /** Stops the keep-alive timer; the connections are closed by their owner. */
+  close(): void {
+    clearInterval(this.keepAlive);
+  }
+
+  private deliver(channelName: string, message: string): void {
+    const channel = this.channels.get(channelName);
+    if (channel === undefined) return;
+    const readers = [...channel.readers];
+    if (message === DROPPED) {
+      for (const reader of readers) reader.end();
+      return;
+    }
+    const stored = JSON.parse(message) as Stored<T>;
+    for (const reader of readers) reader.entry(stored);
+  }
+
+  private touchReadVisitors(): void {
+    const prefix = this.listKey('');
+    for (const name of this.channels.keys()) {
+      this.touchScript(
+        name,
+        `${name}:next-id`,
+        this.visitorsKey,
+        this.limits.idleMs,
+        this.now(),
+        name.slice(prefix.length),
+      ).catch(() => {
+        // Redis is down: nothing to keep alive until it is back.
+      });
+    }
+  }
+
+  private countLost(err: unknown): void {
+    this.lost += 1;
+    const now = Date.now();
+    if (now - this.lostReportedAt < 10_000) return;
+    this.lostReportedAt = now;
+    this.log({ msg: 'journal entries not recorded: Redis did not take them', lost: this.lost, error: String(err) });
+  }
+
+  private listKey(token: string): string {
+    return this.redis.key(`journal:${token}`);
+  }
+}

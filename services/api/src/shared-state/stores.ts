@@ -1,0 +1,62 @@
+import type { ServerJournalEntry } from '@origin-lab/contract';
+import type { ApiConfig } from '../config.js';
+import { MemoryBeaconStore, type BeaconStore } from '../beacon/beacon-store.js';
+import { RedisBeaconStore } from '../beacon/redis-beacon-store.js';
+import { MemoryHoldings, type HoldingStore } from '../fair-share/holdings.js';
+import { RedisHoldings } from '../fair-share/redis-holdings.js';
+import { RedisVisitorJournals } from '../journal/redis-visitor-journals.js';
+import { VisitorJournals, type JournalStore } from '../journal/visitor-journals.js';
+import { MemoryPostStore, type PostStore } from '../posts/post-store.js';
+import { RedisPostStore } from '../posts/redis-post-store.js';
+import { ProxyCache, type AnswerCache, type ProxyCacheOptions } from '../proxy/proxy-cache.js';
+import { RedisProxyCache } from '../proxy/redis-proxy-cache.js';
+import { connectRedis, type SharedRedis } from './redis.js';
+
+/** Every piece of state the api keeps between requests, each behind its own small interface. */
+export interface Stores {
+  posts: PostStore;
+  beacons: BeaconStore;
+  proxyCache: AnswerCache;
+  journals: JournalStore<ServerJournalEntry>;
+  holdings: HoldingStore;
+  /** The Redis connections, when the state is shared; null in memory. */
+  redis: SharedRedis | null;
+  /** Closes what the stores opened (Redis connections, timers). */
+  close(): Promise<void>;
+}
+
+/** The stores config asks for: in this process's memory, or in Redis when config.redis is set. */
+export function createStores(config: ApiConfig, cacheOptions: ProxyCacheOptions): Stores {
+  const journalLimits = {
+    entriesPerVisitor: config.journal.entriesPerVisitor,
+    visitors: config.journal.visitors,
+    idleMs: config.journal.idleSeconds * 1_000,
+  };
+  if (config.redis === null) {
+    return {
+      posts: new MemoryPostStore(config.postsMax),
+      beacons: new MemoryBeaconStore(config.beaconJournal),
+      proxyCache: new ProxyCache(cacheOptions),
+      journals: new VisitorJournals(journalLimits),
+      holdings: new MemoryHoldings(),
+      redis: null,
+      close: async () => {},
+    };
+  }
+  const redis = connectRedis(config.redis, config.log);
+  const journals = new RedisVisitorJournals<ServerJournalEntry>(redis, journalLimits, config.log);
+  return {
+    posts: new RedisPostStore(redis, config.postsMax),
+    beacons: new RedisBeaconStore(redis, config.beaconJournal),
+    proxyCache: new RedisProxyCache(redis, cacheOptions),
+    journals,
+    holdings: new RedisHoldings(redis, config.holdCountTtlSeconds * 1_000, (err) =>
+      config.log({ msg: 'a fair-share count was not given back: Redis did not answer', error: String(err) }),
+    ),
+    redis,
+    close: async () => {
+      journals.close();
+      await redis.close();
+    },
+  };
+}
