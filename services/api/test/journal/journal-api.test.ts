@@ -1,58 +1,17 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ServerJournalEntry } from '@origin-lab/contract';
 import { pollUntil } from '@origin-lab/test-kit';
 import { ALLOWED, apiForFile } from '../start-api.js';
+import { readJournalOf, type Delivered } from './read-journal.js';
 
 const api = apiForFile({
   journal: { entriesPerVisitor: 50, visitors: 100, idleSeconds: 600, streamBufferBytes: 4_096, keepAliveMs: 15_000 },
 });
 
 const newVisitor = () => randomBytes(16).toString('base64url');
-
-interface Delivered {
-  id: number;
-  entry: ServerJournalEntry;
-}
-
-/**
- * Reads the visitor's journal stream until `count` entries arrived (bounded), parsing the event
- * stream by its own grammar: records of field lines ended by a blank line.
- */
-async function readJournal(visitor: string, count: number, headers: Record<string, string> = {}): Promise<Delivered[]> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), 5_000);
-  const delivered: Delivered[] = [];
-  try {
-    const response = await fetch(`${api.url}/lab/journal?visitor=${visitor}`, { headers, signal: controller.signal });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('text/event-stream');
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let text = '';
-    while (delivered.length < count) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += value;
-      let end: number;
-      while ((end = text.indexOf('\n\n')) >= 0) {
-        const record = text.slice(0, end);
-        text = text.slice(end + 2);
-        const fields = Object.fromEntries(
-          record
-            .split('\n')
-            .filter((line) => !line.startsWith(':'))
-            .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
-        );
-        if (fields.event === 'entry') delivered.push({ id: Number(fields.id), entry: JSON.parse(fields.data!) });
-      }
-    }
-    return delivered;
-  } finally {
-    clearTimeout(timer);
-    controller.abort();
-  }
-}
+const readJournal = (visitor: string, count: number, headers: Record<string, string> = {}) =>
+  readJournalOf(api.url, visitor, count, headers);
 
 describe('the visitor journal records what the api handled', () => {
   it('a cross-origin read: method, path, query without the token, origin, status, CORS answer, bytes', async () => {
