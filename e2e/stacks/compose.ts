@@ -13,6 +13,8 @@ import type { Stack } from './stack.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const sites: HostPair = ['a.localhost', 'b.localhost'];
+/** Two api replicas on Redis, as `docker compose up --scale api=2` runs them: the whole suite passes through both. */
+const apiReplicas = 2;
 
 /** Compose v1 (Debian's docker-compose); COMPOSE_EXECUTABLE names another. */
 export const composeExecutable = process.env.COMPOSE_EXECUTABLE ?? 'docker-compose';
@@ -24,7 +26,7 @@ const downTimeoutMs = 60_000;
 
 /**
  * The docker compose set exactly as a workshop runs it (docker-compose.yml, the root
- * Dockerfile, Caddy in the caddy:2 image), brought up by testcontainers on free host ports
+ * Dockerfile, Caddy in the caddy:2 image, Redis), with two api replicas, brought up by testcontainers on free host ports
  * under a project name of its own, and taken down with its volumes by stop().
  */
 export async function startComposeStack(): Promise<Stack> {
@@ -44,6 +46,7 @@ export async function startComposeStack(): Promise<Stack> {
       .join(','),
     UPSTREAM_API_KEY: randomBytes(18).toString('base64url'),
     LOG_REQUESTS: 'false',
+    API_REPLICAS: String(apiReplicas),
   };
   const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-compose-'));
   const compose = (args: string[], timeoutMs: number, what: string) =>
@@ -102,6 +105,7 @@ export async function startComposeStack(): Promise<Stack> {
       name: 'compose',
       origins: [originOf('https', sites[0], httpsPort), originOf('https', sites[1], httpsPort)],
       caCert,
+      apiReplicas,
       stop: down,
     };
   } catch (err) {

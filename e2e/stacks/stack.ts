@@ -10,6 +10,8 @@ export interface Stack {
    * suite's own client send them to 127.0.0.1, as the network's DNS would.
    */
   loopbackNames?: readonly string[];
+  /** How many api processes answer behind the front (1 unless said). */
+  apiReplicas?: number;
   stop(): Promise<void>;
 }
 

@@ -12,13 +12,16 @@
 #                             may reach the npm registry through a TLS-inspecting proxy)
 #      caddy:2                Debian bookworm + Debian's caddy, with the official image's
 #                             environment, working directory and command
+#      redis:7-bookworm       Debian bookworm + Debian's redis-server (7.0), installed with apt
+#                             inside the build, with the official image's /data, user, port and
+#                             command
 # Making them needs root, debootstrap and caddy. Talks to the engine DOCKER_HOST names.
 set -euo pipefail
 
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 pull_seconds=${BASE_IMAGE_PULL_SECONDS:-30}
 cache_dir=${BASE_IMAGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/origin-lab}
-images=(node:20-bookworm-slim caddy:2)
+images=(node:20-bookworm-slim caddy:2 redis:7-bookworm)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -28,8 +31,8 @@ missing() { for image in "${images[@]}"; do have "$image" || echo "$image"; done
 [ -z "$(missing)" ] && exit 0
 
 caddy_version=$(command -v caddy >/dev/null && caddy version | cut -d' ' -f1 || echo none)
-# "v2": the recipe below; a change to it must not load an older cache.
-cache="$cache_dir/base-images-v2-node$(node --version)-caddy${caddy_version}.tar"
+# "v3": the recipe below; a change to it must not load an older cache.
+cache="$cache_dir/base-images-v3-node$(node --version)-caddy${caddy_version}.tar"
 if [ -f "$cache" ]; then
   echo "base-images: loading ${images[*]} from $cache"
   docker load -i "$cache" >/dev/null
@@ -108,6 +111,23 @@ EXPOSE 80 443 443/udp 2019
 CMD ["caddy", "run", "--config", "/etc/caddy/Caddyfile", "--adapter", "caddyfile"]
 DOCKERFILE
   docker build -q -t caddy:2 "$work/caddy" >/dev/null
+fi
+
+if ! have redis:7-bookworm; then
+  echo "base-images: redis:7-bookworm from Debian's redis-server"
+  mkdir -p "$work/redis"
+  cat >"$work/redis/Dockerfile" <<'DOCKERFILE'
+FROM localhost/debian:bookworm
+RUN apt-get update -qq \
+ && apt-get install -y -qq --no-install-recommends redis-server >/dev/null \
+ && rm -rf /var/lib/apt/lists/* \
+ && mkdir -p /data && chown redis:redis /data
+WORKDIR /data
+USER redis
+EXPOSE 6379
+CMD ["redis-server", "--protected-mode", "no"]
+DOCKERFILE
+  docker build -q -t redis:7-bookworm "$work/redis" >/dev/null
 fi
 
 # Cached for the next run, whose engine may be a new one with an empty data root.

@@ -213,7 +213,7 @@ stop_docker_engine() {
 }
 
 provide_base_images() {
-  local images="node:20-bookworm-slim caddy:2" image missing=""
+  local images="node:20-bookworm-slim caddy:2 redis:7-bookworm" image missing=""
   for image in $images; do docker image inspect "$image" >/dev/null 2>&1 || missing+=" $image"; done
   [ -z "$missing" ] && { say "base images:$images present"; return 0; }
   if ! command -v debootstrap >/dev/null 2>&1 && can_install; then

@@ -1,0 +1,94 @@
+import type { ServerJournalEntry } from '@origin-lab/contract';
+import { test, expect } from '../fixtures.js';
+
+// docker compose with two api replicas behind Caddy, sharing Redis (docs/scaling.md): whichever
+// replica answers, a visitor sees one server. Each request carries a visitor token, so the
+// visitor's journal says which replica handled it.
+test.skip(({ stack }) => (stack.apiReplicas ?? 1) < 2, 'needs api replicas: runs on the compose stack');
+
+const REQUESTS = 24;
+
+/**
+ * In the page, with a fresh visitor token: the first request, then `count` requests to path all at
+ * once, then that visitor's journal. At once, because Caddy gives each request to the replica with
+ * the fewest in progress (least_conn): one after another, they would all go to whichever replica
+ * does not hold the page's own journal stream. The browser's HTTP cache is bypassed, so every
+ * request reaches the server.
+ */
+async function requestsAndJournal(
+  page: import('@playwright/test').Page,
+  first: { method: 'GET' | 'POST'; path: string; form?: Record<string, string> } | null,
+  path: string,
+  count: number,
+): Promise<{ firstAnswer: unknown; answers: unknown[]; journal: ServerJournalEntry[] }> {
+  return page.evaluate(
+    async ({ first, path, count }) => {
+      const visitor = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => (b % 36).toString(36)).join('');
+      const withVisitor = (p: string) => `${p}${p.includes('?') ? '&' : '?'}visitor=${visitor}`;
+      const read = async (response: Response) => ({
+        status: response.status,
+        cache: response.headers.get('x-cache'),
+        body: (await response.text()).slice(0, 20_000),
+      });
+      let firstAnswer: unknown = null;
+      if (first) {
+        const init: RequestInit = first.form
+          ? { method: first.method, body: new URLSearchParams(first.form), cache: 'no-store' }
+          : { method: first.method, cache: 'no-store' };
+        firstAnswer = await read(await fetch(withVisitor(first.path), init));
+      }
+      const answers = await Promise.all(
+        Array.from({ length: count }, async () => read(await fetch(withVisitor(path), { cache: 'no-store' }))),
+      );
+      const journal = (await (
+        await fetch(`/lab/journal?visitor=${visitor}`, { headers: { Accept: 'application/json' } })
+      ).json()) as { entries: { entry: unknown }[] };
+      return { firstAnswer, answers, journal: journal.entries.map((stored) => stored.entry) };
+    },
+    { first, path, count },
+  ) as Promise<{ firstAnswer: unknown; answers: unknown[]; journal: ServerJournalEntry[] }>;
+}
+
+const replicasOf = (entries: ServerJournalEntry[]) => new Set(entries.map((entry) => entry.replica));
+
+test('requests spread over both replicas, and one visitor’s journal shows what each of them handled', async ({
+  page,
+  origins,
+}) => {
+  await page.goto(`${origins.self}/`);
+  const { answers, journal } = await requestsAndJournal(page, null, '/api/echo', REQUESTS);
+  expect(answers.every((answer) => (answer as { status: number }).status === 200)).toBe(true);
+  expect(journal).toHaveLength(REQUESTS);
+  expect(replicasOf(journal).size).toBe(2);
+});
+
+test('a post created through one replica is listed by the other', async ({ page, origins }) => {
+  await page.goto(`${origins.self}/`);
+  const title = `Made on one replica ${Date.now()}`;
+  const { firstAnswer, answers, journal } = await requestsAndJournal(
+    page,
+    { method: 'POST', path: '/api/posts', form: { title, author: 'Replica e2e' } },
+    '/api/posts',
+    REQUESTS,
+  );
+  expect((firstAnswer as { status: number }).status).toBe(201);
+  for (const answer of answers) expect((answer as { body: string }).body).toContain(title);
+  const createdBy = journal.find((entry) => entry.method === 'POST')!.replica;
+  const listedBy = replicasOf(journal.filter((entry) => entry.method === 'GET'));
+  expect([...listedBy].filter((replica) => replica !== createdBy)).toHaveLength(1);
+});
+
+test('a proxy answer fetched by one replica is served from the shared cache by the other', async ({
+  page,
+  origins,
+}) => {
+  await page.goto(`${origins.self}/`);
+  // A page of the upstream no other test asks for, so the first request is a miss.
+  const path = `/api/upstream/posts?perPage=1&tag=replicas-${Date.now()}-${Math.floor(Math.random() * 1e9)}`;
+  const { firstAnswer, answers, journal } = await requestsAndJournal(page, { method: 'GET', path }, path, REQUESTS);
+  expect((firstAnswer as { cache: string }).cache).toBe('MISS');
+  expect(answers.map((answer) => (answer as { cache: string }).cache)).toEqual(answers.map(() => 'HIT'));
+  const missedBy = journal.find((entry) => entry.proxy?.cache === 'MISS')!.replica;
+  const hitsElsewhere = journal.filter((entry) => entry.proxy?.cache === 'HIT' && entry.replica !== missedBy);
+  expect(hitsElsewhere.length).toBeGreaterThan(0);
+});
