@@ -16,6 +16,7 @@ import { pageWeightBench } from './benches/page-weight.js';
 import { journalBench } from './benches/journal.js';
 import { classroomBench } from './benches/classroom.js';
 import { classCapacityBench } from './benches/class-capacity.js';
+import { replicasBench } from './benches/replicas.js';
 
 type Bench = (options: BenchOptions, log: (line: string) => void) => Promise<Figure[]>;
 
@@ -30,6 +31,7 @@ const BENCHES: Record<BenchName, Bench> = {
   journal: journalBench,
   classroom: classroomBench,
   'class-capacity': classCapacityBench,
+  replicas: replicasBench,
 };
 
 export function machine(): Record<string, string | number> {

@@ -8,7 +8,8 @@ import { Tally } from '../class-load/tally.js';
 import type { BenchOptions } from '../lib/options.js';
 import { commandExists, cpuMs, rssBytes } from '../lib/processes.js';
 import { formatNumber, type Figure } from '../lib/report.js';
-import { startApi, startUpstreamMock } from '../lib/servers.js';
+import { startApi, startUpstreamMock, type Server } from '../lib/servers.js';
+import { startRedis, type RunningRedis } from '@origin-lab/test-kit';
 
 /** A class passes with every answer right and p99 under this. */
 const P99_GOAL_MS = 250;
@@ -42,22 +43,31 @@ async function runClass(students: number, options: BenchOptions, log: (line: str
   const upstream = await startUpstreamMock();
   const [httpsPort, httpPort] = await Promise.all([freePort(), freePort()]);
   const origins = [`https://a.localhost:${httpsPort}`, `https://b.localhost:${httpsPort}`] as const;
-  const api = await startApi({
-    UPSTREAM_URL: upstream.url,
-    ALLOWED_ORIGINS: origins.join(','),
-    // Every student is a visitor; the default (1,000) would drop the earliest journals of a larger class.
-    JOURNAL_VISITORS: String(Math.max(1_000, students * 2)),
-  });
+  // More than one replica: all on one Redis (appendfsync always, as in compose).
+  const redis: RunningRedis | null = options.classReplicas > 1 ? await startRedis({ persistence: true }) : null;
+  const replicas: Server[] = [];
+  for (let i = 1; i <= options.classReplicas; i++)
+    replicas.push(
+      await startApi({
+        UPSTREAM_URL: upstream.url,
+        ALLOWED_ORIGINS: origins.join(','),
+        // Every student is a visitor; the default (1,000) would drop the earliest journals of a larger class.
+        JOURNAL_VISITORS: String(Math.max(1_000, students * 2)),
+        ...(redis ? { REDIS_URL: redis.url, REPLICA_NAME: `replica-${i}` } : {}),
+      }),
+    );
+  const addresses = replicas.map((replica) => `127.0.0.1:${replica.port}`);
   const caddy = await startCaddy({
     sites: ['a.localhost', 'b.localhost'],
     httpsPort,
     httpPort,
-    apiUpstream: `127.0.0.1:${api.port}`,
-    pagesUpstream: `127.0.0.1:${api.port}`,
+    apiUpstream: addresses.join(' '),
+    pagesUpstream: addresses[0]!,
   });
   const stopAll = async () => {
     await caddy.stop();
-    await api.child.stop();
+    await Promise.all(replicas.map((replica) => replica.child.stop()));
+    await redis?.stop();
     await upstream.child.stop();
   };
   try {
@@ -90,15 +100,19 @@ async function runClass(students: number, options: BenchOptions, log: (line: str
     };
 
     // CPU over the steady part only: the arrival (TLS handshakes) is in the latencies, not here.
-    const pids = { api: api.child.pid, caddy: caddy.pid };
+    // The api's figures are the sum over its replicas (and Redis, when there is one).
+    const apiPids = [...replicas.map((replica) => replica.child.pid), ...(redis ? [redis.pid] : [])];
+    const apiCpuMs = () => apiPids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+    const apiRss = () => apiPids.reduce((sum, pid) => sum + rssBytes(pid), 0);
+    const pids = { caddy: caddy.pid };
     const peakRss = { api: 0, caddy: 0 };
     let cpuAtStart = { api: 0, caddy: 0, generator: 0 };
     const sampler = setInterval(() => {
-      peakRss.api = Math.max(peakRss.api, rssBytes(pids.api));
+      peakRss.api = Math.max(peakRss.api, apiRss());
       peakRss.caddy = Math.max(peakRss.caddy, rssBytes(pids.caddy));
     }, 1_000);
     const startSteady = setTimeout(
-      () => (cpuAtStart = { api: cpuMs(pids.api), caddy: cpuMs(pids.caddy), generator: generatorCpuMs() }),
+      () => (cpuAtStart = { api: apiCpuMs(), caddy: cpuMs(pids.caddy), generator: generatorCpuMs() }),
       steadyFrom - Date.now(),
     );
     const progress = setInterval(
@@ -112,7 +126,7 @@ async function runClass(students: number, options: BenchOptions, log: (line: str
       const steadyMs = until - steadyFrom;
       const share = (now: number, before: number) => ((now - before) / steadyMs) * 100;
       cpu = {
-        api: share(cpuMs(pids.api), cpuAtStart.api),
+        api: share(apiCpuMs(), cpuAtStart.api),
         caddy: share(cpuMs(pids.caddy), cpuAtStart.caddy),
         generator: share(generatorCpuMs(), cpuAtStart.generator),
       };
@@ -143,6 +157,9 @@ async function runClass(students: number, options: BenchOptions, log: (line: str
     await stopAll();
   }
 }
+
+const replicasWords = (options: BenchOptions) =>
+  options.classReplicas > 1 ? `, ${options.classReplicas} api replicas on Redis` : '';
 
 function generatorCpuMs(): number {
   const { user, system } = process.cpuUsage();
@@ -191,7 +208,7 @@ export async function classCapacityBench(options: BenchOptions, log: (line: stri
   const [alone] = runs;
   const figures: Figure[] = runs.map((run) => ({
     bench: 'class-capacity',
-    name: `${studentsOf(run.students)}: p99 of every answer, through Caddy (TLS, HTTP/2), journal on`,
+    name: `${studentsOf(run.students)}: p99 of every answer, through Caddy (TLS, HTTP/2), journal on${replicasWords(options)}`,
     value: run.p99,
     unit: 'ms',
     baseline: { label: 'one student alone', value: alone!.p99 },
@@ -204,7 +221,7 @@ export async function classCapacityBench(options: BenchOptions, log: (line: stri
   const tried = runs.at(-1)!.students;
   figures.push({
     bench: 'class-capacity',
-    name: 'largest class with every answer right and p99 < 250 ms',
+    name: `largest class with every answer right and p99 < 250 ms${replicasWords(options)}`,
     value: largest,
     unit: 'students',
     target: `>= ${STUDENTS_GOAL.toLocaleString('en-US')}`,

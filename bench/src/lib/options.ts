@@ -10,6 +10,7 @@
  *   BENCH_CLASS_SIZES=1,100,...     classes of simulated students in the capacity run, growing
  *   BENCH_CLASS_STEP_S=30           seconds each class size runs after its arrival
  *   BENCH_CLASS_ROUND_S=10          seconds between one student's rounds of page traffic
+ *   BENCH_CLASS_REPLICAS=1          api replicas the class capacity runs on (more than 1: on one Redis)
  *   BENCH_JSON=path                 also write the figures as JSON to this file
  */
 export const BENCH_NAMES = [
@@ -23,6 +24,7 @@ export const BENCH_NAMES = [
   'pages',
   'classroom',
   'class-capacity',
+  'replicas',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
@@ -38,6 +40,7 @@ export interface BenchOptions {
   classroomVisitors: number;
   classSizes: number[];
   classStepS: number;
+  classReplicas: number;
   classRoundS: number;
   json?: string;
 }
@@ -79,6 +82,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     ),
     classStepS: int(flag('class-step') ?? env.BENCH_CLASS_STEP_S, quick ? 8 : 30, 'BENCH_CLASS_STEP_S'),
     classRoundS: int(flag('class-round') ?? env.BENCH_CLASS_ROUND_S, quick ? 4 : 10, 'BENCH_CLASS_ROUND_S'),
+    classReplicas: int(flag('class-replicas') ?? env.BENCH_CLASS_REPLICAS, 1, 'BENCH_CLASS_REPLICAS'),
     json: flag('json') ?? env.BENCH_JSON,
   };
 }

@@ -11,6 +11,8 @@ const startTimeoutMs = 10_000;
 export interface RunningRedis {
   url: string;
   port: number;
+  /** The server process's id (while it runs), for measuring it. */
+  readonly pid: number;
   /** Shuts the server down (SIGTERM: with persistence on, it writes its data first); startAgain() brings it back. */
   shutDown(): Promise<void>;
   /** Kills the server at once (SIGKILL), as a crash would. */
@@ -66,6 +68,9 @@ export async function startRedis(options: RedisOptions = {}): Promise<RunningRed
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    get pid() {
+      return server?.child.pid ?? -1;
+    },
     startAgain: start,
     shutDown: async () => server?.stop(5_000),
     crash: async () => {

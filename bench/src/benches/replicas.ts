@@ -1,0 +1,131 @@
+import { startCaddy } from '@origin-lab/launcher/caddy';
+import { freePort } from '@origin-lab/server-kit';
+import { startRedis } from '@origin-lab/test-kit';
+import type { BenchOptions } from '../lib/options.js';
+import { measureInTurns, throughputFigures } from '../lib/compare.js';
+import { commandExists } from '../lib/processes.js';
+import type { Figure } from '../lib/report.js';
+import { BENCH_ORIGIN, startApi, startUpstreamMock, type Server } from '../lib/servers.js';
+import { ECHO_GET, plan, skipped, target } from './throughput.js';
+
+const VISITOR = 'bench-replicas-visitor-0001';
+
+/** What each request touches in the shared state, besides the answer itself. */
+const SHAPES = [
+  { name: 'GET /api/posts (the post list)', path: '/api/posts' },
+  {
+    name: 'GET /api/echo with a visitor token (journal entry and fair-share count)',
+    path: `${ECHO_GET.path}&visitor=${VISITOR}`,
+  },
+  { name: 'GET /api/upstream/posts, a proxy cache hit', path: '/api/upstream/posts?perPage=5' },
+] as const;
+
+const REPLICA_COUNTS = [1, 2, 3];
+
+/**
+ * Beyond one process. First the cost of the shared state: one api with its state in memory
+ * beside one with it in Redis (a local redis-server, appendfsync always as in compose), request
+ * for request. Then the echo through the repository's Caddyfile (Debian's Caddy, plain HTTP, so
+ * TLS does not hide the api) with 1, 2 and 3 api replicas on one Redis, beside one replica. On a
+ * two-core machine wrk, Caddy, Redis and the replicas share the cores: more replicas can only
+ * show what is left over.
+ */
+export async function replicasBench(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
+  for (const tool of ['redis-server', 'caddy'])
+    if (!commandExists(tool)) return [skipped('replicas', `${tool} is not on PATH (Debian package ${tool})`)];
+  const redis = await startRedis({ persistence: true });
+  const upstream = await startUpstreamMock();
+  const figures: Figure[] = [];
+  try {
+    const memory = await startApi({ UPSTREAM_URL: upstream.url });
+    const shared = await startApi({
+      UPSTREAM_URL: upstream.url,
+      REDIS_URL: redis.url,
+      REDIS_KEY_PREFIX: 'bench-cost:',
+    });
+    try {
+      for (const shape of SHAPES) {
+        log(`  ${shape.name}: state in memory, then in Redis`);
+        const request = { path: shape.path, headers: { Origin: BENCH_ORIGIN } };
+        const results = await measureInTurns(
+          [target('memory', memory.url, request, options), target('redis', shared.url, request, options)],
+          plan(options, log),
+        );
+        figures.push(
+          ...throughputFigures(
+            'replicas',
+            `api ${shape.name}, state in Redis`,
+            results.get('redis')!,
+            results.get('memory')!,
+            'the same, state in memory',
+          ),
+        );
+      }
+    } finally {
+      await Promise.all([memory.child.stop(), shared.child.stop()]);
+    }
+
+    const oneReplica = await throughFront(1, redis.url, upstream.url, options, log);
+    for (const count of REPLICA_COUNTS.slice(1)) {
+      const more = await throughFront(count, redis.url, upstream.url, options, log);
+      figures.push(
+        ...throughputFigures(
+          'replicas',
+          `GET echo via Caddy (HTTP/1.1), ${count} api replicas on Redis`,
+          more,
+          oneReplica,
+          '1 replica, same front, measured just before',
+        ),
+      );
+    }
+  } finally {
+    await upstream.child.stop();
+    await redis.stop();
+  }
+  return figures;
+}
+
+/** The echo through Caddy in front of `count` api processes sharing one Redis. */
+async function throughFront(
+  count: number,
+  redisUrl: string,
+  upstreamUrl: string,
+  options: BenchOptions,
+  log: (line: string) => void,
+) {
+  const replicas: Server[] = [];
+  try {
+    for (let i = 1; i <= count; i++)
+      replicas.push(
+        await startApi({
+          UPSTREAM_URL: upstreamUrl,
+          REDIS_URL: redisUrl,
+          REDIS_KEY_PREFIX: 'bench-front:',
+          REPLICA_NAME: `replica-${i}`,
+        }),
+      );
+    const [httpsPort, httpPort] = await Promise.all([freePort(), freePort()]);
+    const addresses = replicas.map((replica) => `127.0.0.1:${replica.port}`);
+    const caddy = await startCaddy({
+      sites: ['a.localhost', 'b.localhost'],
+      httpsPort,
+      httpPort,
+      apiUpstream: addresses.join(' '),
+      pagesUpstream: addresses[0]!,
+    });
+    try {
+      log(`  echo via Caddy, ${count} ${count === 1 ? 'replica' : 'replicas'}`);
+      const request = { path: ECHO_GET.path, headers: { ...ECHO_GET.headers, Host: 'a.localhost' } };
+      const label = `${count} replicas`;
+      const results = await measureInTurns(
+        [target(label, `http://127.0.0.1:${httpPort}`, request, options)],
+        plan(options, log),
+      );
+      return results.get(label)!;
+    } finally {
+      await caddy.stop();
+    }
+  } finally {
+    await Promise.all(replicas.map((replica) => replica.child.stop()));
+  }
+}
