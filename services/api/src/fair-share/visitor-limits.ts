@@ -84,38 +84,41 @@ export function visitorLimits(
     );
   };
 
-  const admit = (
-    ctx: Context,
-    next: Next,
-    token: string,
-    kinds: HoldKind[],
-    over: HoldKind | null,
-    from: HoldingStore,
-  ) => {
-    if (over) {
-      ctx.status = 429;
-      ctx.set('Retry-After', '1');
-      ctx.body = {
-        error: `too many ${LIMIT_WORDS[over]} for this visitor (at most ${limits[over]} at once)`,
-        limit: over,
-        max: limits[over],
-        setting: VISITOR_LIMIT_SETTINGS[over],
-      } satisfies ErrorBody;
-      return;
-    }
-    onResponseDone(ctx.req, ctx.res, () => from.release(token, kinds));
-    return next();
+  const admit = (ctx: Context, next: Next, over: HoldKind | null) => {
+    if (!over) return next();
+    ctx.status = 429;
+    ctx.set('Retry-After', '1');
+    ctx.body = {
+      error: `too many ${LIMIT_WORDS[over]} for this visitor (at most ${limits[over]} at once)`,
+      limit: over,
+      max: limits[over],
+      setting: VISITOR_LIMIT_SETTINGS[over],
+    } satisfies ErrorBody;
   };
 
   const middleware: Middleware = (ctx, next) => {
     const found = visitorOf(ctx);
     if (found === null) return next();
+    const { token } = found;
     const hold = holdOf(ctx);
     const kinds: HoldKind[] = hold ? ['inFlight', hold] : ['inFlight'];
-    const taken = take(found.token, kinds);
-    return taken instanceof Promise
-      ? taken.then(({ over, from }) => admit(ctx, next, found.token, kinds, over, from))
-      : admit(ctx, next, found.token, kinds, taken.over, taken.from);
+    // Watched before taking: with Redis the take is awaited, and a client may leave meanwhile.
+    // What was taken is given back once, at whichever comes last: the answer's end or the take.
+    let ended = false;
+    let takenFrom: HoldingStore | null = null;
+    onResponseDone(ctx.req, ctx.res, () => {
+      ended = true;
+      takenFrom?.release(token, kinds);
+    });
+    const settle = ({ over, from }: { over: HoldKind | null; from: HoldingStore }) => {
+      if (!over) {
+        takenFrom = from;
+        if (ended) from.release(token, kinds);
+      }
+      return admit(ctx, next, over);
+    };
+    const taken = take(token, kinds);
+    return taken instanceof Promise ? taken.then(settle) : settle(taken);
   };
   return Object.assign(middleware, {
     holding: async (token: string): Promise<Held> => store.holding(token),
