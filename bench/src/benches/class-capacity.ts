@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startCaddy } from '@origin-lab/launcher/caddy';
 import { freePort } from '@origin-lab/server-kit';
 import { connect, type Connection } from '../class-load/h2.js';
 import { Student, type StudentSettings } from '../class-load/student.js';
@@ -8,6 +7,7 @@ import { Tally } from '../class-load/tally.js';
 import type { BenchOptions } from '../lib/options.js';
 import { commandExists, cpuMs, rssBytes } from '../lib/processes.js';
 import { formatNumber, type Figure } from '../lib/report.js';
+import { startRepoFront } from '../lib/repo-front.js';
 import { startApi, startUpstreamMock, type Server } from '../lib/servers.js';
 import { startRedis, type RunningRedis } from '@origin-lab/test-kit';
 
@@ -56,14 +56,7 @@ async function runClass(students: number, options: BenchOptions, log: (line: str
         ...(redis ? { REDIS_URL: redis.url, REPLICA_NAME: `replica-${i}` } : {}),
       }),
     );
-  const addresses = replicas.map((replica) => `127.0.0.1:${replica.port}`);
-  const caddy = await startCaddy({
-    sites: ['a.localhost', 'b.localhost'],
-    httpsPort,
-    httpPort,
-    apiUpstream: addresses.join(' '),
-    pagesUpstream: addresses[0]!,
-  });
+  const { caddy } = await startRepoFront(replicas, { httpsPort, httpPort });
   const stopAll = async () => {
     await caddy.stop();
     await Promise.all(replicas.map((replica) => replica.child.stop()));

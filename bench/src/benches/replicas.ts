@@ -1,10 +1,9 @@
-import { startCaddy } from '@origin-lab/launcher/caddy';
-import { freePort } from '@origin-lab/server-kit';
 import { startRedis } from '@origin-lab/test-kit';
 import type { BenchOptions } from '../lib/options.js';
 import { measureInTurns, throughputFigures } from '../lib/compare.js';
 import { commandExists } from '../lib/processes.js';
 import type { Figure } from '../lib/report.js';
+import { startRepoFront } from '../lib/repo-front.js';
 import { BENCH_ORIGIN, startApi, startUpstreamMock, type Server } from '../lib/servers.js';
 import { ECHO_GET, plan, skipped, target } from './throughput.js';
 
@@ -104,15 +103,7 @@ async function throughFront(
           REPLICA_NAME: `replica-${i}`,
         }),
       );
-    const [httpsPort, httpPort] = await Promise.all([freePort(), freePort()]);
-    const addresses = replicas.map((replica) => `127.0.0.1:${replica.port}`);
-    const caddy = await startCaddy({
-      sites: ['a.localhost', 'b.localhost'],
-      httpsPort,
-      httpPort,
-      apiUpstream: addresses.join(' '),
-      pagesUpstream: addresses[0]!,
-    });
+    const { caddy, httpPort } = await startRepoFront(replicas);
     try {
       log(`  echo via Caddy, ${count} ${count === 1 ? 'replica' : 'replicas'}`);
       const request = { path: ECHO_GET.path, headers: { ...ECHO_GET.headers, Host: 'a.localhost' } };
