@@ -8,6 +8,19 @@ test.skip(({ stack }) => (stack.apiReplicas ?? 1) < 2, 'needs api replicas: runs
 
 const REQUESTS = 24;
 
+/** What the page read of one answer. */
+interface Answer {
+  status: number;
+  cache: string | null;
+  body: string;
+}
+
+interface Seen {
+  firstAnswer: Answer | null;
+  answers: Answer[];
+  journal: ServerJournalEntry[];
+}
+
 /**
  * In the page, with a fresh visitor token: the first request, then `count` requests to path all at
  * once, then that visitor's journal. At once, because Caddy gives each request to the replica with
@@ -20,17 +33,17 @@ async function requestsAndJournal(
   first: { method: 'GET' | 'POST'; path: string; form?: Record<string, string> } | null,
   path: string,
   count: number,
-): Promise<{ firstAnswer: unknown; answers: unknown[]; journal: ServerJournalEntry[] }> {
+): Promise<Seen> {
   return page.evaluate(
     async ({ first, path, count }) => {
       const visitor = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => (b % 36).toString(36)).join('');
       const withVisitor = (p: string) => `${p}${p.includes('?') ? '&' : '?'}visitor=${visitor}`;
-      const read = async (response: Response) => ({
+      const read = async (response: Response): Promise<Answer> => ({
         status: response.status,
         cache: response.headers.get('x-cache'),
         body: (await response.text()).slice(0, 20_000),
       });
-      let firstAnswer: unknown = null;
+      let firstAnswer: Answer | null = null;
       if (first) {
         const init: RequestInit = first.form
           ? { method: first.method, body: new URLSearchParams(first.form), cache: 'no-store' }
@@ -42,11 +55,11 @@ async function requestsAndJournal(
       );
       const journal = (await (
         await fetch(`/lab/journal?visitor=${visitor}`, { headers: { Accept: 'application/json' } })
-      ).json()) as { entries: { entry: unknown }[] };
+      ).json()) as { entries: { entry: ServerJournalEntry }[] };
       return { firstAnswer, answers, journal: journal.entries.map((stored) => stored.entry) };
     },
     { first, path, count },
-  ) as Promise<{ firstAnswer: unknown; answers: unknown[]; journal: ServerJournalEntry[] }>;
+  );
 }
 
 const replicasOf = (entries: ServerJournalEntry[]) => new Set(entries.map((entry) => entry.replica));
@@ -57,7 +70,7 @@ test('requests spread over both replicas, and one visitor’s journal shows what
 }) => {
   await page.goto(`${origins.self}/`);
   const { answers, journal } = await requestsAndJournal(page, null, '/api/echo', REQUESTS);
-  expect(answers.every((answer) => (answer as { status: number }).status === 200)).toBe(true);
+  expect(answers.every((answer) => answer.status === 200)).toBe(true);
   expect(journal).toHaveLength(REQUESTS);
   expect(replicasOf(journal).size).toBe(2);
 });
@@ -71,8 +84,8 @@ test('a post created through one replica is listed by the other', async ({ page,
     '/api/posts',
     REQUESTS,
   );
-  expect((firstAnswer as { status: number }).status).toBe(201);
-  for (const answer of answers) expect((answer as { body: string }).body).toContain(title);
+  expect(firstAnswer?.status).toBe(201);
+  for (const answer of answers) expect(answer.body).toContain(title);
   const createdBy = journal.find((entry) => entry.method === 'POST')!.replica;
   const listedBy = replicasOf(journal.filter((entry) => entry.method === 'GET'));
   expect([...listedBy].filter((replica) => replica !== createdBy)).toHaveLength(1);
@@ -86,8 +99,8 @@ test('a proxy answer fetched by one replica is served from the shared cache by t
   // A page of the upstream no other test asks for, so the first request is a miss.
   const path = `/api/upstream/posts?perPage=1&tag=replicas-${Date.now()}-${Math.floor(Math.random() * 1e9)}`;
   const { firstAnswer, answers, journal } = await requestsAndJournal(page, { method: 'GET', path }, path, REQUESTS);
-  expect((firstAnswer as { cache: string }).cache).toBe('MISS');
-  expect(answers.map((answer) => (answer as { cache: string }).cache)).toEqual(answers.map(() => 'HIT'));
+  expect(firstAnswer?.cache).toBe('MISS');
+  expect(answers.map((answer) => answer.cache)).toEqual(answers.map(() => 'HIT'));
   const missedBy = journal.find((entry) => entry.proxy?.cache === 'MISS')!.replica;
   const hitsElsewhere = journal.filter((entry) => entry.proxy?.cache === 'HIT' && entry.replica !== missedBy);
   expect(hitsElsewhere.length).toBeGreaterThan(0);

@@ -1,9 +1,17 @@
-import { envBool, envInt, envList, envNumber, envString, stdoutLog, type LogSink } from '@origin-lab/server-kit';
-import { upstreamKeyFromEnv } from './proxy/proxy-key.js';
 import { hostname } from 'node:os';
+import {
+  ConfigError,
+  envBool,
+  envInt,
+  envList,
+  envNumber,
+  envString,
+  stdoutLog,
+  type LogSink,
+} from '@origin-lab/server-kit';
+import { upstreamKeyFromEnv } from './proxy/proxy-key.js';
 import type { VisitorLimits } from './fair-share/visitor-limits.js';
 import type { RedisSettings } from './shared-state/redis.js';
-import { ConfigError } from '@origin-lab/server-kit';
 
 /** An inclusive integer range with the value used when the query leaves it out. */
 export interface Bounds {

@@ -5,7 +5,6 @@ import { onResponseDone } from '@origin-lab/server-kit';
 import { visitorOf } from '../journal/visitor-token.js';
 import { JOURNAL_PATH } from '../journal/journal-stream.js';
 import { LAB_STREAM_PATH } from '../lab/lab-stream.js';
-import type { Awaitable } from '../shared-state/awaitable.js';
 import { MemoryHoldings, type Held, type HoldingStore, type HoldKind } from './holdings.js';
 
 /**
@@ -68,22 +67,6 @@ export function visitorLimits(
     degraded = true;
   };
 
-  /** Takes from the store, or from this replica's own count when the store fails. */
-  const take = (token: string, kinds: HoldKind[]): Awaitable<{ over: HoldKind | null; from: HoldingStore }> => {
-    const taken = store.take(token, kinds, limits);
-    if (!(taken instanceof Promise)) return { over: taken, from: store };
-    return taken.then(
-      (over) => {
-        degraded = false;
-        return { over, from: store };
-      },
-      (err: unknown) => {
-        fallBack(err);
-        return { over: local.take(token, kinds, limits), from: local };
-      },
-    );
-  };
-
   const admit = (ctx: Context, next: Next, over: HoldKind | null) => {
     if (!over) return next();
     ctx.status = 429;
@@ -110,15 +93,26 @@ export function visitorLimits(
       ended = true;
       takenFrom?.release(token, kinds);
     });
-    const settle = ({ over, from }: { over: HoldKind | null; from: HoldingStore }) => {
+    const settle = (over: HoldKind | null, from: HoldingStore) => {
       if (!over) {
         takenFrom = from;
         if (ended) from.release(token, kinds);
       }
       return admit(ctx, next, over);
     };
-    const taken = take(token, kinds);
-    return taken instanceof Promise ? taken.then(settle) : settle(taken);
+    const taken = store.take(token, kinds, limits);
+    if (!(taken instanceof Promise)) return settle(taken, store);
+    // Redis: when it does not answer, this replica counts on its own until it does.
+    return taken.then(
+      (over) => {
+        degraded = false;
+        return settle(over, store);
+      },
+      (err: unknown) => {
+        fallBack(err);
+        return settle(local.take(token, kinds, limits), local);
+      },
+    );
   };
   return Object.assign(middleware, {
     holding: async (token: string): Promise<Held> => store.holding(token),

@@ -1,5 +1,4 @@
-import type { SharedRedis } from '../shared-state/redis.js';
-import { luaScript, sharedStateUnavailable } from '../shared-state/redis.js';
+import { luaScript, sharedStateUnavailable, type SharedRedis } from '../shared-state/redis.js';
 import { SEED_POSTS, type NewPost, type Post, type PostStore } from './post-store.js';
 
 /**
@@ -33,6 +32,8 @@ return redis.call('LRANGE', KEYS[1], 0, -1)
 /** Posts shared by every replica: a Redis list of JSON texts, trimmed to max. */
 export class RedisPostStore implements PostStore {
   private readonly keys: string[];
+  /** The seed posts' JSON, made once: sent with every command, used only on a new store. */
+  private readonly seeds: string[];
   private readonly listScript;
   private readonly addScript;
 
@@ -41,13 +42,15 @@ export class RedisPostStore implements PostStore {
     private readonly max: number,
   ) {
     this.keys = [redis.key('posts'), redis.key('posts:next-id')];
+    const createdAt = new Date().toISOString();
+    this.seeds = SEED_POSTS.map((post) => JSON.stringify({ ...post, createdAt }));
     this.listScript = luaScript(redis, 'originLabPostsList', 2, LIST);
     this.addScript = luaScript(redis, 'originLabPostsAdd', 2, ADD);
   }
 
   async list(): Promise<readonly Post[]> {
     try {
-      const texts = (await this.listScript(...this.keys, this.max, '{}', ...this.seeds())) as string[];
+      const texts = (await this.listScript(...this.keys, this.max, '{}', ...this.seeds)) as string[];
       return texts.map((text) => JSON.parse(text) as Post);
     } catch (err) {
       throw sharedStateUnavailable('post list', err);
@@ -58,15 +61,10 @@ export class RedisPostStore implements PostStore {
     const createdAt = new Date().toISOString();
     const json = JSON.stringify({ ...input, createdAt });
     try {
-      const id = (await this.addScript(...this.keys, this.max, json, ...this.seeds())) as number;
+      const id = (await this.addScript(...this.keys, this.max, json, ...this.seeds)) as number;
       return { id, ...input, createdAt };
     } catch (err) {
       throw sharedStateUnavailable('post list', err);
     }
-  }
-
-  private seeds(): string[] {
-    const createdAt = new Date().toISOString();
-    return SEED_POSTS.map((post) => JSON.stringify({ ...post, createdAt }));
   }
 }

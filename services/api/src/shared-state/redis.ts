@@ -38,7 +38,6 @@ export function connectRedis(settings: RedisSettings, log: LogSink): SharedRedis
     maxRetriesPerRequest: 0,
     enableAutoPipelining: true,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 2_000),
-    lazyConnect: false,
   };
   const commands = new Redis(settings.url, { ...options, connectionName: `origin-lab-api-${hostname()}` });
   const subscriber = new Redis(settings.url, { ...options, connectionName: `origin-lab-journal-${hostname()}` });

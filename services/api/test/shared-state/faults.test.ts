@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { pollUntil } from '@origin-lab/test-kit';
@@ -7,21 +6,12 @@ import { ALLOWED, type TestApi } from '../start-api.js';
 import { readJournalOf } from '../journal/read-journal.js';
 import { distinctiveKey, startUpstreamProcess } from '../proxy/harness.js';
 import { redisForFile } from './backends.js';
-import { replicasOn } from './replicas.js';
+import { newVisitor, postForm, replicasOn } from './replicas.js';
 
 // Redis with every write on disk before it is acknowledged (appendonly, appendfsync always), as
 // in docker-compose.yml; it is shut down, crashed and paused under a running api.
 const redis = redisForFile({ persistence: true });
 const replicas = replicasOn(redis);
-const newVisitor = () => randomBytes(16).toString('base64url');
-
-const postForm = (api: TestApi, title: string) =>
-  fetch(`${api.url}/api/posts`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ title, author: 'Fault test' }),
-  });
-
 const titles = async (api: TestApi) =>
   ((await (await fetch(`${api.url}/api/posts`)).json()) as { posts: { title: string }[] }).posts.map(
     (post) => post.title,
@@ -41,13 +31,13 @@ describe('when Redis is down', () => {
     const upstream = await startUpstreamProcess(apiKey);
     try {
       const [api] = await replicas(1, { upstream: { ...apiConfig().upstream, url: upstream.url, apiKey } });
-      expect((await postForm(api!, 'Acknowledged before the outage')).status).toBe(201);
+      expect((await postForm(api!.url, 'Acknowledged before the outage')).status).toBe(201);
       await redis.server.shutDown();
 
       const visitor = newVisitor();
       const answers = {
         list: await fetch(`${api!.url}/api/posts`, { headers: { Origin: ALLOWED } }),
-        create: await postForm(api!, 'Sent during the outage'),
+        create: await postForm(api!.url, 'Sent during the outage'),
         beacon: await fetch(`${api!.url}/api/beacon`, { method: 'POST', body: 'during the outage' }),
         beacons: await fetch(`${api!.url}/api/beacon`),
         journal: await fetch(`${api!.url}/lab/journal?visitor=${visitor}`, { headers: { Accept: 'application/json' } }),
@@ -85,7 +75,7 @@ describe('when Redis is down', () => {
 
   it('a crash loses nothing that was acknowledged (appendfsync always)', async () => {
     const [api] = await replicas(1);
-    for (const n of [1, 2, 3]) expect((await postForm(api!, `Acknowledged ${n}`)).status).toBe(201);
+    for (const n of [1, 2, 3]) expect((await postForm(api!.url, `Acknowledged ${n}`)).status).toBe(201);
     await redis.server.crash();
     expect((await fetch(`${api!.url}/api/posts`)).status).toBe(503);
     await redis.server.startAgain();

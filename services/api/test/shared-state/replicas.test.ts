@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { BeaconJournal } from '@origin-lab/contract';
 import { pollUntil } from '@origin-lab/test-kit';
@@ -7,20 +6,11 @@ import { ALLOWED } from '../start-api.js';
 import { readJournalOf } from '../journal/read-journal.js';
 import { distinctiveKey, startUpstreamProcess } from '../proxy/harness.js';
 import { redisForFile } from './backends.js';
-import { replicasOn } from './replicas.js';
+import { newVisitor, postForm, replicasOn } from './replicas.js';
 
 // Two api processes on one Redis: whatever replica a request reaches, the visitor sees one server.
 const redis = redisForFile();
 const replicas = replicasOn(redis);
-const newVisitor = () => randomBytes(16).toString('base64url');
-
-const postForm = (url: string, title: string) =>
-  fetch(`${url}/api/posts`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ title, author: 'Replica test' }),
-  });
-
 describe('replicas sharing state in Redis', () => {
   it('a post created through one replica is listed by the other, with the next id', async () => {
     const [one, two] = await replicas(2);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterEach } from 'vitest';
 import type { ApiConfig } from '../../src/config.js';
 import { startApi, type TestApi } from '../start-api.js';
@@ -27,3 +28,14 @@ export function replicasOn(redis: RedisForFile) {
     return started;
   };
 }
+
+/** A fresh visitor token, as a page load makes one. */
+export const newVisitor = () => randomBytes(16).toString('base64url');
+
+/** POST /api/posts at baseUrl with a urlencoded form: a title, and an author. */
+export const postForm = (baseUrl: string, title: string, author = 'Replica test') =>
+  fetch(`${baseUrl}/api/posts`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ title, author }),
+  });
