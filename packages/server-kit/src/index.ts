@@ -5,3 +5,4 @@ export * from './child-process.js';
 export * from './secret.js';
 export * from './request-log.js';
 export * from './response-done.js';
+export * from './counted-response.js';

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CountedResponse } from './counted-response.js';
 
 export interface ServeOptions {
   port: number;
@@ -33,7 +34,13 @@ export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => u
 export async function serve(handler: Handler, options: ServeOptions): Promise<RunningServer> {
   const keepAliveTimeout = options.keepAliveTimeoutMs ?? 65_000;
   const server = http.createServer(
-    { keepAliveTimeout, headersTimeout: keepAliveTimeout + 1_000, requestTimeout: 120_000 },
+    {
+      keepAliveTimeout,
+      headersTimeout: keepAliveTimeout + 1_000,
+      requestTimeout: 120_000,
+      // Each response counts the body bytes it writes (the visitors' journal reads the count).
+      ServerResponse: CountedResponse,
+    },
     (req, res) => {
       void handler(req, res);
     },

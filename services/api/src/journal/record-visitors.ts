@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { ServerJournalEntry } from '@origin-lab/contract';
-import { onResponseDone } from '@origin-lab/server-kit';
+import { CountedResponse, onResponseDone } from '@origin-lab/server-kit';
 import { journalEntry } from './journal-entry.js';
 import type { JournalStore } from './visitor-journals.js';
 import { visitorOf } from './visitor-token.js';
@@ -22,10 +22,18 @@ export function recordVisitors(journals: JournalStore<ServerJournalEntry>, repli
 
     const { req, res } = ctx;
     const arrivedAt = Date.now();
-    const bytesOut = countBytesWritten(res);
+    // serve()'s responses count their own body bytes; any other server's are counted here.
+    const bytesOut = res instanceof CountedResponse ? null : countBytesWritten(res);
     onResponseDone(req, res, () => {
       const finishedAt = Date.now();
-      const entry = journalEntry({ req, res, arrivedAt, finishedAt, query, bytesOut: bytesOut() });
+      const entry = journalEntry({
+        req,
+        res,
+        arrivedAt,
+        finishedAt,
+        query,
+        bytesOut: bytesOut === null ? (res as CountedResponse).bodyBytes : bytesOut(),
+      });
       if (replica !== undefined) entry.replica = replica;
       journals.record(token, entry);
     });
@@ -33,7 +41,7 @@ export function recordVisitors(journals: JournalStore<ServerJournalEntry>, repli
   };
 }
 
-/** Counts the body bytes a response writes, by wrapping its write and end. */
+/** Counts the body bytes a response of a server other than serve()'s writes, by wrapping its write and end. */
 function countBytesWritten(res: import('node:http').ServerResponse): () => number {
   let bytes = 0;
   const count = (chunk: unknown, encoding?: unknown) => {

@@ -55,6 +55,8 @@ interface Visitor<T> {
 export class VisitorJournals<T> implements JournalStore<T> {
   /** In order of last activity, least recent first: eviction takes from the front. */
   private readonly visitors = new Map<string, Visitor<T>>();
+  /** The visitor touched last: already at the end of the Map's order. */
+  private latest: string | undefined;
 
   constructor(
     private readonly limits: JournalLimits,
@@ -97,15 +99,20 @@ export class VisitorJournals<T> implements JournalStore<T> {
   }
 
   private touch(token: string): Visitor<T> {
-    this.dropIdle();
+    const now = this.now();
+    this.dropIdle(now);
     let visitor = this.visitors.get(token);
-    if (visitor) this.visitors.delete(token);
-    else {
+    if (visitor === undefined) {
       visitor = { entries: [], nextId: 1, lastSeen: 0, readers: new Set() };
       this.makeRoom();
+      this.visitors.set(token, visitor);
+    } else if (token !== this.latest) {
+      // Moved to the end of the Map's order; a page's requests come in bursts, so mostly it is there already.
+      this.visitors.delete(token);
+      this.visitors.set(token, visitor);
     }
-    visitor.lastSeen = this.now();
-    this.visitors.set(token, visitor);
+    this.latest = token;
+    visitor.lastSeen = now;
     return visitor;
   }
 
@@ -118,8 +125,8 @@ export class VisitorJournals<T> implements JournalStore<T> {
     }
   }
 
-  private dropIdle(): void {
-    const cutoff = this.now() - this.limits.idleMs;
+  private dropIdle(now = this.now()): void {
+    const cutoff = now - this.limits.idleMs;
     for (const [token, visitor] of this.visitors) {
       if (visitor.lastSeen > cutoff) return;
       if (visitor.readers.size === 0) this.drop(token);

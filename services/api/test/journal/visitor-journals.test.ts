@@ -77,6 +77,33 @@ describe('bounds on visitors', () => {
     expect(entries(journals.entriesAfter('visitor-a'))).toEqual(['a1', 'a2']);
   });
 
+  // Who is least recent after a run of records (visitors a, b, c…; a cap of 2): repeated records of
+  // the visitor seen last keep the order as it is, any other record moves its visitor last.
+  it.each([
+    { records: 'abbc', dropped: 'a', kept: ['b', 'c'] },
+    { records: 'abbac', dropped: 'b', kept: ['a', 'c'] },
+    { records: 'aabbbac', dropped: 'b', kept: ['a', 'c'] },
+    { records: 'abcab', dropped: 'c', kept: ['a', 'b'] },
+    { records: 'ababab', dropped: '', kept: ['a', 'b'] },
+  ])('records $records: the visitor dropped is "$dropped"', ({ records, dropped, kept }) => {
+    const journals = new VisitorJournals<string>(limits);
+    for (const visitor of records) journals.record(`visitor-${visitor}`, visitor);
+    expect(journals.visitorCount).toBe(2);
+    for (const visitor of kept) expect(journals.entriesAfter(`visitor-${visitor}`)).not.toEqual([]);
+    if (dropped) expect(journals.entriesAfter(`visitor-${dropped}`)).toEqual([]);
+  });
+
+  it('a visitor dropped while it was the one seen last starts a new journal when it returns', () => {
+    const journals = new VisitorJournals<string>({ ...limits, visitors: 1 });
+    journals.record('visitor-a', 'a1');
+    journals.record('visitor-b', 'b1'); // a is dropped
+    journals.record('visitor-b', 'b2');
+    journals.record('visitor-a', 'a2'); // b is dropped, a comes back with a fresh journal
+    expect(journals.visitorCount).toBe(1);
+    expect(ids(journals.entriesAfter('visitor-a'))).toEqual([1]);
+    expect(entries(journals.entriesAfter('visitor-a'))).toEqual(['a2']);
+  });
+
   it('drops a visitor idle for longer than the limit, but not one with a reader', () => {
     const clock = manualClock();
     const journals = new VisitorJournals<string>({ ...limits, visitors: 10 }, clock.now);
