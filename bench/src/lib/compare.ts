@@ -17,7 +17,8 @@ export interface LoadPlan {
 
 /**
  * Warms every target up (the JIT settles), then runs them in turn, run after run: each run of a
- * target has its baseline measured seconds away, on the same machine in the same state.
+ * target has its baseline measured seconds away, on the same machine in the same state. Every
+ * other run goes in the reverse order, so no target always runs right after the same neighbour.
  * Returns every result per label.
  */
 export async function measureInTurns(
@@ -27,7 +28,7 @@ export async function measureInTurns(
   const results = new Map<string, LoadResult[]>(targets.map((target) => [target.label, []]));
   for (const target of targets) await target.run(plan.warmupS);
   for (let run = 1; run <= plan.runs; run++) {
-    for (const target of targets) {
+    for (const target of run % 2 === 1 ? targets : [...targets].reverse()) {
       const result = await target.run(plan.durationS);
       results.get(target.label)!.push(result);
       plan.log(

@@ -16,17 +16,39 @@ export interface LogSink {
 
 /**
  * Credentials never reach a log line. Headers are logged in one field, `headers` (the request
- * log's), so four paths cover them; each path costs every line some time (docs/performance.md).
+ * log's), and pino hands that field to a serializer that replaces these four values. A serializer,
+ * not pino's `redact` paths: redact cost each line about 1.2 µs (a third of the line), the
+ * serializer a few property reads (docs/performance.md).
  */
 const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
-const REDACTED_PATHS = SECRET_HEADERS.map((name) => `headers["${name}"]`);
+const REDACTED = '[redacted]';
+
+export function withoutSecrets(headers: unknown): unknown {
+  if (typeof headers !== 'object' || headers === null) return headers;
+  const named = headers as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const name of SECRET_HEADERS) {
+    if (named[name] === undefined) continue;
+    copy ??= { ...named };
+    copy[name] = REDACTED;
+  }
+  return copy ?? headers;
+}
+
+/** The time of each line: requests logged in the same millisecond share its text. */
+let lastTime = { ms: NaN, field: '' };
+function isoTimeField(): string {
+  const ms = Date.now();
+  if (ms !== lastTime.ms) lastTime = { ms, field: `,"time":"${new Date(ms).toISOString()}"` };
+  return lastTime.field;
+}
 
 const LOGGER_OPTIONS: LoggerOptions = {
   // One service per process: pid and hostname add nothing but bytes.
   base: null,
-  timestamp: pino.stdTimeFunctions.isoTime,
+  timestamp: isoTimeField,
   formatters: { level: (label) => ({ level: label }) },
-  redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+  serializers: { headers: withoutSecrets },
 };
 
 /** A pino logger with the shared options (time, level label, redaction) writing to destination. */

@@ -45,6 +45,8 @@ export interface JournalStore<T> {
   subscribe(token: string, reader: Reader<T>): Subscription;
 }
 
+const IDLE_CHECK_INTERVAL_MS = 1_000;
+
 interface Visitor<T> {
   entries: Stored<T>[];
   nextId: number;
@@ -57,6 +59,7 @@ export class VisitorJournals<T> implements JournalStore<T> {
   private readonly visitors = new Map<string, Visitor<T>>();
   /** The visitor touched last: already at the end of the Map's order. */
   private latest: string | undefined;
+  private idleCheckedAt = -Infinity;
 
   constructor(
     private readonly limits: JournalLimits,
@@ -126,6 +129,10 @@ export class VisitorJournals<T> implements JournalStore<T> {
   }
 
   private dropIdle(now = this.now()): void {
+    // At most once a second (or once per idle time, if shorter): the scan costs every request an
+    // iterator, and a visitor kept a moment past its idle time costs nothing.
+    if (now - this.idleCheckedAt < Math.min(IDLE_CHECK_INTERVAL_MS, this.limits.idleMs)) return;
+    this.idleCheckedAt = now;
     const cutoff = now - this.limits.idleMs;
     for (const [token, visitor] of this.visitors) {
       if (visitor.lastSeen > cutoff) return;

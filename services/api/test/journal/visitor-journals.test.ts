@@ -118,6 +118,17 @@ describe('bounds on visitors', () => {
     expect(journals.entriesAfter('reading-visitor')).toEqual([]);
     expect(journals.visitorCount).toBe(0);
   });
+  it('looks for idle visitors at most once a second, so one may stay up to a second past its idle time', () => {
+    const clock = manualClock();
+    const journals = new VisitorJournals<string>({ ...limits, visitors: 10 }, clock.now);
+    journals.record('idle-visitor', 'old');
+    clock.advance(limits.idleMs - 500);
+    journals.record('busy-visitor', 'looked for idle visitors here');
+    clock.advance(600); // idle-visitor is now idle for longer than the limit
+    expect(entries(journals.entriesAfter('idle-visitor'))).toEqual(['old']);
+    clock.advance(400);
+    expect(journals.entriesAfter('idle-visitor')).toEqual([]);
+  });
 });
 
 describe('live readers', () => {
