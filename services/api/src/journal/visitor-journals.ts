@@ -48,7 +48,13 @@ export interface JournalStore<T> {
 const IDLE_CHECK_INTERVAL_MS = 1_000;
 
 interface Visitor<T> {
+  /**
+   * A ring: filled up to the cap, then each new entry takes the place of the oldest, at `oldest`.
+   * Shifting a full array of a few hundred entries on every request cost the journal a third of
+   * its time (docs/performance.md).
+   */
   entries: Stored<T>[];
+  oldest: number;
   nextId: number;
   lastSeen: number;
   readers: Set<Reader<T>>;
@@ -70,9 +76,13 @@ export class VisitorJournals<T> implements JournalStore<T> {
   record(token: string, entry: T): Stored<T> {
     const visitor = this.touch(token);
     const stored = { id: visitor.nextId++, entry };
-    visitor.entries.push(stored);
-    if (visitor.entries.length > this.limits.entriesPerVisitor) visitor.entries.shift();
-    for (const reader of visitor.readers) reader.entry(stored);
+    const { entries } = visitor;
+    if (entries.length < this.limits.entriesPerVisitor) entries.push(stored);
+    else {
+      entries[visitor.oldest] = stored;
+      visitor.oldest = (visitor.oldest + 1) % entries.length;
+    }
+    if (visitor.readers.size > 0) for (const reader of visitor.readers) reader.entry(stored);
     return stored;
   }
 
@@ -80,7 +90,10 @@ export class VisitorJournals<T> implements JournalStore<T> {
   entriesAfter(token: string, afterId = 0): Stored<T>[] {
     this.dropIdle();
     const visitor = this.visitors.get(token);
-    return visitor ? visitor.entries.filter((stored) => stored.id > afterId) : [];
+    if (visitor === undefined) return [];
+    const { entries, oldest } = visitor;
+    const inOrder = oldest === 0 ? entries : [...entries.slice(oldest), ...entries.slice(0, oldest)];
+    return inOrder.filter((stored) => stored.id > afterId);
   }
 
   /** Hands each new entry of the visitor to reader until stop() is called. */
@@ -106,7 +119,7 @@ export class VisitorJournals<T> implements JournalStore<T> {
     this.dropIdle(now);
     let visitor = this.visitors.get(token);
     if (visitor === undefined) {
-      visitor = { entries: [], nextId: 1, lastSeen: 0, readers: new Set() };
+      visitor = { entries: [], oldest: 0, nextId: 1, lastSeen: 0, readers: new Set() };
       this.makeRoom();
       this.visitors.set(token, visitor);
     } else if (token !== this.latest) {

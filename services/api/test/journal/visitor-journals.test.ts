@@ -40,10 +40,20 @@ describe('the journal of one visitor', () => {
     ]);
   });
 
-  it('keeps only the newest entries past its cap, ids still increasing', () => {
+  // A cap of 3: every place the oldest entry can be in, once the journal has gone round.
+  it.each([
+    { recorded: 2, kept: [1, 2], afterTwo: [] },
+    { recorded: 3, kept: [1, 2, 3], afterTwo: [3] },
+    { recorded: 4, kept: [2, 3, 4], afterTwo: [3, 4] },
+    { recorded: 5, kept: [3, 4, 5], afterTwo: [3, 4, 5] },
+    { recorded: 6, kept: [4, 5, 6], afterTwo: [4, 5, 6] },
+    { recorded: 7, kept: [5, 6, 7], afterTwo: [5, 6, 7] },
+  ])('after $recorded entries keeps only the newest, in order: $kept', ({ recorded, kept, afterTwo }) => {
     const journals = new VisitorJournals<string>(limits);
-    for (const n of [1, 2, 3, 4, 5]) journals.record('visitor-a', `request ${n}`);
-    expect(ids(journals.entriesAfter('visitor-a'))).toEqual([3, 4, 5]);
+    for (let n = 1; n <= recorded; n++) journals.record('visitor-a', `request ${n}`);
+    expect(ids(journals.entriesAfter('visitor-a'))).toEqual(kept);
+    expect(entries(journals.entriesAfter('visitor-a'))).toEqual(kept.map((n) => `request ${n}`));
+    expect(ids(journals.entriesAfter('visitor-a', 2))).toEqual(afterTwo);
   });
 
   it('resumes after the last id a reader saw, neither losing nor repeating', () => {
