@@ -50,8 +50,8 @@ const IDLE_CHECK_INTERVAL_MS = 1_000;
 interface Visitor<T> {
   /**
    * A ring: filled up to the cap, then each new entry takes the place of the oldest, at `oldest`.
-   * Shifting a full array of a few hundred entries on every request cost the journal a third of
-   * its time (docs/performance.md).
+   * Recording stays one store however large the cap (JOURNAL_ENTRIES allows 100,000), where
+   * shifting a full array may move every entry.
    */
   entries: Stored<T>[];
   oldest: number;
