@@ -2,8 +2,13 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger, withoutSecrets } from '../src/log.js';
 
+interface Case {
+  sent: Record<string, string | string[]>;
+  hidden: string[];
+}
+
 describe('credentials in logged headers', () => {
-  it.each([
+  it.each<Case>([
     { sent: { authorization: 'Bearer s3cret', origin: 'https://a.localhost' }, hidden: ['authorization'] },
     { sent: { 'proxy-authorization': 'Basic czNjcmV0' }, hidden: ['proxy-authorization'] },
     { sent: { cookie: 'session=s3cret', 'set-cookie': ['a=s3cret'] }, hidden: ['cookie', 'set-cookie'] },
@@ -23,7 +28,7 @@ describe('credentials in logged headers', () => {
     for (const [name, value] of Object.entries(sent))
       expect(logged[name]).toEqual(hidden.includes(name) ? '[redacted]' : value);
     // The request's own headers are never changed: the line gets a copy.
-    if (hidden.length > 0) expect(sent[hidden[0] as keyof typeof sent]).not.toBe('[redacted]');
+    if (hidden.length > 0) expect(sent[hidden[0]!]).not.toBe('[redacted]');
   });
 
   it('leaves what is not an object as it is', () => {
