@@ -23,6 +23,7 @@ export interface LogSink {
 const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'set-cookie'];
 const REDACTED = '[redacted]';
 
+/** The headers as logged: the same object when it holds no credential, else a copy with them replaced. */
 export function withoutSecrets(headers: unknown): unknown {
   if (typeof headers !== 'object' || headers === null) return headers;
   const named = headers as Record<string, unknown>;
