@@ -102,8 +102,8 @@ export class JournalFeed {
 
   /**
    * The first entry matching, asking the server until it is there or waitMs have passed (null).
-   * With waitMs 0 it asks once: enough for a request whose answer the page already has, since the
-   * api records an entry before the answer leaves.
+   * With waitMs 0 it asks once. One api process files an entry as the answer leaves, before it
+   * reads the next request; api replicas on Redis file it a moment later, which a wait covers.
    */
   async waitFor(match: (entry: ServerJournalEntry) => boolean, waitMs: number): Promise<JournalItem | null> {
     const deadline = performance.now() + waitMs;
