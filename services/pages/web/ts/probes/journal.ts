@@ -24,7 +24,8 @@ const carries = (entry: ServerJournalEntry, mark: string) =>
  * Asks this visitor's journal (same origin, so always readable) what reached the server with
  * mark. This is how a page sees what CORS hides from it: a request the page could not read may
  * still have been handled, and one behind a refused preflight never arrives. Waits up to waitMs
- * for the request itself; 0 asks once, enough when the page already has the answer (or the failure).
+ * for the request itself; 0 asks once, which api replicas on Redis may answer before the entry
+ * is filed (JournalFeed.waitFor).
  */
 export async function serverEvidence(journal: JournalFeed, mark: string, waitMs = 0): Promise<ServerEvidence> {
   const request = await journal.waitFor((entry) => !entry.preflight && carries(entry, mark), waitMs);
