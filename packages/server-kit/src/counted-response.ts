@@ -1,14 +1,20 @@
 import http from 'node:http';
 
+/** Something that knows how many body bytes a response has written. */
+export interface BodyByteCount {
+  readonly bodyBytes: number;
+}
+
 /**
  * A ServerResponse that counts the body bytes its handler writes, through write() and end(), for
  * the visitors' journal. serve() makes every response one. Counting in the class allocates
  * nothing per request; wrapping write and end on each response took two bound functions, two
  * closures and two own properties, which also gave wrapped responses a shape of their own.
  */
-export class CountedResponse<
-  Request extends http.IncomingMessage = http.IncomingMessage,
-> extends http.ServerResponse<Request> {
+export class CountedResponse<Request extends http.IncomingMessage = http.IncomingMessage>
+  extends http.ServerResponse<Request>
+  implements BodyByteCount
+{
   /** Body bytes handed to write() and end() so far. */
   bodyBytes = 0;
 
@@ -21,6 +27,26 @@ export class CountedResponse<
     if (typeof args[0] !== 'function') this.bodyBytes += byteCount(args[0], args[1]);
     return (super.end as (...args: unknown[]) => this)(...args);
   }
+}
+
+/**
+ * The body bytes res writes: a response of serve() counts them itself, from its start; any other
+ * server's response gets its write and end wrapped to count them from now on.
+ */
+export function countBodyBytes(res: http.ServerResponse): BodyByteCount {
+  if (res instanceof CountedResponse) return res;
+  const count = { bodyBytes: 0 };
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+  res.write = ((...args: unknown[]) => {
+    count.bodyBytes += byteCount(args[0], args[1]);
+    return write(...args);
+  }) as typeof res.write;
+  res.end = ((...args: unknown[]) => {
+    if (typeof args[0] !== 'function') count.bodyBytes += byteCount(args[0], args[1]);
+    return end(...args);
+  }) as typeof res.end;
+  return count;
 }
 
 function byteCount(chunk: unknown, encoding: unknown): number {

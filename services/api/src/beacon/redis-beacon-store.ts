@@ -1,5 +1,5 @@
 import type { BeaconJournalEntry } from '@origin-lab/contract';
-import { sharedStateUnavailable, type SharedRedis } from '../shared-state/redis.js';
+import { fromShared, type SharedRedis } from '../shared-state/redis.js';
 import type { BeaconStore } from './beacon-store.js';
 
 /** The beacon journal shared by every replica: a Redis list, newest first, trimmed to max. */
@@ -15,23 +15,15 @@ export class RedisBeaconStore implements BeaconStore {
 
   async add(entry: BeaconJournalEntry): Promise<void> {
     if (this.max === 0) return;
-    try {
-      await this.redis.commands
-        .multi()
-        .lpush(this.key, JSON.stringify(entry))
-        .ltrim(this.key, 0, this.max - 1)
-        .exec();
-    } catch (err) {
-      throw sharedStateUnavailable('beacon journal', err);
-    }
+    const commands = this.redis.commands
+      .multi()
+      .lpush(this.key, JSON.stringify(entry))
+      .ltrim(this.key, 0, this.max - 1);
+    await fromShared('beacon journal', commands.exec());
   }
 
   async list(): Promise<readonly BeaconJournalEntry[]> {
-    try {
-      const texts = await this.redis.commands.lrange(this.key, 0, -1);
-      return texts.map((text) => JSON.parse(text) as BeaconJournalEntry);
-    } catch (err) {
-      throw sharedStateUnavailable('beacon journal', err);
-    }
+    const texts = await fromShared('beacon journal', this.redis.commands.lrange(this.key, 0, -1));
+    return texts.map((text) => JSON.parse(text) as BeaconJournalEntry);
   }
 }

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { ServerJournalEntry } from '@origin-lab/contract';
-import { CountedResponse, onResponseDone } from '@origin-lab/server-kit';
+import { countBodyBytes, onResponseDone } from '@origin-lab/server-kit';
 import { journalEntry } from './journal-entry.js';
 import type { JournalStore } from './visitor-journals.js';
 import { visitorOf } from './visitor-token.js';
@@ -22,42 +22,13 @@ export function recordVisitors(journals: JournalStore<ServerJournalEntry>, repli
 
     const { req, res } = ctx;
     const arrivedAt = Date.now();
-    // serve()'s responses count their own body bytes; any other server's are counted here.
-    const bytesOut = res instanceof CountedResponse ? null : countBytesWritten(res);
+    const sent = countBodyBytes(res);
     onResponseDone(req, res, () => {
       const finishedAt = Date.now();
-      const entry = journalEntry({
-        req,
-        res,
-        arrivedAt,
-        finishedAt,
-        query,
-        bytesOut: bytesOut === null ? (res as CountedResponse).bodyBytes : bytesOut(),
-      });
+      const entry = journalEntry({ req, res, arrivedAt, finishedAt, query, bytesOut: sent.bodyBytes });
       if (replica !== undefined) entry.replica = replica;
       journals.record(token, entry);
     });
     return next();
   };
-}
-
-/** Counts the body bytes a response of a server other than serve()'s writes, by wrapping its write and end. */
-function countBytesWritten(res: import('node:http').ServerResponse): () => number {
-  let bytes = 0;
-  const count = (chunk: unknown, encoding?: unknown) => {
-    if (typeof chunk === 'string')
-      bytes += Buffer.byteLength(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
-    else if (chunk instanceof Uint8Array) bytes += chunk.byteLength;
-  };
-  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-  const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
-  res.write = ((...args: unknown[]) => {
-    count(args[0], args[1]);
-    return write(...args);
-  }) as typeof res.write;
-  res.end = ((...args: unknown[]) => {
-    if (typeof args[0] !== 'function') count(args[0], args[1]);
-    return end(...args);
-  }) as typeof res.end;
-  return () => bytes;
 }

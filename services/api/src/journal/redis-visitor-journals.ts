@@ -1,5 +1,5 @@
 import type { LogSink } from '@origin-lab/server-kit';
-import { luaScript, sharedStateUnavailable, type SharedRedis } from '../shared-state/redis.js';
+import { fromShared, luaScript, type SharedRedis } from '../shared-state/redis.js';
 import type { JournalLimits, JournalStore, Reader, Stored, Subscription } from './visitor-journals.js';
 
 /** What a visitor's channel carries besides entries: the visitor was dropped to make room. */
@@ -95,12 +95,7 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
   }
 
   async entriesAfter(token: string, afterId = 0): Promise<Stored<T>[]> {
-    let texts: string[];
-    try {
-      texts = await this.redis.commands.lrange(this.listKey(token), 0, -1);
-    } catch (err) {
-      throw sharedStateUnavailable('journal', err);
-    }
+    const texts = await fromShared('journal', this.redis.commands.lrange(this.listKey(token), 0, -1));
     return texts.map((text) => JSON.parse(text) as Stored<T>).filter((stored) => stored.id > afterId);
   }
 
@@ -119,12 +114,7 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
     channel.readers.add(reader);
     const joined = channel;
     return {
-      ready: joined.subscribed.then(
-        () => undefined,
-        (err: unknown) => {
-          throw sharedStateUnavailable('journal', err);
-        },
-      ),
+      ready: fromShared('journal', joined.subscribed).then(() => undefined),
       stop: () => {
         joined.readers.delete(reader);
         if (joined.readers.size > 0 || this.channels.get(name) !== joined) return;

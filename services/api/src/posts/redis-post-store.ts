@@ -1,4 +1,4 @@
-import { luaScript, sharedStateUnavailable, type SharedRedis } from '../shared-state/redis.js';
+import { fromShared, luaScript, type SharedRedis } from '../shared-state/redis.js';
 import { SEED_POSTS, type NewPost, type Post, type PostStore } from './post-store.js';
 
 /**
@@ -49,22 +49,17 @@ export class RedisPostStore implements PostStore {
   }
 
   async list(): Promise<readonly Post[]> {
-    try {
-      const texts = (await this.listScript(...this.keys, this.max, '{}', ...this.seeds)) as string[];
-      return texts.map((text) => JSON.parse(text) as Post);
-    } catch (err) {
-      throw sharedStateUnavailable('post list', err);
-    }
+    const texts = (await fromShared(
+      'post list',
+      this.listScript(...this.keys, this.max, '{}', ...this.seeds),
+    )) as string[];
+    return texts.map((text) => JSON.parse(text) as Post);
   }
 
   async add(input: NewPost): Promise<Post> {
     const createdAt = new Date().toISOString();
     const json = JSON.stringify({ ...input, createdAt });
-    try {
-      const id = (await this.addScript(...this.keys, this.max, json, ...this.seeds)) as number;
-      return { id, ...input, createdAt };
-    } catch (err) {
-      throw sharedStateUnavailable('post list', err);
-    }
+    const id = (await fromShared('post list', this.addScript(...this.keys, this.max, json, ...this.seeds))) as number;
+    return { id, ...input, createdAt };
   }
 }

@@ -30,7 +30,8 @@ export interface SharedRedis {
   close(): Promise<void>;
 }
 
-export function connectRedis(settings: RedisSettings, log: LogSink): SharedRedis {
+/** name says which replica a connection is (CLIENT LIST in Redis shows it). */
+export function connectRedis(settings: RedisSettings, log: LogSink, name = hostname()): SharedRedis {
   const options = {
     commandTimeout: settings.commandTimeoutMs,
     connectTimeout: Math.max(settings.commandTimeoutMs, 1_000),
@@ -39,8 +40,8 @@ export function connectRedis(settings: RedisSettings, log: LogSink): SharedRedis
     enableAutoPipelining: true,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 2_000),
   };
-  const commands = new Redis(settings.url, { ...options, connectionName: `origin-lab-api-${hostname()}` });
-  const subscriber = new Redis(settings.url, { ...options, connectionName: `origin-lab-journal-${hostname()}` });
+  const commands = new Redis(settings.url, { ...options, connectionName: `origin-lab-api-${name}` });
+  const subscriber = new Redis(settings.url, { ...options, connectionName: `origin-lab-journal-${name}` });
   const where = redactedUrl(settings.url);
   // One line per change of state, not one per failed attempt.
   let lastState = '';
@@ -88,16 +89,21 @@ function readyWithin(client: Redis, timeoutMs: number): Promise<boolean> {
 }
 
 /**
- * The answer when a request needs shared state and Redis does not give it in time: 503 with
- * the Error object and Retry-After, so a client knows to try again rather than that it erred.
+ * What command gives, for a request that needs the shared what. When Redis does not give it in
+ * time the answer is 503 with the error object and Retry-After, so a client knows to try again
+ * rather than that it erred.
  */
-export function sharedStateUnavailable(what: string, err: unknown): ApiError {
-  return new ApiError(
-    503,
-    `the shared ${what} is unavailable: Redis did not answer`,
-    { detail: err instanceof Error ? err.message : String(err), retryable: true },
-    { 'Retry-After': '2', 'Cache-Control': 'no-store' },
-  );
+export async function fromShared<T>(what: string, command: Promise<T>): Promise<T> {
+  try {
+    return await command;
+  } catch (err) {
+    throw new ApiError(
+      503,
+      `the shared ${what} is unavailable: Redis did not answer`,
+      { detail: err instanceof Error ? err.message : String(err), retryable: true },
+      { 'Retry-After': '2', 'Cache-Control': 'no-store' },
+    );
+  }
 }
 
 /** The URL without its password, for logs. */

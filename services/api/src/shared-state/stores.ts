@@ -43,7 +43,7 @@ export function createStores(config: ApiConfig, cacheOptions: ProxyCacheOptions)
       close: async () => {},
     };
   }
-  const redis = connectRedis(config.redis, config.log);
+  const redis = connectRedis(config.redis, config.log, config.replica);
   const journals = new RedisVisitorJournals<ServerJournalEntry>(redis, journalLimits, config.log);
   return {
     posts: new RedisPostStore(redis, config.postsMax),
