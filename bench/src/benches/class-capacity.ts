@@ -8,8 +8,8 @@ import type { BenchOptions } from '../lib/options.js';
 import { commandExists, cpuMs, rssBytes } from '../lib/processes.js';
 import { formatNumber, type Figure } from '../lib/report.js';
 import { startRepoFront } from '../lib/repo-front.js';
-import { startApi, startUpstreamMock, type Server } from '../lib/servers.js';
-import { startRedis, type RunningRedis } from '@origin-lab/test-kit';
+import { startApi, startApiReplicas, startUpstreamMock } from '../lib/servers.js';
+import { startRedis } from '@origin-lab/test-kit';
 
 /** A class passes with every answer right and p99 under this. */
 const P99_GOAL_MS = 250;
@@ -44,18 +44,16 @@ async function runClass(students: number, options: BenchOptions, log: (line: str
   const [httpsPort, httpPort] = await Promise.all([freePort(), freePort()]);
   const origins = [`https://a.localhost:${httpsPort}`, `https://b.localhost:${httpsPort}`] as const;
   // More than one replica: all on one Redis (appendfsync always, as in compose).
-  const redis: RunningRedis | null = options.classReplicas > 1 ? await startRedis({ persistence: true }) : null;
-  const replicas: Server[] = [];
-  for (let i = 1; i <= options.classReplicas; i++)
-    replicas.push(
-      await startApi({
-        UPSTREAM_URL: upstream.url,
-        ALLOWED_ORIGINS: origins.join(','),
-        // Every student is a visitor; the default (1,000) would drop the earliest journals of a larger class.
-        JOURNAL_VISITORS: String(Math.max(1_000, students * 2)),
-        ...(redis ? { REDIS_URL: redis.url, REPLICA_NAME: `replica-${i}` } : {}),
-      }),
-    );
+  const redis = options.classReplicas > 1 ? await startRedis({ persistence: true }) : null;
+  const settings = {
+    UPSTREAM_URL: upstream.url,
+    ALLOWED_ORIGINS: origins.join(','),
+    // Every student is a visitor; the default (1,000) would drop the earliest journals of a larger class.
+    JOURNAL_VISITORS: String(Math.max(1_000, students * 2)),
+  };
+  const replicas = redis
+    ? await startApiReplicas(options.classReplicas, redis.url, settings)
+    : [await startApi(settings)];
   const { caddy } = await startRepoFront(replicas, { httpsPort, httpPort });
   const stopAll = async () => {
     await caddy.stop();
@@ -97,15 +95,14 @@ async function runClass(students: number, options: BenchOptions, log: (line: str
     const apiPids = [...replicas.map((replica) => replica.child.pid), ...(redis ? [redis.pid] : [])];
     const apiCpuMs = () => apiPids.reduce((sum, pid) => sum + cpuMs(pid), 0);
     const apiRss = () => apiPids.reduce((sum, pid) => sum + rssBytes(pid), 0);
-    const pids = { caddy: caddy.pid };
     const peakRss = { api: 0, caddy: 0 };
     let cpuAtStart = { api: 0, caddy: 0, generator: 0 };
     const sampler = setInterval(() => {
       peakRss.api = Math.max(peakRss.api, apiRss());
-      peakRss.caddy = Math.max(peakRss.caddy, rssBytes(pids.caddy));
+      peakRss.caddy = Math.max(peakRss.caddy, rssBytes(caddy.pid));
     }, 1_000);
     const startSteady = setTimeout(
-      () => (cpuAtStart = { api: apiCpuMs(), caddy: cpuMs(pids.caddy), generator: generatorCpuMs() }),
+      () => (cpuAtStart = { api: apiCpuMs(), caddy: cpuMs(caddy.pid), generator: generatorCpuMs() }),
       steadyFrom - Date.now(),
     );
     const progress = setInterval(
@@ -120,7 +117,7 @@ async function runClass(students: number, options: BenchOptions, log: (line: str
       const share = (now: number, before: number) => ((now - before) / steadyMs) * 100;
       cpu = {
         api: share(apiCpuMs(), cpuAtStart.api),
-        caddy: share(cpuMs(pids.caddy), cpuAtStart.caddy),
+        caddy: share(cpuMs(caddy.pid), cpuAtStart.caddy),
         generator: share(generatorCpuMs(), cpuAtStart.generator),
       };
       await classDone;

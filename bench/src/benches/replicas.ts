@@ -4,7 +4,7 @@ import { measureInTurns, throughputFigures } from '../lib/compare.js';
 import { commandExists } from '../lib/processes.js';
 import type { Figure } from '../lib/report.js';
 import { startRepoFront } from '../lib/repo-front.js';
-import { BENCH_ORIGIN, startApi, startUpstreamMock, type Server } from '../lib/servers.js';
+import { BENCH_ORIGIN, startApi, startApiReplicas, startUpstreamMock } from '../lib/servers.js';
 import { ECHO_GET, plan, skipped, target } from './throughput.js';
 
 const VISITOR = 'bench-replicas-visitor-0001';
@@ -25,7 +25,7 @@ const REPLICA_COUNTS = [1, 2, 3];
  * Beyond one process. First the cost of the shared state: one api with its state in memory
  * beside one with it in Redis (a local redis-server, appendfsync always as in compose), request
  * for request. Then the echo through the repository's Caddyfile (Debian's Caddy, plain HTTP, so
- * TLS does not hide the api) with 1, 2 and 3 api replicas on one Redis, beside one replica. On a
+ * TLS does not hide the api) in front of 1, 2 and 3 api replicas on one Redis, in turns. On a
  * two-core machine wrk, Caddy, Redis and the replicas share the cores: more replicas can only
  * show what is left over.
  */
@@ -64,19 +64,7 @@ export async function replicasBench(options: BenchOptions, log: (line: string) =
       await Promise.all([memory.child.stop(), shared.child.stop()]);
     }
 
-    const oneReplica = await throughFront(1, redis.url, upstream.url, options, log);
-    for (const count of REPLICA_COUNTS.slice(1)) {
-      const more = await throughFront(count, redis.url, upstream.url, options, log);
-      figures.push(
-        ...throughputFigures(
-          'replicas',
-          `GET echo via Caddy (HTTP/1.1), ${count} api replicas on Redis`,
-          more,
-          oneReplica,
-          '1 replica, same front, measured just before',
-        ),
-      );
-    }
+    figures.push(...(await throughFronts(redis.url, upstream.url, options, log)));
   } finally {
     await upstream.child.stop();
     await redis.stop();
@@ -84,39 +72,42 @@ export async function replicasBench(options: BenchOptions, log: (line: string) =
   return figures;
 }
 
-/** The echo through Caddy in front of `count` api processes sharing one Redis. */
-async function throughFront(
-  count: number,
+/**
+ * The echo through Caddy in front of 1, 2 and 3 of the same api processes on one Redis: one front
+ * per count, all measured in turns, so each count has the one-replica front beside it in time.
+ */
+async function throughFronts(
   redisUrl: string,
   upstreamUrl: string,
   options: BenchOptions,
   log: (line: string) => void,
-) {
-  const replicas: Server[] = [];
+): Promise<Figure[]> {
+  const replicas = await startApiReplicas(Math.max(...REPLICA_COUNTS), redisUrl, {
+    UPSTREAM_URL: upstreamUrl,
+    REDIS_KEY_PREFIX: 'bench-front:',
+  });
+  const fronts = await Promise.all(REPLICA_COUNTS.map((count) => startRepoFront(replicas.slice(0, count))));
   try {
-    for (let i = 1; i <= count; i++)
-      replicas.push(
-        await startApi({
-          UPSTREAM_URL: upstreamUrl,
-          REDIS_URL: redisUrl,
-          REDIS_KEY_PREFIX: 'bench-front:',
-          REPLICA_NAME: `replica-${i}`,
-        }),
-      );
-    const { caddy, httpPort } = await startRepoFront(replicas);
-    try {
-      log(`  echo via Caddy, ${count} ${count === 1 ? 'replica' : 'replicas'}`);
-      const request = { path: ECHO_GET.path, headers: { ...ECHO_GET.headers, Host: 'a.localhost' } };
-      const label = `${count} replicas`;
-      const results = await measureInTurns(
-        [target(label, `http://127.0.0.1:${httpPort}`, request, options)],
-        plan(options, log),
-      );
-      return results.get(label)!;
-    } finally {
-      await caddy.stop();
-    }
+    log(`  echo via Caddy in front of ${REPLICA_COUNTS.join(', ')} replicas, in turns`);
+    const request = { path: ECHO_GET.path, headers: { ...ECHO_GET.headers, Host: 'a.localhost' } };
+    const label = (count: number) => `${count} ${count === 1 ? 'replica' : 'replicas'}`;
+    const results = await measureInTurns(
+      REPLICA_COUNTS.map((count, i) =>
+        target(label(count), `http://127.0.0.1:${fronts[i]!.httpPort}`, request, options),
+      ),
+      plan(options, log),
+    );
+    return REPLICA_COUNTS.slice(1).flatMap((count) =>
+      throughputFigures(
+        'replicas',
+        `GET echo via Caddy (HTTP/1.1), ${count} api replicas on Redis`,
+        results.get(label(count))!,
+        results.get(label(1))!,
+        '1 replica, the same Caddyfile, measured in turns',
+      ),
+    );
   } finally {
+    await Promise.all(fronts.map((front) => front.caddy.stop()));
     await Promise.all(replicas.map((replica) => replica.child.stop()));
   }
 }

@@ -30,6 +30,15 @@ export function startApi(env: Record<string, string> = {}): Promise<Server> {
   return startServer('services/api/dist/main.js', { ...apiSettings, ...env }, 'the api');
 }
 
+/** count api processes sharing the state in one Redis, named replica-1, replica-2, ...; started together. */
+export function startApiReplicas(count: number, redisUrl: string, env: Record<string, string> = {}): Promise<Server[]> {
+  return Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      startApi({ ...env, REDIS_URL: redisUrl, REPLICA_NAME: `replica-${i + 1}` }),
+    ),
+  );
+}
+
 /**
  * The api with its request log on and stdout redirected to a file, as `npm start > api.log` or a
  * container's log driver would take it: the figure is the api's cost of logging, not the cost of

@@ -17,7 +17,7 @@ export interface RunningRedis {
   shutDown(): Promise<void>;
   /** Kills the server at once (SIGKILL), as a crash would. */
   crash(): Promise<void>;
-  /** Starts it again on the same port and data directory. */
+  /** Starts it again on the same port and data directory; nothing when it runs. */
   startAgain(): Promise<void>;
   /** Stops it for good and removes its data directory. */
   stop(): Promise<void>;
@@ -54,17 +54,31 @@ export async function startRedis(options: RedisOptions = {}): Promise<RunningRed
     '',
   ];
   let server: WatchedProcess | undefined;
+  let running = false;
   const start = async () => {
-    server = spawnWatched(redisServer, args);
-    await server
-      .waitFor(/Ready to accept connections/, startTimeoutMs, `${redisServer} on port ${port}`)
-      .catch((err: Error) => {
-        throw new Error(
-          `${err.message}\n(redis-server is needed by the shared-state tests: npm test installs Debian's redis-server, or set REDIS_SERVER)`,
-        );
-      });
+    if (running) return;
+    const started = spawnWatched(redisServer, args);
+    server = started;
+    try {
+      await started.waitFor(/Ready to accept connections/, startTimeoutMs, `${redisServer} on port ${port}`);
+    } catch (err) {
+      await started.stop(1_000);
+      throw new Error(
+        `${(err as Error).message}\n(redis-server is needed by the shared-state tests: npm test installs Debian's redis-server, or set REDIS_SERVER)`,
+      );
+    }
+    running = true;
   };
-  await start();
+  const shutDown = async () => {
+    running = false;
+    await server?.stop(5_000);
+  };
+  try {
+    await start();
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
@@ -72,13 +86,14 @@ export async function startRedis(options: RedisOptions = {}): Promise<RunningRed
       return server?.child.pid ?? -1;
     },
     startAgain: start,
-    shutDown: async () => server?.stop(5_000),
+    shutDown,
     crash: async () => {
+      running = false;
       server?.child.kill('SIGKILL');
       await server?.exitWithin(5_000);
     },
     stop: async () => {
-      await server?.stop(5_000);
+      await shutDown();
       rmSync(dir, { recursive: true, force: true });
     },
   };

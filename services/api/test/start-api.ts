@@ -30,7 +30,10 @@ export async function startApi(overrides: Partial<ApiConfig> = {}, keepLogs = In
     ...overrides,
   });
   const app = createApp(config);
-  await app.whenStateReady(5_000);
+  if (!(await app.whenStateReady(5_000))) {
+    await app.close();
+    throw new Error("the api's shared state (Redis) was not ready within 5 s");
+  }
   const running = await serve(app.callback(), { port: 0, host: '127.0.0.1', onStopping: () => app.endStreams() });
   return {
     url: `http://127.0.0.1:${running.port}`,

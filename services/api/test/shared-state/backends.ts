@@ -14,8 +14,8 @@ export const BACKENDS: BackendName[] = ['memory', 'redis'];
 
 export interface RedisForFile {
   server: RunningRedis;
-  /** A new connection pair under a fresh prefix (or the prefix given: a second replica). */
-  connect(prefix?: string, commandTimeoutMs?: number): Promise<SharedRedis>;
+  /** A new connection pair under a fresh prefix. */
+  connect(): Promise<SharedRedis>;
   /** A fresh key prefix for one test. */
   newPrefix(): string;
 }
@@ -30,8 +30,8 @@ export function redisForFile(options: { persistence?: boolean } = {}): RedisForF
   return {
     server,
     newPrefix,
-    async connect(prefix = newPrefix(), commandTimeoutMs = 1_000) {
-      const redis = connectRedis({ url: server.url, commandTimeoutMs, keyPrefix: prefix }, () => {});
+    async connect() {
+      const redis = connectRedis({ url: server.url, commandTimeoutMs: 1_000, keyPrefix: newPrefix() }, () => {});
       open.push(redis);
       if (!(await redis.whenReady(5_000))) throw new Error(`redis at ${server.url} was not ready within 5 s`);
       return redis;

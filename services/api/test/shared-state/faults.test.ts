@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { pollUntil } from '@origin-lab/test-kit';
 import { apiConfig } from '../../src/config.js';
@@ -12,6 +12,8 @@ import { newVisitor, postForm, replicasOn } from './replicas.js';
 // in docker-compose.yml; it is shut down, crashed and paused under a running api.
 const redis = redisForFile({ persistence: true });
 const replicas = replicasOn(redis);
+// A test that fails while Redis is down leaves it down: the next test starts with it up.
+afterEach(() => redis.server.startAgain());
 const titles = async (api: TestApi) =>
   ((await (await fetch(`${api.url}/api/posts`)).json()) as { posts: { title: string }[] }).posts.map(
     (post) => post.title,

@@ -27,8 +27,8 @@ import { BACKENDS, redisForFile, type BackendName } from './backends.js';
 const redis = redisForFile();
 
 /** A clock that moves one millisecond each time it is read, so every event has its own time. */
-function tickingClock(start = 1_000_000) {
-  let now = start;
+function tickingClock() {
+  let now = 1_000_000;
   return { now: () => (now += 1), jump: (ms: number) => (now += ms) };
 }
 
@@ -50,8 +50,7 @@ async function journalStore(
   now?: () => number,
 ): Promise<JournalStore<string>> {
   if (backend === 'memory') return new VisitorJournals<string>(limits, now);
-  const store = new RedisVisitorJournals<string>(await redis.connect(), limits, () => {}, now);
-  return store;
+  return new RedisVisitorJournals<string>(await redis.connect(), limits, () => {}, now);
 }
 
 async function holdingStore(backend: BackendName): Promise<HoldingStore> {
