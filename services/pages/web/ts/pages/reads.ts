@@ -3,7 +3,7 @@ import { marker, sleep } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../frame/page.js';
 import { attempt, label } from '../probes/attempt.js';
-import { markedUrl, serverEntries, serverEvidence } from '../probes/journal.js';
+import { FILING_LAG_MS, markedUrl, serverEntries, serverEvidence } from '../probes/journal.js';
 import { supportsRequestStreams } from '../probes/protocol.js';
 import { sendXhr } from '../probes/xhr.js';
 import { needsPreflight, isSafelistedResponseHeader, SAFELISTED_RESPONSE_HEADERS } from '../rules/cors-rules.js';
@@ -12,12 +12,6 @@ import { preflightCacheCapSeconds, preflightCacheDefaultSeconds } from '../rules
 const ctx = setupPage();
 /** How long to look for a request that reached the server, once the page has its outcome. */
 const ARRIVAL_WAIT_MS = 3_000;
-/**
- * How long to look for one that should never have been sent. An entry is filed as its answer
- * leaves; with api replicas on Redis it reaches the shared journal a moment later, so even an
- * absence is looked for twice or so before it is believed.
- */
-const ABSENCE_WAIT_MS = 300;
 const { experiments: box, site } = ctx;
 runAllButton(box);
 
@@ -343,7 +337,7 @@ experiment(box, {
       const supported = shape.supported ?? true;
       await attempt(() => shape.send(markedUrl(`${ctx.other()}/api/beacon?cors=off`, mark), mark));
       // An engine that cannot send a stream body sends it as text: a simple request, expected to arrive.
-      const waitMs = preflightPredicted && supported ? ABSENCE_WAIT_MS : ARRIVAL_WAIT_MS;
+      const waitMs = preflightPredicted && supported ? FILING_LAG_MS : ARRIVAL_WAIT_MS;
       const arrived = (await serverEvidence(ctx.journal, mark, waitMs)).request !== null;
       rows[shape.name] = { preflightPredicted, arrived, supported };
     }
@@ -422,7 +416,10 @@ async function sendCounted(
   sent: number,
 ): Promise<{ preflights: number; requests: number }> {
   await attempt(() => fetch(url, { method, headers: { 'Content-Type': 'application/json' }, body: '{}' }));
-  const entries = await serverEntries(ctx.journal, mark, sent, 3_000);
+  await serverEntries(ctx.journal, mark, sent, ARRIVAL_WAIT_MS);
+  // Every request is in; a preflight filed by another replica may land a moment after its request.
+  await sleep(FILING_LAG_MS);
+  const entries = await serverEntries(ctx.journal, mark, sent, 0);
   return {
     preflights: entries.filter((entry) => entry.preflight).length,
     requests: entries.filter((entry) => !entry.preflight).length,

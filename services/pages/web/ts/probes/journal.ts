@@ -17,6 +17,14 @@ export interface ServerEvidence {
   preflight: ServerJournalEntry | null;
 }
 
+/**
+ * How long after the page has its answer an entry may still be on its way: one api process files
+ * each entry before it reads the next request, but api replicas on Redis file it a moment after
+ * the answer leaves, and another replica may serve the page's next read first. A page that
+ * counts entries, or believes one missing, looks again after this.
+ */
+export const FILING_LAG_MS = 300;
+
 const carries = (entry: ServerJournalEntry, mark: string) =>
   new URLSearchParams(entry.query).get(MARK_PARAMETER) === mark;
 
