@@ -1,6 +1,7 @@
 export * from './serve.js';
 export * from './env.js';
 export * from './log.js';
+export * from './lines-per-turn.js';
 export * from './child-process.js';
 export * from './secret.js';
 export * from './request-log.js';
