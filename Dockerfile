@@ -42,9 +42,10 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/packages/server-kit/package.json packages/server-kit/
 COPY --from=build /app/packages/server-kit/dist packages/server-kit/dist
 
-# Each final stage below adds its one service and runs as the image's `node` user. Any HTTP answer
-# within 3 s to the healthcheck means the process is serving; the interval is long so that the
-# check does not crowd the request log a workshop reads. Node is PID 1 and handles SIGTERM itself
+# Each final stage below adds its one service and runs as the image's `node` user. The healthcheck
+# asks each service within 3 s: the api's /lab/health must answer 200 (outside /api/, the path
+# Caddy's checks use too), the others any HTTP answer. The interval is long so that the check does
+# not crowd the request log a workshop reads. Node is PID 1 and handles SIGTERM itself
 # (open streams end, in-flight requests finish); compose adds an init process as well
 # (init: true) to reap strays.
 
@@ -55,7 +56,7 @@ COPY --from=build /app/services/api/dist services/api/dist
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/api/posts', { signal: AbortSignal.timeout(3000) }).then(() => process.exit(0), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/lab/health', { signal: AbortSignal.timeout(3000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "services/api/dist/main.js"]
 
 FROM runtime AS pages
