@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { stopChild } from '@origin-lab/server-kit';
+import { freePort, stopChild } from '@origin-lab/server-kit';
 import { isLocalName } from './site-names.js';
 
 /** The repository's Caddyfile: the same file the docker compose set mounts. */
@@ -73,6 +73,33 @@ export function findCaddy(env: Record<string, string | undefined> = process.env)
 export function originOf(scheme: 'https' | 'http', host: string, port: number): string {
   const standard = scheme === 'https' ? 443 : 80;
   return port === standard ? `${scheme}://${host}` : `${scheme}://${host}:${port}`;
+}
+
+export interface ReplicaFront extends RunningCaddy {
+  httpsPort: number;
+  httpPort: number;
+}
+
+/**
+ * The repository's Caddyfile for a.localhost and b.localhost in front of api replicas at these
+ * host:port addresses (its `list` mode: every address, health-checked), on free ports unless
+ * given. The pages' routes go to the first replica: a benchmark or a replica test asks for no page.
+ */
+export async function startReplicaFront(
+  apiAddresses: readonly string[],
+  options: Partial<Pick<CaddyOptions, 'httpsPort' | 'httpPort' | 'searchPath'>> = {},
+): Promise<ReplicaFront> {
+  const httpsPort = options.httpsPort ?? (await freePort());
+  const httpPort = options.httpPort ?? (await freePort());
+  const caddy = await startCaddy({
+    sites: ['a.localhost', 'b.localhost'],
+    httpsPort,
+    httpPort,
+    apiUpstream: apiAddresses.join(' '),
+    pagesUpstream: apiAddresses[0]!,
+    searchPath: options.searchPath,
+  });
+  return { ...caddy, httpsPort, httpPort };
 }
 
 /**

@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '@origin-lab/server-kit';
 import { startNodeScript, startRedis, type RunningRedis, type StartedProcess } from '@origin-lab/test-kit';
-import { findCaddy, httpsAnswer, startCaddy, type RunningCaddy } from '../src/caddy.js';
+import { findCaddy, httpsAnswer, startReplicaFront, type ReplicaFront } from '../src/caddy.js';
 
 // The repository's Caddyfile in front of two api processes sharing Redis (its `list` mode: the
 // addresses in API_UPSTREAM, health-checked): one replica stops while requests flow, and none of
@@ -13,7 +12,7 @@ const haveCaddy = findCaddy() !== undefined;
 describe.skipIf(!haveCaddy && !process.env.CI)('api replicas behind Caddy', () => {
   let redis: RunningRedis;
   const replicas: StartedProcess[] = [];
-  let caddy: RunningCaddy;
+  let caddy: ReplicaFront;
   let httpsPort: number;
 
   beforeAll(async () => {
@@ -35,16 +34,11 @@ describe.skipIf(!haveCaddy && !process.env.CI)('api replicas behind Caddy', () =
         }),
       );
     }
-    httpsPort = await freePort();
-    const addresses = replicas.map((replica) => `127.0.0.1:${replica.ready[1]}`);
-    caddy = await startCaddy({
-      sites: ['a.localhost', 'b.localhost'],
-      httpsPort,
-      httpPort: await freePort(),
-      apiUpstream: addresses.join(' '),
-      pagesUpstream: addresses[0]!,
-      searchPath: process.env.PATH ?? '',
-    });
+    caddy = await startReplicaFront(
+      replicas.map((replica) => `127.0.0.1:${replica.ready[1]}`),
+      { searchPath: process.env.PATH ?? '' },
+    );
+    httpsPort = caddy.httpsPort;
   }, 60_000);
 
   afterAll(async () => {

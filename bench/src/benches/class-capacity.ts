@@ -7,8 +7,8 @@ import { Tally } from '../class-load/tally.js';
 import type { BenchOptions } from '../lib/options.js';
 import { commandExists, cpuMs, rssBytes } from '../lib/processes.js';
 import { formatNumber, type Figure } from '../lib/report.js';
-import { startRepoFront } from '../lib/repo-front.js';
-import { startApi, startApiReplicas, startUpstreamMock } from '../lib/servers.js';
+import { addressesOf, startApi, startApiReplicas, startUpstreamMock } from '../lib/servers.js';
+import { startReplicaFront } from '@origin-lab/launcher/caddy';
 import { startRedis } from '@origin-lab/test-kit';
 
 /** A class passes with every answer right and p99 under this. */
@@ -54,7 +54,7 @@ async function runClass(students: number, options: BenchOptions, log: (line: str
   const replicas = redis
     ? await startApiReplicas(options.classReplicas, redis.url, settings)
     : [await startApi(settings)];
-  const { caddy } = await startRepoFront(replicas, { httpsPort, httpPort });
+  const caddy = await startReplicaFront(addressesOf(replicas), { httpsPort, httpPort });
   const stopAll = async () => {
     await caddy.stop();
     await Promise.all(replicas.map((replica) => replica.child.stop()));

@@ -3,8 +3,8 @@ import type { BenchOptions } from '../lib/options.js';
 import { measureInTurns, throughputFigures } from '../lib/compare.js';
 import { commandExists } from '../lib/processes.js';
 import type { Figure } from '../lib/report.js';
-import { startRepoFront } from '../lib/repo-front.js';
-import { BENCH_ORIGIN, startApi, startApiReplicas, startUpstreamMock } from '../lib/servers.js';
+import { startReplicaFront } from '@origin-lab/launcher/caddy';
+import { addressesOf, BENCH_ORIGIN, startApi, startApiReplicas, startUpstreamMock } from '../lib/servers.js';
 import { ECHO_GET, plan, skipped, target } from './throughput.js';
 
 const VISITOR = 'bench-replicas-visitor-0001';
@@ -86,7 +86,9 @@ async function throughFronts(
     UPSTREAM_URL: upstreamUrl,
     REDIS_KEY_PREFIX: 'bench-front:',
   });
-  const fronts = await Promise.all(REPLICA_COUNTS.map((count) => startRepoFront(replicas.slice(0, count))));
+  const fronts = await Promise.all(
+    REPLICA_COUNTS.map((count) => startReplicaFront(addressesOf(replicas.slice(0, count)))),
+  );
   try {
     log(`  echo via Caddy in front of ${REPLICA_COUNTS.join(', ')} replicas, in turns`);
     const request = { path: ECHO_GET.path, headers: { ...ECHO_GET.headers, Host: 'a.localhost' } };
@@ -107,7 +109,7 @@ async function throughFronts(
       ),
     );
   } finally {
-    await Promise.all(fronts.map((front) => front.caddy.stop()));
+    await Promise.all(fronts.map((front) => front.stop()));
     await Promise.all(replicas.map((replica) => replica.child.stop()));
   }
 }

@@ -14,6 +14,11 @@ export interface Server extends Listening {
   child: Child;
 }
 
+/** host:port of each server, as Caddy's API_UPSTREAM lists them. */
+export function addressesOf(servers: readonly Server[]): string[] {
+  return servers.map((server) => `127.0.0.1:${server.port}`);
+}
+
 async function startServer(script: string, env: Record<string, string>, what: string): Promise<Server> {
   const { child, port } = await startNodeServer(script, env, what);
   return { child, port, url: `http://127.0.0.1:${port}` };
