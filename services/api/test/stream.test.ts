@@ -2,7 +2,7 @@ import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
 import type { StreamRecords } from '@origin-lab/contract';
-import { pollUntil } from '@origin-lab/test-kit';
+import { openConnections, pollUntil } from '@origin-lab/test-kit';
 import { ALLOWED, apiForFile, startApi } from './start-api.js';
 
 const api = apiForFile({ streamIntervalMs: 10 });
@@ -180,7 +180,3 @@ describe('clients that leave mid-stream', () => {
     }
   });
 });
-
-function openConnections(server: http.Server): Promise<number> {
-  return new Promise((resolve, reject) => server.getConnections((err, count) => (err ? reject(err) : resolve(count))));
-}

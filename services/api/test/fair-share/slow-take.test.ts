@@ -1,7 +1,7 @@
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from '@origin-lab/server-kit';
-import { pollUntil } from '@origin-lab/test-kit';
+import { openConnections, pollUntil } from '@origin-lab/test-kit';
 import { MemoryHoldings, type Held, type HoldingStore, type HoldKind } from '../../src/fair-share/holdings.js';
 import { visitorLimits } from '../../src/fair-share/visitor-limits.js';
 
@@ -60,8 +60,10 @@ describe('a fair share taken from a store that answers later', () => {
     leaving.abort();
     expect(await request).toBe('left');
     // The server has seen the client go before the store answers.
-    const connections = () => new Promise<number>((resolve) => server.server.getConnections((_err, n) => resolve(n)));
-    await pollUntil('the server to see the client gone', connections, { timeoutMs: 5_000, done: (n) => n === 0 });
+    await pollUntil('the server to see the client gone', () => openConnections(server.server), {
+      timeoutMs: 5_000,
+      done: (n) => n === 0,
+    });
     store.answerAll();
     await pollUntil('the share given back', () => store.holding(visitor).inFlight, {
       timeoutMs: 5_000,

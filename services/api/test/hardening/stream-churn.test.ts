@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/flaky/seeded-random.js';
-import { pollUntil } from '@origin-lab/test-kit';
+import { openConnections, pollUntil } from '@origin-lab/test-kit';
 import { SEED, inParallel, startHardenedApi, type HardenedApi } from './harness.js';
 import { processState, resourcesAbove } from './process-state.js';
 
@@ -60,17 +60,13 @@ beforeAll(async () => {
 });
 afterAll(() => api?.stop());
 
-function connections(): Promise<number> {
-  return new Promise((resolve, reject) =>
-    api.server.getConnections((err, count) => (err ? reject(err) : resolve(count))),
-  );
-}
-
 describe(`stream churn: ${STREAMS} /api/stream connections dropped mid-stream (seed ${SEED})`, () => {
   it('leaves no timer, socket, open stream or heap behind', async () => {
     // Warm up, so lazily created objects are part of the baseline.
     await inParallel(Array.from({ length: 100 }), 20, () => churnOne(api.port, 3, 1, 'complete'));
-    await pollUntil('warm-up connections to close', async () => (await connections()) === 0, { timeoutMs: 10_000 });
+    await pollUntil('warm-up connections to close', async () => (await openConnections(api.server)) === 0, {
+      timeoutMs: 10_000,
+    });
     const baseline = processState();
 
     const random = seededRandom(SEED);
@@ -85,7 +81,9 @@ describe(`stream churn: ${STREAMS} /api/stream connections dropped mid-stream (s
     });
     await inParallel(plans, 100, (plan) => churnOne(api.port, plan.count, plan.ticks, plan.ending));
 
-    await pollUntil('the server to hold no connection', async () => (await connections()) === 0, { timeoutMs: 10_000 });
+    await pollUntil('the server to hold no connection', async () => (await openConnections(api.server)) === 0, {
+      timeoutMs: 10_000,
+    });
     // Nothing is left to end: every dropped stream removes itself (its response's close event may
     // come a tick after the server let go of the socket, so this waits a bounded while).
     await pollUntil('every stream to remove itself', () => api.app.openStreamCount() === 0, { timeoutMs: 5_000 });

@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { pollUntil, sleep } from '@origin-lab/test-kit';
+import { openConnections, pollUntil, sleep } from '@origin-lab/test-kit';
 import { distinctiveKey, upstreamForFile, type ProxyApi } from './harness.js';
 
 const { upstream, api, freshApi } = upstreamForFile(distinctiveKey(), { releaseHeld: true });
 
 const CONCURRENT = 12;
-
-/** The number of open client connections to the API: all N requests have arrived once it reaches N. */
-function connections(proxy: ProxyApi): Promise<number> {
-  return new Promise((resolve, reject) =>
-    proxy.server.getConnections((err, count) => (err ? reject(err) : resolve(count))),
-  );
-}
 
 /**
  * Waits until the upstream holds the first call and all the requests have reached the API, then
@@ -21,7 +14,7 @@ async function allArrived(proxy: ProxyApi): Promise<void> {
   await pollUntil('the first upstream call to be held', async () => (await upstream.calls()).held >= 1, {
     timeoutMs: 5_000,
   });
-  await pollUntil(`${CONCURRENT} client connections`, async () => (await connections(proxy)) >= CONCURRENT, {
+  await pollUntil(`${CONCURRENT} client connections`, async () => (await openConnections(proxy.server)) >= CONCURRENT, {
     timeoutMs: 5_000,
   });
   await sleep(200); // let the last requests reach the handler
