@@ -6,35 +6,42 @@ export interface BodyByteCount {
 }
 
 /**
- * A ServerResponse that counts the body bytes its handler writes, through write() and end(), for
- * the visitors' journal. serve() makes every response one. Counting in the class allocates
+ * A ServerResponse that can count the body bytes its handler writes, through write() and end(),
+ * for the visitors' journal. serve() makes every response one. Counting in the class allocates
  * nothing per request; wrapping write and end on each response took two bound functions, two
- * closures and two own properties, which also gave wrapped responses a shape of their own.
+ * closures and two own properties, which also gave wrapped responses a shape of their own. It
+ * counts only once countBodyBytes() asked: most responses (no visitor token, the pages) are never
+ * asked, and measuring their text would be work for nothing on every request.
  */
 export class CountedResponse<Request extends http.IncomingMessage = http.IncomingMessage>
   extends http.ServerResponse<Request>
   implements BodyByteCount
 {
-  /** Body bytes handed to write() and end() so far. */
+  /** Body bytes handed to write() and end() since counting began. */
   bodyBytes = 0;
+  /** Set by countBodyBytes(). */
+  counting = false;
 
   override write(chunk: unknown, ...rest: unknown[]): boolean {
-    this.bodyBytes += byteCount(chunk, rest[0]);
+    if (this.counting) this.bodyBytes += byteCount(chunk, rest[0]);
     return (super.write as (...args: unknown[]) => boolean)(chunk, ...rest);
   }
 
   override end(...args: unknown[]): this {
-    if (typeof args[0] !== 'function') this.bodyBytes += byteCount(args[0], args[1]);
+    if (this.counting && typeof args[0] !== 'function') this.bodyBytes += byteCount(args[0], args[1]);
     return (super.end as (...args: unknown[]) => this)(...args);
   }
 }
 
 /**
- * The body bytes res writes: a response of serve() counts them itself, from its start; any other
- * server's response gets its write and end wrapped to count them from now on.
+ * The body bytes res writes from now on: a response of serve() starts counting them itself; any
+ * other server's response gets its write and end wrapped to count them.
  */
 export function countBodyBytes(res: http.ServerResponse): BodyByteCount {
-  if (res instanceof CountedResponse) return res;
+  if (res instanceof CountedResponse) {
+    res.counting = true;
+    return res;
+  }
   const count = { bodyBytes: 0 };
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => typeof res;

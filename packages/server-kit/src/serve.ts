@@ -38,7 +38,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Ru
       keepAliveTimeout,
       headersTimeout: keepAliveTimeout + 1_000,
       requestTimeout: 120_000,
-      // Each response counts the body bytes it writes (the visitors' journal reads the count).
+      // Each response can count the body bytes it writes (countBodyBytes: the visitors' journal asks).
       ServerResponse: CountedResponse,
     },
     (req, res) => {

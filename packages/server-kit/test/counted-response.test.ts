@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { serve } from '../src/serve.js';
-import { CountedResponse } from '../src/counted-response.js';
+import { countBodyBytes, CountedResponse } from '../src/counted-response.js';
 
 type Writes = (res: CountedResponse) => void;
 
@@ -27,9 +27,9 @@ describe('CountedResponse', () => {
     const counted: number[] = [];
     const running = await serve(
       (_req, res) => {
-        const response = res as CountedResponse;
-        response.on('finish', () => counted.push(response.bodyBytes));
-        writes(response);
+        const count = countBodyBytes(res);
+        res.on('finish', () => counted.push(count.bodyBytes));
+        writes(res as CountedResponse);
       },
       { port: 0, host: '127.0.0.1' },
     );
