@@ -166,7 +166,8 @@ describe('an origin that is not on the list is never approved', () => {
     const res = await preflight(origin);
     expect(res.status).toBe(403);
     expect(accessControlHeaders(res)).toEqual([]);
-    expect(await res.json()).toMatchObject({ error: expect.stringMatching(/allowlist/) });
+    // The origin is named back, cut to 200 characters (docs/decisions.md).
+    expect(await res.json()).toMatchObject({ error: expect.stringMatching(/allowlist/), origin: origin.slice(0, 200) });
   });
 
   it('two Origin headers, even both allowed, approve nothing', async () => {
@@ -189,5 +190,33 @@ describe('an origin that is not on the list is never approved', () => {
     const options = await fetch(`${api.url}/api/posts`, { method: 'OPTIONS' });
     expect(options.status).toBe(204);
     expect(options.headers.get('allow')).toBe('GET, POST, OPTIONS');
+  });
+
+  // docs/decisions.md: an OPTIONS that is not a preflight (no Origin, or no
+  // Access-Control-Request-Method) gets 204 with Allow on every /api/ path, known or not.
+  it.each([
+    ['no Origin', '/api/posts', {}],
+    ['another Origin without Access-Control-Request-Method', '/api/echo', { Origin: 'http://evil.test' }],
+    ['no Origin, on a path without a route', '/api/no-such-endpoint', {}],
+    ['another Origin, on a path without a route', '/api/no-such-endpoint', { Origin: 'http://evil.test' }],
+  ])('an OPTIONS that is not a preflight (%s) gets 204 with Allow and no body', async (_, path, headers) => {
+    const res = await fetch(`${api.url}${path}`, { method: 'OPTIONS', headers });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('allow')).toBe('GET, POST, OPTIONS');
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(res.headers.get('access-control-allow-methods')).toBeNull();
+    expect(await res.text()).toBe('');
+  });
+
+  it('an OPTIONS from an allowed origin gets the preflight answer even without Access-Control-Request-Method', async () => {
+    // A page cannot set Access-Control-Request-Method; this is how the reads page shows the answer.
+    for (const path of ['/api/posts', '/api/no-such-endpoint']) {
+      const res = await fetch(`${api.url}${path}`, { method: 'OPTIONS', headers: { Origin: ALLOWED } });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+      expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, OPTIONS');
+      expect(res.headers.get('access-control-max-age')).toBe('86400');
+      expect(await res.text()).toBe('');
+    }
   });
 });

@@ -7,6 +7,9 @@ export const PREFLIGHT_HEADERS = {
   'Access-Control-Max-Age': '86400',
 } as const;
 
+/** A refused preflight's body names its origin, cut to this many characters. */
+const ECHOED_ORIGIN_CHARS = 200;
+
 /**
  * The cross-origin rules of the API, in one place.
  *
@@ -14,7 +17,9 @@ export const PREFLIGHT_HEADERS = {
  *   when it is on it. Reflecting without checking would approve every site.
  * - Vary: Origin goes on every response, since the CORS headers depend on Origin.
  * - OPTIONS is always answered here, before any route or authentication: a preflight carries
- *   no credentials, and anything but 2xx fails it.
+ *   no credentials, and anything but 2xx fails it. An allowed origin gets the preflight answer
+ *   even without Access-Control-Request-Method, which a page cannot send itself: that is how the
+ *   reads page shows it. Without Origin, or from another origin without it: 204 with Allow.
  * - ?cors=off answers normally with no Access-Control-* headers; ?cors=credentials also sends
  *   Access-Control-Allow-Credentials: true (never by default: nothing here needs cookies).
  * - A disallowed origin still gets its answer (CORS restricts browser reads, it does not protect
@@ -41,7 +46,7 @@ export function cors(allowedOrigins: readonly string[]): Middleware {
       ctx.status = 204;
     } else if (origin !== undefined && mode !== 'off' && ctx.get('Access-Control-Request-Method') !== '') {
       ctx.status = 403;
-      ctx.body = { error: 'origin is not on the allowlist', origin: origin.slice(0, 200) };
+      ctx.body = { error: 'origin is not on the allowlist', origin: origin.slice(0, ECHOED_ORIGIN_CHARS) };
     } else {
       ctx.set('Allow', 'GET, POST, OPTIONS');
       ctx.status = 204;
