@@ -57,6 +57,7 @@ describe('the endpoint table', () => {
       const res = await fetch(`${api.url}/api/beacon`, { method: 'POST', body: '{"a":1,"b":2,"c":3}', headers });
       expect(res.status).toBe(202);
       expect(res.headers.get('content-length')).toBe('0');
+      expect(res.headers.get('content-type')).toBeNull();
       const text = await res.text();
       expect(text).toBe('');
       expect(() => JSON.parse(text)).toThrow(SyntaxError);
@@ -71,6 +72,21 @@ describe('the endpoint table', () => {
     });
     const body = (await (await fetch(`${api.url}/api/beacon`)).json()) as BeaconJournal;
     expect(body.beacons[0]).toMatchObject({ body: 'journal-check', contentType: 'text/plain', bytes: 13 });
+  });
+
+  // docs/decisions.md: the last 20 beacons (BEACON_JOURNAL), each with the first 2 KiB of its
+  // body, its full size and the Origin it came from.
+  it('GET /api/beacon keeps the Origin, the first 2 KiB of a body, and the last 20 beacons', async () => {
+    const long = 'x'.repeat(3000);
+    await fetch(`${api.url}/api/beacon`, { method: 'POST', body: long, headers: { Origin: 'https://b.localhost' } });
+    const [first] = ((await (await fetch(`${api.url}/api/beacon`)).json()) as BeaconJournal).beacons;
+    expect(first).toMatchObject({ origin: 'https://b.localhost', bytes: 3000, body: long.slice(0, 2048) });
+
+    for (let i = 1; i <= 21; i++) await fetch(`${api.url}/api/beacon`, { method: 'POST', body: `beacon ${i}` });
+    const { beacons } = (await (await fetch(`${api.url}/api/beacon`)).json()) as BeaconJournal;
+    expect(beacons).toHaveLength(20);
+    expect(beacons[0]).toMatchObject({ body: 'beacon 21', origin: null });
+    expect(beacons[19]).toMatchObject({ body: 'beacon 2' });
   });
 
   it('GET /api/flaky fails at the configured rate with 500 { error, rate } and otherwise answers 200', async () => {
@@ -139,7 +155,11 @@ describe('the endpoint table', () => {
     const res = await fetch(`${api.url}${path}`, { method });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toContain('GET');
-    expect(await res.json()).toMatchObject({ error: expect.any(String), path });
+    expect(await res.json()).toMatchObject({
+      error: expect.any(String),
+      path,
+      allowed: expect.arrayContaining(['GET']),
+    });
   });
 
   it('there is no WebSocket route: an upgrade request is answered as plain HTTP, never 101', async () => {

@@ -26,6 +26,12 @@ describe('POST /api/posts', () => {
     expect(body.post.id).not.toBe('999');
   });
 
+  it('joins several tags fields with commas (docs/decisions.md)', async () => {
+    const { status, body } = await create(form({ title: 'Tagged', author: 'Ada', tags: ['cors', 'fetch', 'sse'] }));
+    expect(status).toBe(201);
+    expect(body.post).toMatchObject({ tags: 'cors,fetch,sse' });
+  });
+
   it('reads urlencoded forms too', async () => {
     const { status, body } = await create(new URLSearchParams({ title: 'Encoded é', author: 'Bob' }));
     expect(status).toBe(201);

@@ -58,6 +58,9 @@ describe('GET /api/stream as raw bytes', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/event-stream');
     expect(res.headers['content-encoding']).toBeUndefined();
+    // Nothing between here and the browser may hold or rewrite records (docs/decisions.md).
+    expect(res.headers['cache-control']).toBe('no-cache, no-transform');
+    expect(res.headers['x-accel-buffering']).toBe('no');
     const text = new TextDecoder('utf-8', { fatal: true }).decode(body);
     expect(text).not.toMatch(/^(id|retry):/m);
 
