@@ -47,6 +47,8 @@ export function behaviour(held: HeldRequests, maxDelayMs: number): Middleware {
       return;
     }
     if (switches.has('fail')) throw new MockError(500, 'the upstream failed on purpose', 'asked for with mock=fail');
+    if (switches.has('forbidden'))
+      throw new MockError(403, 'the upstream refused this key', 'asked for with mock=forbidden');
     if (switches.has('redirect')) {
       ctx.status = 302;
       ctx.set('Location', 'http://elsewhere.invalid/posts');
@@ -59,6 +61,7 @@ export function behaviour(held: HeldRequests, maxDelayMs: number): Middleware {
     if (switches.has('private')) ctx.set('Cache-Control', 'private, max-age=60');
     if (switches.has('no-store')) ctx.set('Cache-Control', 'no-store');
     if (switches.has('no-cache')) ctx.set('Cache-Control', 'no-cache');
+    if (switches.has('vary-star')) ctx.set('Vary', '*');
     if (switches.has('cookie')) ctx.append('Set-Cookie', 'upstream_session=for-the-server-only; Path=/; HttpOnly');
     const body = ctx.body as Record<string, unknown> | undefined;
     if (body !== undefined && typeof body === 'object') {

@@ -79,6 +79,14 @@ describe('when the upstream fails', () => {
     }
   });
 
+  it("refusing the server's key for this resource (403): 502 naming the setting, never stored", async () => {
+    for (let i = 0; i < 2; i += 1) {
+      const res = await fetch(`${stack.api.url}/api/upstream/posts?mock=forbidden`);
+      await expectJsonError(res, 502, /credentials/, /403.*UPSTREAM_API_KEY/);
+    }
+    expect((await stack.upstream.calls()).total).toBe(2);
+  });
+
   it('a redirect is not followed (the host stays pinned): 502', async () => {
     await expectJsonError(await fetch(`${stack.api.url}/api/upstream/posts?mock=redirect`), 502, /redirected/, /302/);
   });

@@ -20,6 +20,7 @@ describe('what the proxy never stores', () => {
     ['Cache-Control: no-store', 'mock=no-store', 200, 'no-store'],
     ['Cache-Control: no-cache', 'mock=no-cache', 200, 'no-cache'],
     ['Set-Cookie', 'mock=cookie', 200, 'no-store'],
+    ['Vary: *', 'mock=vary-star', 200, 'no-store'],
     ['an error status (400)', 'page=0', 400, 'no-store'],
   ])(
     'an answer with %s is passed on, not stored, without the public cache headers',
