@@ -54,7 +54,8 @@ describe('the api settings from the environment', () => {
     ['LOG_REQUESTS', 'maybe', /^LOG_REQUESTS must be true or false; got "maybe"$/],
     ['FLAKY_RATE', '2', /^FLAKY_RATE must be /],
   ])('a bad %s (%s) is a configuration error naming the variable and what it accepts', (variable, value, message) => {
-    expect(() => apiConfigFromEnv({ [variable]: value }, 8080)).toThrow(ConfigError);
-    expect(() => apiConfigFromEnv({ [variable]: value }, 8080)).toThrow(message);
+    const load = () => apiConfigFromEnv({ [variable]: value }, 8080);
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(message);
   });
 });

@@ -7,6 +7,11 @@ const api = apiForFile({ flaky: { rate: 0.5, seed: 7 } });
 
 const JSON_TYPE = /^application\/json(;|$)/;
 
+/** What GET /api/beacon lists now. */
+async function beaconJournal(): Promise<BeaconJournal> {
+  return (await (await fetch(`${api.url}/api/beacon`)).json()) as BeaconJournal;
+}
+
 describe('the endpoint table', () => {
   it('GET /api/posts answers 200 with a posts array of seeded posts', async () => {
     const res = await fetch(`${api.url}/api/posts`);
@@ -70,7 +75,7 @@ describe('the endpoint table', () => {
       body: 'journal-check',
       headers: { 'Content-Type': 'text/plain' },
     });
-    const body = (await (await fetch(`${api.url}/api/beacon`)).json()) as BeaconJournal;
+    const body = await beaconJournal();
     expect(body.beacons[0]).toMatchObject({ body: 'journal-check', contentType: 'text/plain', bytes: 13 });
   });
 
@@ -79,11 +84,11 @@ describe('the endpoint table', () => {
   it('GET /api/beacon keeps the Origin, the first 2 KiB of a body, and the last 20 beacons', async () => {
     const long = 'x'.repeat(3000);
     await fetch(`${api.url}/api/beacon`, { method: 'POST', body: long, headers: { Origin: 'https://b.localhost' } });
-    const [first] = ((await (await fetch(`${api.url}/api/beacon`)).json()) as BeaconJournal).beacons;
+    const [first] = (await beaconJournal()).beacons;
     expect(first).toMatchObject({ origin: 'https://b.localhost', bytes: 3000, body: long.slice(0, 2048) });
 
     for (let i = 1; i <= 21; i++) await fetch(`${api.url}/api/beacon`, { method: 'POST', body: `beacon ${i}` });
-    const { beacons } = (await (await fetch(`${api.url}/api/beacon`)).json()) as BeaconJournal;
+    const { beacons } = await beaconJournal();
     expect(beacons).toHaveLength(20);
     expect(beacons[0]).toMatchObject({ body: 'beacon 21', origin: null });
     expect(beacons[19]).toMatchObject({ body: 'beacon 2' });
