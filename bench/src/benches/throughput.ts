@@ -57,7 +57,8 @@ export function plan(options: BenchOptions, log: (line: string) => void) {
 /**
  * Echo GET and POST: the api beside a bare node:http echo with the same answer, beside the
  * cheapest Koa app giving that answer (what any Koa app pays), and beside that Koa app routed
- * with @koa/router (what any routed Koa app pays); also the api with its request log on.
+ * with @koa/router (what any routed Koa app pays); also the api with its request log on, as
+ * configured by default and with every line written.
  */
 export async function echoBench(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
   const bare = await startBareEcho();
@@ -65,6 +66,7 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
   const routed = await startKoaRouterEcho();
   const api = await startApi();
   const logging = await startApiLoggingToFile();
+  const loggingEveryLine = await startApiLoggingToFile({ LOG_REQUEST_LINES_PER_SECOND: '0' });
   const routedLogging = await startKoaRouterEchoLoggingToFile();
   try {
     const results = await measureInTurns(
@@ -78,6 +80,7 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
         target('Koa + router POST', routed.url, ECHO_POST, options),
         target('api POST', api.url, ECHO_POST, options),
         target('api GET, request log on', logging.url, ECHO_GET, options),
+        target('api GET, every request line', loggingEveryLine.url, ECHO_GET, options),
         target('Koa + router GET, request log on', routedLogging.url, ECHO_GET, options),
       ],
       plan(options, log),
@@ -142,12 +145,19 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
     figures.push(
       ...throughputFigures(
         'echo',
-        'api GET, request log on (stdout to a file)',
+        'api GET, request log on, default line limit (stdout to a file)',
         get('api GET, request log on'),
         get('api GET'),
         'the same api, log off',
         0.9,
         1.5,
+      ),
+      ...throughputFigures(
+        'echo',
+        'api GET, every request line written (LOG_REQUEST_LINES_PER_SECOND=0, stdout to a file)',
+        get('api GET, every request line'),
+        get('api GET'),
+        'the same api, log off',
       ),
       ...throughputFigures(
         'echo',
@@ -165,6 +175,7 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
       routed.child.stop(),
       api.child.stop(),
       logging.child.stop(),
+      loggingEveryLine.child.stop(),
       routedLogging.child.stop(),
     ]);
   }

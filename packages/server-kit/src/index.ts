@@ -5,5 +5,6 @@ export * from './lines-per-turn.js';
 export * from './child-process.js';
 export * from './secret.js';
 export * from './request-log.js';
+export * from './per-second-limit.js';
 export * from './response-done.js';
 export * from './counted-response.js';

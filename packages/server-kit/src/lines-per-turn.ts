@@ -18,11 +18,13 @@ export interface LinesPerTurn extends DestinationStream {
  * pending buffer on every line) and its writes went through libuv's thread pool, which the load
  * generator needed on 2 cores; one synchronous write per turn of about 50 lines costs a fraction
  * of that. Lines kept when the process exits are written then, synchronously, so process.exit()
- * loses nothing; a SIGKILL loses at most the current turn's lines.
+ * loses nothing, and so are lines logged after that by later 'exit' listeners (no turn comes
+ * again); a SIGKILL loses at most the current turn's lines.
  */
 export function linesPerTurn(writer: LineWriter): LinesPerTurn {
   let pending = '';
   let scheduled = false;
+  let exiting = false;
   const flush = () => {
     scheduled = false;
     if (pending === '') return;
@@ -31,9 +33,16 @@ export function linesPerTurn(writer: LineWriter): LinesPerTurn {
     writer.write(text);
   };
   // One destination per process (the stdout log): an 'exit' listener each is not a leak.
-  process.on('exit', flush);
+  process.on('exit', () => {
+    exiting = true;
+    flush();
+  });
   return {
     write(line: string) {
+      if (exiting) {
+        writer.write(line);
+        return;
+      }
       pending += line;
       if (scheduled) return;
       scheduled = true;

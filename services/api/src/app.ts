@@ -86,7 +86,7 @@ export function createApp(config: ApiConfig): ApiApp {
 
   // First, so each visitor's journal has every request as it arrived and every answer as it left.
   if (journalOn) app.use(recordVisitors(journals, stores.redis ? config.replica : undefined));
-  if (config.logRequests) app.use(requestLog(config.log));
+  if (config.logRequests) app.use(requestLog(config.log, config.logRequestLinesPerSecond));
   // OPTIONS is answered here, before any route: the preflight. The journals are same-origin only:
   // no other origin is ever allowed to read them.
   const apiCors = cors(config.allowedOrigins);

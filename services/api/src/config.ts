@@ -88,6 +88,8 @@ export interface ApiConfig {
   replica: string;
   log: LogSink;
   logRequests: boolean;
+  /** At most this many request lines a second, the rest counted in one warning a second; 0: every line. */
+  logRequestLinesPerSecond: number;
   /** Clock for the proxy cache, injectable so tests can move time instead of sleeping. */
   now: () => number;
 }
@@ -143,6 +145,7 @@ export function apiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
     replica: hostname(),
     log: stdoutLog,
     logRequests: true,
+    logRequestLinesPerSecond: 2_000,
     now: Date.now,
     ...overrides,
   };
@@ -230,6 +233,7 @@ export function apiConfigFromEnv(env: Env, port: number): ApiConfig {
     holdCountTtlSeconds: envInt(env, 'REDIS_HOLD_TTL_SECONDS', base.holdCountTtlSeconds, 10, 7 * 86_400),
     replica: envString(env, 'REPLICA_NAME', base.replica),
     logRequests: envBool(env, 'LOG_REQUESTS', true),
+    logRequestLinesPerSecond: envInt(env, 'LOG_REQUEST_LINES_PER_SECOND', base.logRequestLinesPerSecond, 0, 1_000_000),
   });
 }
 

@@ -37,6 +37,7 @@ const DOCUMENTED: [variable: string, documented: number, read: (config: ApiConfi
   ['VISITOR_MAX_IN_FLIGHT', 64, (c) => c.visitorLimits.inFlight],
   ['VISITOR_MAX_STREAMS', 16, (c) => c.visitorLimits.streams],
   ['VISITOR_MAX_SLOW', 16, (c) => c.visitorLimits.slow],
+  ['LOG_REQUEST_LINES_PER_SECOND', 2000, (c) => c.logRequestLinesPerSecond, '0'],
 ];
 
 describe('the api settings from the environment', () => {
