@@ -10,8 +10,8 @@ afterEach(() => {
 });
 
 /** `npm start`'s program, its output kept. */
-function launch(env: Record<string, string>): WatchedProcess {
-  const launched = spawnWatched(process.execPath, ['launcher/dist/start.js'], {
+function launch(env: Record<string, string>, args: string[] = []): WatchedProcess {
+  const launched = spawnWatched(process.execPath, ['launcher/dist/start.js', ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
   });
@@ -79,6 +79,12 @@ describe('npm start (the embedded default)', () => {
     const launched = launch({ PORT: '0', FLAKY_RATE: 'often' });
     expect(await launched.exitWithin(10_000)).toBe(2);
     expect(launched.stderr()).toContain('FLAKY_RATE');
+  });
+
+  it('--tls without Caddy says how to get it and exits 2', async () => {
+    const launched = launch({ PORT: '0', CADDY_PATH: '/nonexistent/caddy' }, ['--tls']);
+    expect(await launched.exitWithin(10_000)).toBe(2);
+    expect(launched.stderr()).toContain('apt-get install caddy (or set CADDY_PATH)');
   });
 
   it('SITE_A and SITE_B without --tls: prints the two plain-HTTP addresses for a class; each name is allowed and paired', async () => {

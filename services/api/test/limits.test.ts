@@ -47,6 +47,25 @@ describe('query bounds', () => {
   });
 });
 
+describe('a client that half-closes its side has left (docs/decisions.md: httpAllowHalfOpen off)', () => {
+  it.each(['/api/slow?ms=600000', '/api/stream?count=100'])(
+    '%s stops at once, and the log shows it closed early',
+    async (path) => {
+      // Without the half-close, each would hold the connection for ten minutes.
+      const patient = await startApi({ slowMs: { min: 0, max: 600_000, default: 600_000 }, streamIntervalMs: 6_000 });
+      try {
+        await rawExchange(patient.port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, {
+          halfClose: true,
+          timeoutMs: 10_000,
+        });
+        await expect.poll(() => patient.logs.find((line) => line.url === path)).toMatchObject({ completed: false });
+      } finally {
+        await patient.stop();
+      }
+    },
+  );
+});
+
 describe('body limits', () => {
   it.each(['/api/echo', '/api/beacon'])('%s refuses a body over the limit with 413', async (path) => {
     const res = await fetch(`${api.url}${path}`, { method: 'POST', body: 'x'.repeat(1_001) });

@@ -59,9 +59,14 @@ describe('the allowed upstream paths', () => {
   });
 
   it('answers HEAD like GET without a body, and other methods with 405', async () => {
-    const head = await fetch(`${stack.api.url}/api/upstream/tags`, { method: 'HEAD' });
+    // A query of its own, so the answer is not already in the proxy cache.
+    const head = await fetch(`${stack.api.url}/api/upstream/tags?prefix=head`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
+    // The third party is always called with GET (docs/decisions.md), even for a HEAD.
+    expect((await stack.upstream.calls()).recent.map(({ method, path, query }) => ({ method, path, query }))).toEqual([
+      { method: 'GET', path: '/tags', query: 'prefix=head' },
+    ]);
     const post = await fetch(`${stack.api.url}/api/upstream/posts`, { method: 'POST', body: '{}' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
