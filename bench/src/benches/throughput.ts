@@ -133,6 +133,7 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
         get(`api ${method}`),
         get(`Koa + router ${method}`),
         'Koa + @koa/router echo',
+        0.9,
       );
       if (rps!.met === false) {
         rps!.note =
