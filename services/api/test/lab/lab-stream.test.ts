@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorBody } from '@origin-lab/contract';
-import { apiForFile } from '../start-api.js';
+import { ALLOWED, apiForFile } from '../start-api.js';
 
 const api = apiForFile();
 
@@ -79,6 +79,7 @@ describe('the stream lab: what /api/stream never sends', () => {
     ['of over the limit', 'of=51', 'of'],
     ['per of zero', 'per=0', 'per'],
     ['an interval too short', 'interval=1', 'interval'],
+    ['an interval too long', 'interval=5001', 'interval'],
     ['a retry too long', 'retry=60001', 'retry'],
     ['id not on or off', 'id=yes', 'id'],
     ['an unknown reconnect answer', 'reconnect=301', 'reconnect'],
@@ -88,5 +89,12 @@ describe('the stream lab: what /api/stream never sends', () => {
     const body = (await answer.json()) as ErrorBody;
     expect(body.parameter).toBe(parameter);
     expect(body.error).toMatch(parameter);
+  });
+
+  it('is same origin only: no CORS headers, even for an allowed origin', async () => {
+    const answer = await fetch(`${api.url}/lab/stream?interval=10&of=1`, { headers: { Origin: ALLOWED } });
+    await answer.text();
+    expect(answer.status).toBe(200);
+    expect([...answer.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
   });
 });

@@ -122,7 +122,8 @@ describe('where the key is configured', () => {
   });
 
   it('a key that could not travel in a header is a configuration error that does not repeat it', () => {
-    for (const bad of [`${key}\nX-Injected: 1`, `${key} with spaces`, `${key}\u00e9`]) {
+    const tooLong = `${key}${'k'.repeat(513 - key.length)}`;
+    for (const bad of [`${key}\nX-Injected: 1`, `${key} with spaces`, `${key}\u00e9`, tooLong]) {
       let message = '';
       try {
         apiConfigFromEnv({ UPSTREAM_API_KEY: bad }, 0);
@@ -130,9 +131,12 @@ describe('where the key is configured', () => {
         expect(err).toBeInstanceOf(ConfigError);
         message = (err as Error).message;
       }
-      expect(message).toMatch(/UPSTREAM_API_KEY/);
+      expect(message).toMatch(/UPSTREAM_API_KEY.*1 to 512 visible ASCII characters/);
       expect(message).not.toContain(key);
     }
+    // The longest key that fits is accepted as it is.
+    const longest = tooLong.slice(0, 512);
+    expect(apiConfigFromEnv({ UPSTREAM_API_KEY: longest }, 0).upstream.apiKey).toBe(longest);
   });
 
   it('UPSTREAM_URL must be a plain http(s) base: no credentials, query or fragment', () => {
