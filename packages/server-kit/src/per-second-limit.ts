@@ -9,14 +9,12 @@ export function perSecondLimit(perSecond: number, report: (refused: number) => v
   let second = -Infinity;
   let admitted = 0;
   let refused = 0;
+  // Set when the first of a second is refused, so it is pending exactly while refused > 0.
   let timer: NodeJS.Timeout | undefined;
   const reportRefused = () => {
-    if (timer !== undefined) {
-      clearTimeout(timer);
-      timer = undefined;
-      process.removeListener('exit', reportRefused);
-    }
     if (refused === 0) return;
+    clearTimeout(timer);
+    process.removeListener('exit', reportRefused);
     const count = refused;
     refused = 0;
     report(count);
