@@ -1,11 +1,12 @@
 import http from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
+import compose from 'koa-compose';
 import type { ApiConfig } from './config.js';
 import { requestLog } from './middleware/request-log.js';
 import { cors } from './middleware/cors.js';
 import { errorsAsJson } from './middleware/errors.js';
-import { unroutedAsJson } from './middleware/unrouted.js';
+import { byPathPrefix } from './http/by-path-prefix.js';
 import { posts } from './posts/posts.js';
 import { echo } from './echo/echo.js';
 import { beacon } from './beacon/beacon.js';
@@ -29,6 +30,12 @@ import { HEALTH_PATH, health } from './shared-state/health.js';
 /** The api's additions outside the spec's /api/: the visitors' journals, the CORS lab and the stream lab. */
 export const LAB_PREFIX = '/lab/';
 
+/**
+ * Exact, case-sensitive paths: /api/echo/ and /api/ECHO are not /api/echo. Every method Node
+ * parses is known to the routers, so an odd one gets 405 (or echo), never 501.
+ */
+const ROUTER_OPTIONS = { strict: true, sensitive: true, methods: http.METHODS };
+
 export interface ApiApp extends Koa {
   /** Ends every open event stream; part of a graceful stop. Returns how many were open. */
   endStreams(): number;
@@ -42,7 +49,7 @@ export interface ApiApp extends Koa {
   close(): Promise<void>;
 }
 
-/** Builds the API without listening: the middleware chain, then the route table. */
+/** Builds the API without listening: the route tables, then the middleware chain that reaches them. */
 export function createApp(config: ApiConfig): ApiApp {
   const app = new Koa();
   app.silent = true;
@@ -55,10 +62,8 @@ export function createApp(config: ApiConfig): ApiApp {
   const journalOn = config.journal.visitors > 0;
   const journals = stores.journals;
 
-  // Exact, case-sensitive paths: /api/echo/ and /api/ECHO are not /api/echo. Every method Node
-  // parses is known to the router, so an odd one gets 405 (or echo), never 501.
-  const router = new Router({ strict: true, sensitive: true, methods: http.METHODS });
-  router
+  // The spec's endpoints: /api/ holds exactly these.
+  const api = new Router(ROUTER_OPTIONS)
     .get('/api/posts', postsHandlers.list)
     .post('/api/posts', postsHandlers.create)
     .all('/api/echo', echo(config))
@@ -69,7 +74,10 @@ export function createApp(config: ApiConfig): ApiApp {
     .get('/api/slow', slow(config))
     .get('/api/bad-json', badJson())
     .get(PROXIED_ROUTES, proxy(proxyConfig, config.log, stores.proxyCache))
-    .all(NOT_PROXIED_ROUTE, notProxied)
+    .all(NOT_PROXIED_ROUTE, notProxied);
+
+  // The additions, under LAB_PREFIX: the CORS lab, the stream lab, health and the visitors' journals.
+  const lab = new Router(ROUTER_OPTIONS)
     .all(LAB_CORS_PATH, labCors(config.lab, config.limits.bodyBytes))
     .get(LAB_STREAM_PATH, labStream(config.lab, openStreams))
     .get(HEALTH_PATH, health(config.replica, stores.redis))
@@ -84,20 +92,22 @@ export function createApp(config: ApiConfig): ApiApp {
         : journalOff,
     );
 
+  const fairShare = visitorLimits(config.visitorLimits, stores.holdings, config.log);
+  const errors = errorsAsJson(config.log);
+
   // First, so each visitor's journal has every request as it arrived and every answer as it left.
   if (journalOn) app.use(recordVisitors(journals, stores.redis ? config.replica : undefined));
   if (config.logRequests) app.use(requestLog(config.log, config.logRequestLinesPerSecond));
-  // OPTIONS is answered here, before any route: the preflight. The journals are same-origin only:
-  // no other origin is ever allowed to read them.
-  const apiCors = cors(config.allowedOrigins);
-  app.use((ctx, next) => (ctx.path.startsWith(LAB_PREFIX) ? next() : apiCors(ctx, next)));
-  // After CORS, so a page on the other origin can read the 429; preflights are never counted.
-  const fairShare = visitorLimits(config.visitorLimits, stores.holdings, config.log);
-  app.use(fairShare);
-  app.use(errorsAsJson(config.log));
-  app.use(unroutedAsJson());
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(
+    byPathPrefix(
+      LAB_PREFIX,
+      // Same-origin only: no other origin may read a journal, and the CORS lab answers with its own headers.
+      compose([fairShare, errors, lab.routes(), lab.allowedMethods()]),
+      // OPTIONS is answered by CORS, before any route: the preflight. Fair shares come after CORS,
+      // so a page on the other origin can read the 429, and preflights are never counted.
+      compose([cors(config.allowedOrigins), fairShare, errors, api.routes(), api.allowedMethods()]),
+    ),
+  );
 
   return Object.assign(app, {
     openStreamCount: () => openStreams.size,

@@ -140,6 +140,9 @@ describe('the endpoint table', () => {
     '/api/echo/',
     '/api/upstreamposts',
     '/elsewhere',
+    '/lab/nope',
+    '/lab/',
+    '/lab/STREAM',
   ])('unknown path %s answers 404 { error, path }', async (path) => {
     const res = await fetch(`${api.url}${path}`);
     expect(res.status).toBe(404);
@@ -156,6 +159,8 @@ describe('the endpoint table', () => {
     ['POST', '/api/flaky'],
     ['PATCH', '/api/slow'],
     ['POST', '/api/bad-json'],
+    ['POST', '/lab/stream'],
+    ['DELETE', '/lab/journal'],
   ])('%s %s answers 405 with Allow and a JSON error', async (method, path) => {
     const res = await fetch(`${api.url}${path}`, { method });
     expect(res.status).toBe(405);
@@ -165,6 +170,17 @@ describe('the endpoint table', () => {
       path,
       allowed: expect.arrayContaining(['GET']),
     });
+  });
+
+  // The lab's part of the api has no CORS middleware: its 404 carries no CORS answer either.
+  it.each([
+    ['/api/nope', 'http://allowed.example'],
+    ['/elsewhere', 'http://allowed.example'],
+    ['/lab/nope', null],
+  ])('a 404 for %s from an allowed origin has Access-Control-Allow-Origin %s', async (path, allowOrigin) => {
+    const res = await fetch(`${api.url}${path}`, { headers: { Origin: 'http://allowed.example' } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('access-control-allow-origin')).toBe(allowOrigin);
   });
 
   it('there is no WebSocket route: an upgrade request is answered as plain HTTP, never 101', async () => {
