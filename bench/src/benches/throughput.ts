@@ -58,12 +58,16 @@ export function plan(options: BenchOptions, log: (line: string) => void) {
  * Echo GET and POST: the api beside a bare node:http echo with the same answer, beside the
  * cheapest Koa app giving that answer (what any Koa app pays), and beside that Koa app routed
  * with @koa/router (what any routed Koa app pays); also the api with its request log on, as
- * configured by default and with every line written.
+ * configured by default and with every line written. A second process of the routed Koa app
+ * shows how far two processes of one program differ in the same run: the resolution of every
+ * ratio here.
  */
 export async function echoBench(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
   const bare = await startBareEcho();
   const koa = await startKoaMinimalEcho();
   const routed = await startKoaRouterEcho();
+  // A second process of the same server: how far two processes of one program differ in this run.
+  const routedAgain = await startKoaRouterEcho();
   const api = await startApi();
   const logging = await startApiLoggingToFile();
   const loggingEveryLine = await startApiLoggingToFile({ LOG_REQUEST_LINES_PER_SECOND: '0' });
@@ -74,6 +78,7 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
         target('bare GET', bare.url, ECHO_GET, options),
         target('minimal Koa GET', koa.url, ECHO_GET, options),
         target('Koa + router GET', routed.url, ECHO_GET, options),
+        target('Koa + router GET, second process', routedAgain.url, ECHO_GET, options),
         target('api GET', api.url, ECHO_GET, options),
         target('bare POST', bare.url, ECHO_POST, options),
         target('minimal Koa POST', koa.url, ECHO_POST, options),
@@ -144,6 +149,13 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
       figures.push(rps!, p99!, koaFloor!, routerFloor!, routerOverKoa!, apiOverKoa!, apiOverRouter!);
     }
     figures.push(
+      throughputFigures(
+        'echo',
+        'Koa + @koa/router echo GET, a second process vs the first (the spread between two processes of one server)',
+        get('Koa + router GET, second process'),
+        get('Koa + router GET'),
+        'Koa + @koa/router echo',
+      )[0]!,
       ...throughputFigures(
         'echo',
         'api GET, request log on, default line limit (stdout to a file)',
@@ -174,6 +186,7 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
       bare.child.stop(),
       koa.child.stop(),
       routed.child.stop(),
+      routedAgain.child.stop(),
       api.child.stop(),
       logging.child.stop(),
       loggingEveryLine.child.stop(),
