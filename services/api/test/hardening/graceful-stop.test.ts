@@ -126,4 +126,32 @@ describe('graceful stop on SIGTERM', () => {
     console.log(`graceful stop: exited ${Math.round(exitedAt - signalled)} ms after SIGTERM`);
     expect(exitedAt - signalled).toBeLessThan(EXIT_BOUND_MS);
   }, 30_000);
+
+  // docs/decisions.md, "Graceful stop": in-flight requests get a grace, then are cut; a second
+  // signal does not wait for the grace at all.
+  it('cuts a request still waiting when the grace is over, and exits 0', async () => {
+    const api = await startApiProcess();
+    // Answered after 30 s (the longest /api/slow wait), far past the grace.
+    const held = openRequest(api.port, '/api/slow?ms=30000', true);
+    await held.sent;
+    await sleep(250);
+
+    api.process.kill('SIGTERM');
+    // Bounded well under the 30 s answer: only a cut ends this request in time.
+    expect(await api.exitWithin(20_000)).toBe(0);
+    expect(await held.done).toBe('');
+  }, 30_000);
+
+  it('exits at once with 130 on a second signal, without waiting for what is in flight', async () => {
+    const api = await startApiProcess();
+    const held = openRequest(api.port, '/api/slow?ms=30000', true);
+    await held.sent;
+    await sleep(250);
+
+    api.process.kill('SIGTERM');
+    await api.waitFor(/SIGTERM received/, 5_000, 'the stop message');
+    api.process.kill('SIGTERM');
+    expect(await api.exitWithin(20_000)).toBe(130);
+    expect(await held.done).toBe('');
+  }, 30_000);
 });
