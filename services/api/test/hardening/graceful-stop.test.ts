@@ -129,13 +129,17 @@ describe('graceful stop on SIGTERM', () => {
 
   // docs/decisions.md, "Graceful stop": in-flight requests get a grace, then are cut; a second
   // signal does not wait for the grace at all.
-  it('cuts a request still waiting when the grace is over, and exits 0', async () => {
+  /** The api with one request in flight, to be answered after 30 s (the longest /api/slow wait): far past the grace. */
+  async function apiHoldingARequest() {
     const api = await startApiProcess();
-    // Answered after 30 s (the longest /api/slow wait), far past the grace.
     const held = openRequest(api.port, '/api/slow?ms=30000', true);
     await held.sent;
     await sleep(250);
+    return { api, held };
+  }
 
+  it('cuts a request still waiting when the grace is over, and exits 0', async () => {
+    const { api, held } = await apiHoldingARequest();
     api.process.kill('SIGTERM');
     // Bounded well under the 30 s answer: only a cut ends this request in time.
     expect(await api.exitWithin(20_000)).toBe(0);
@@ -143,11 +147,7 @@ describe('graceful stop on SIGTERM', () => {
   }, 30_000);
 
   it('exits at once with 130 on a second signal, without waiting for what is in flight', async () => {
-    const api = await startApiProcess();
-    const held = openRequest(api.port, '/api/slow?ms=30000', true);
-    await held.sent;
-    await sleep(250);
-
+    const { api, held } = await apiHoldingARequest();
     api.process.kill('SIGTERM');
     await api.waitFor(/SIGTERM received/, 5_000, 'the stop message');
     api.process.kill('SIGTERM');
