@@ -6,7 +6,8 @@ import type { ApiConfig } from './config.js';
 import { requestLog } from './middleware/request-log.js';
 import { cors } from './middleware/cors.js';
 import { errorsAsJson } from './middleware/errors.js';
-import { byPathPrefix } from './http/by-path-prefix.js';
+import { unroutedAsJson } from './middleware/unrouted.js';
+import { byPathPrefix } from './middleware/by-path-prefix.js';
 import { posts } from './posts/posts.js';
 import { echo } from './echo/echo.js';
 import { beacon } from './beacon/beacon.js';
@@ -94,6 +95,7 @@ export function createApp(config: ApiConfig): ApiApp {
 
   const fairShare = visitorLimits(config.visitorLimits, stores.holdings, config.log);
   const errors = errorsAsJson(config.log);
+  const unrouted = unroutedAsJson();
 
   // First, so each visitor's journal has every request as it arrived and every answer as it left.
   if (journalOn) app.use(recordVisitors(journals, stores.redis ? config.replica : undefined));
@@ -102,10 +104,10 @@ export function createApp(config: ApiConfig): ApiApp {
     byPathPrefix(
       LAB_PREFIX,
       // Same-origin only: no other origin may read a journal, and the CORS lab answers with its own headers.
-      compose([fairShare, errors, lab.routes(), lab.allowedMethods()]),
+      compose([fairShare, errors, lab.routes(), unrouted, lab.allowedMethods()]),
       // OPTIONS is answered by CORS, before any route: the preflight. Fair shares come after CORS,
       // so a page on the other origin can read the 429, and preflights are never counted.
-      compose([cors(config.allowedOrigins), fairShare, errors, api.routes(), api.allowedMethods()]),
+      compose([cors(config.allowedOrigins), fairShare, errors, api.routes(), unrouted, api.allowedMethods()]),
     ),
   );
 
