@@ -14,6 +14,7 @@ import {
   startKoaRouterEcho,
   startKoaRouterEchoLoggingToFile,
   startUpstreamMock,
+  type Server,
 } from '../lib/servers.js';
 
 export type Shape = Omit<WrkRequest, 'url' | 'connections' | 'durationS'> & { path: string };
@@ -43,10 +44,39 @@ const PREFLIGHT: Shape = {
 };
 
 export function target(label: string, base: string, shape: Shape, options: BenchOptions, tool = wrk): LoadTarget {
+  return { label, run: (durationS) => load(base, shape, options, durationS, tool) };
+}
+
+function load(base: string, shape: Shape, options: BenchOptions, durationS: number, tool = wrk) {
   const { path, ...request } = shape;
+  return tool({ ...request, url: `${base}${path}`, connections: options.connections, durationS });
+}
+
+/**
+ * A target that starts a new process of its server for each run, warms it, measures it and stops
+ * it. Two processes of one program can differ by more than a 10% target (where the heap and the
+ * JIT's code land, which core takes them), so a figure from one process of each side says as much
+ * about that draw as about the code; a median over runs, each with new processes, does not.
+ */
+export function freshEachRun(
+  label: string,
+  start: () => Promise<Server>,
+  shape: Shape,
+  options: BenchOptions,
+  warmupS: number,
+): LoadTarget {
   return {
     label,
-    run: (durationS) => tool({ ...request, url: `${base}${path}`, connections: options.connections, durationS }),
+    warm: () => Promise.resolve(),
+    run: async (durationS) => {
+      const server = await start();
+      try {
+        await load(server.url, shape, options, warmupS);
+        return await load(server.url, shape, options, durationS);
+      } finally {
+        await server.child.stop();
+      }
+    },
   };
 }
 
@@ -58,141 +88,125 @@ export function plan(options: BenchOptions, log: (line: string) => void) {
  * Echo GET and POST: the api beside a bare node:http echo with the same answer, beside the
  * cheapest Koa app giving that answer (what any Koa app pays), and beside that Koa app routed
  * with @koa/router (what any routed Koa app pays); also the api with its request log on, as
- * configured by default and with every line written. A second process of the routed Koa app
- * shows how far two processes of one program differ in the same run: the resolution of every
- * ratio here.
+ * configured by default and with every line written. Every run of every target is a new process
+ * (freshEachRun), and a second Koa + @koa/router target shows how far two processes of one
+ * program still differ: the resolution of every ratio here.
  */
 export async function echoBench(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
-  const bare = await startBareEcho();
-  const koa = await startKoaMinimalEcho();
-  const routed = await startKoaRouterEcho();
-  // A second process of the same server: how far two processes of one program differ in this run.
-  const routedAgain = await startKoaRouterEcho();
-  const api = await startApi();
-  const logging = await startApiLoggingToFile();
-  const loggingEveryLine = await startApiLoggingToFile({ LOG_REQUEST_LINES_PER_SECOND: '0' });
-  const routedLogging = await startKoaRouterEchoLoggingToFile();
-  try {
-    const results = await measureInTurns(
-      [
-        target('bare GET', bare.url, ECHO_GET, options),
-        target('minimal Koa GET', koa.url, ECHO_GET, options),
-        target('Koa + router GET', routed.url, ECHO_GET, options),
-        target('Koa + router GET, second process', routedAgain.url, ECHO_GET, options),
-        target('api GET', api.url, ECHO_GET, options),
-        target('bare POST', bare.url, ECHO_POST, options),
-        target('minimal Koa POST', koa.url, ECHO_POST, options),
-        target('Koa + router POST', routed.url, ECHO_POST, options),
-        target('api POST', api.url, ECHO_POST, options),
-        target('api GET, request log on', logging.url, ECHO_GET, options),
-        target('api GET, every request line', loggingEveryLine.url, ECHO_GET, options),
-        target('Koa + router GET, request log on', routedLogging.url, ECHO_GET, options),
-      ],
-      plan(options, log),
+  const { warmupS } = plan(options, log);
+  const fresh = (label: string, start: () => Promise<Server>, shape: Shape) =>
+    freshEachRun(label, start, shape, options, warmupS);
+  const startLogging = () => startApiLoggingToFile();
+  const startLoggingEveryLine = () => startApiLoggingToFile({ LOG_REQUEST_LINES_PER_SECOND: '0' });
+  const startApiLogOff = () => startApi();
+  const results = await measureInTurns(
+    [
+      fresh('bare GET', startBareEcho, ECHO_GET),
+      fresh('minimal Koa GET', startKoaMinimalEcho, ECHO_GET),
+      fresh('Koa + router GET', startKoaRouterEcho, ECHO_GET),
+      fresh('Koa + router GET, another process', startKoaRouterEcho, ECHO_GET),
+      fresh('api GET', startApiLogOff, ECHO_GET),
+      fresh('bare POST', startBareEcho, ECHO_POST),
+      fresh('minimal Koa POST', startKoaMinimalEcho, ECHO_POST),
+      fresh('Koa + router POST', startKoaRouterEcho, ECHO_POST),
+      fresh('api POST', startApiLogOff, ECHO_POST),
+      fresh('api GET, request log on', startLogging, ECHO_GET),
+      fresh('api GET, every request line', startLoggingEveryLine, ECHO_GET),
+      fresh('Koa + router GET, request log on', startKoaRouterEchoLoggingToFile, ECHO_GET),
+    ],
+    plan(options, log),
+  );
+  const get = (label: string) => results.get(label)!;
+  const figures: Figure[] = [];
+  for (const [method, shape] of [
+    ['GET', 'GET /api/echo?query'],
+    ['POST', 'POST /api/echo 200-byte JSON'],
+  ] as const) {
+    const [rps, p99] = throughputFigures(
+      'echo',
+      `api ${shape}`,
+      get(`api ${method}`),
+      get(`bare ${method}`),
+      'bare node:http',
+      0.8,
     );
-    const get = (label: string) => results.get(label)!;
-    const figures: Figure[] = [];
-    for (const [method, shape] of [
-      ['GET', 'GET /api/echo?query'],
-      ['POST', 'POST /api/echo 200-byte JSON'],
-    ] as const) {
-      const [rps, p99] = throughputFigures(
-        'echo',
-        `api ${shape}`,
-        get(`api ${method}`),
-        get(`bare ${method}`),
-        'bare node:http',
-        0.8,
-      );
-      const [koaFloor] = throughputFigures(
-        'echo',
-        `cheapest Koa echo, ${method} (Koa's floor)`,
-        get(`minimal Koa ${method}`),
-        get(`bare ${method}`),
-        'bare node:http',
-      );
-      const [routerFloor] = throughputFigures(
-        'echo',
-        `Koa + @koa/router echo, ${method} (a routed Koa app's floor)`,
-        get(`Koa + router ${method}`),
-        get(`bare ${method}`),
-        'bare node:http',
-      );
-      const [routerOverKoa] = throughputFigures(
-        'echo',
-        `Koa + @koa/router echo ${method} vs cheapest Koa echo`,
-        get(`Koa + router ${method}`),
-        get(`minimal Koa ${method}`),
-        'cheapest Koa echo',
-      );
-      const [apiOverKoa] = throughputFigures(
-        'echo',
-        `api ${method} vs cheapest Koa echo`,
-        get(`api ${method}`),
-        get(`minimal Koa ${method}`),
-        'cheapest Koa echo',
-      );
-      const [apiOverRouter] = throughputFigures(
-        'echo',
-        `api ${method} vs Koa + @koa/router echo`,
-        get(`api ${method}`),
-        get(`Koa + router ${method}`),
-        'Koa + @koa/router echo',
-        0.9,
-      );
-      if (rps!.met === false) {
-        rps!.note =
-          `the cheapest Koa app giving the same answer (bench/src/servers/koa-minimal-echo.ts) reaches ${koaFloor!.ratio!.toFixed(2)}x of bare node:http, ` +
-          `a Koa + @koa/router app ${routerFloor!.ratio!.toFixed(2)}x, ` +
-          `and the api ${apiOverKoa!.ratio!.toFixed(2)}x of the cheapest Koa app: Koa's own per-request work stands in the way of 0.8x`;
-      }
-      figures.push(rps!, p99!, koaFloor!, routerFloor!, routerOverKoa!, apiOverKoa!, apiOverRouter!);
+    const [koaFloor] = throughputFigures(
+      'echo',
+      `cheapest Koa echo, ${method} (Koa's floor)`,
+      get(`minimal Koa ${method}`),
+      get(`bare ${method}`),
+      'bare node:http',
+    );
+    const [routerFloor] = throughputFigures(
+      'echo',
+      `Koa + @koa/router echo, ${method} (a routed Koa app's floor)`,
+      get(`Koa + router ${method}`),
+      get(`bare ${method}`),
+      'bare node:http',
+    );
+    const [routerOverKoa] = throughputFigures(
+      'echo',
+      `Koa + @koa/router echo ${method} vs cheapest Koa echo`,
+      get(`Koa + router ${method}`),
+      get(`minimal Koa ${method}`),
+      'cheapest Koa echo',
+    );
+    const [apiOverKoa] = throughputFigures(
+      'echo',
+      `api ${method} vs cheapest Koa echo`,
+      get(`api ${method}`),
+      get(`minimal Koa ${method}`),
+      'cheapest Koa echo',
+    );
+    const [apiOverRouter] = throughputFigures(
+      'echo',
+      `api ${method} vs Koa + @koa/router echo`,
+      get(`api ${method}`),
+      get(`Koa + router ${method}`),
+      'Koa + @koa/router echo',
+      0.9,
+    );
+    if (rps!.met === false) {
+      rps!.note =
+        `the cheapest Koa app giving the same answer (bench/src/servers/koa-minimal-echo.ts) reaches ${koaFloor!.ratio!.toFixed(2)}x of bare node:http, ` +
+        `a Koa + @koa/router app ${routerFloor!.ratio!.toFixed(2)}x, ` +
+        `and the api ${apiOverKoa!.ratio!.toFixed(2)}x of the cheapest Koa app: Koa's own per-request work stands in the way of 0.8x`;
     }
-    figures.push(
-      throughputFigures(
-        'echo',
-        'Koa + @koa/router echo GET, a second process vs the first (the spread between two processes of one server)',
-        get('Koa + router GET, second process'),
-        get('Koa + router GET'),
-        'Koa + @koa/router echo',
-      )[0]!,
-      ...throughputFigures(
-        'echo',
-        'api GET, request log on, default line limit (stdout to a file)',
-        get('api GET, request log on'),
-        get('api GET'),
-        'the same api, log off',
-        0.9,
-        1.5,
-      ),
-      ...throughputFigures(
-        'echo',
-        'api GET, every request line written (LOG_REQUEST_LINES_PER_SECOND=0, stdout to a file)',
-        get('api GET, every request line'),
-        get('api GET'),
-        'the same api, log off',
-      ),
-      ...throughputFigures(
-        'echo',
-        "Koa + @koa/router echo with the api's request log (the logger's floor)",
-        get('Koa + router GET, request log on'),
-        get('Koa + router GET'),
-        'the same echo, log off',
-      ),
-    );
-    return figures;
-  } finally {
-    await Promise.all([
-      bare.child.stop(),
-      koa.child.stop(),
-      routed.child.stop(),
-      routedAgain.child.stop(),
-      api.child.stop(),
-      logging.child.stop(),
-      loggingEveryLine.child.stop(),
-      routedLogging.child.stop(),
-    ]);
+    figures.push(rps!, p99!, koaFloor!, routerFloor!, routerOverKoa!, apiOverKoa!, apiOverRouter!);
   }
+  figures.push(
+    throughputFigures(
+      'echo',
+      'Koa + @koa/router echo GET, other processes vs the first (two processes of one server, each run)',
+      get('Koa + router GET, another process'),
+      get('Koa + router GET'),
+      'Koa + @koa/router echo',
+    )[0]!,
+    ...throughputFigures(
+      'echo',
+      'api GET, request log on, default line limit (stdout to a file)',
+      get('api GET, request log on'),
+      get('api GET'),
+      'the same api, log off',
+      0.9,
+      1.5,
+    ),
+    ...throughputFigures(
+      'echo',
+      'api GET, every request line written (LOG_REQUEST_LINES_PER_SECOND=0, stdout to a file)',
+      get('api GET, every request line'),
+      get('api GET'),
+      'the same api, log off',
+    ),
+    ...throughputFigures(
+      'echo',
+      "Koa + @koa/router echo with the api's request log (the logger's floor)",
+      get('Koa + router GET, request log on'),
+      get('Koa + router GET'),
+      'the same echo, log off',
+    ),
+  );
+  return figures;
 }
 
 /** Preflight OPTIONS from an allowed origin, beside the api's own echo GET in the same run. */

@@ -6,6 +6,8 @@ import { median } from './stats.js';
 export interface LoadTarget {
   label: string;
   run(durationS: number): Promise<LoadResult>;
+  /** Warms the target before its first run; without it, one run of the warm-up's length does. */
+  warm?(durationS: number): Promise<unknown>;
 }
 
 export interface LoadPlan {
@@ -26,7 +28,7 @@ export async function measureInTurns(
   plan: LoadPlan,
 ): Promise<Map<string, LoadResult[]>> {
   const results = new Map<string, LoadResult[]>(targets.map((target) => [target.label, []]));
-  for (const target of targets) await target.run(plan.warmupS);
+  for (const target of targets) await (target.warm ?? target.run)(plan.warmupS);
   for (let run = 1; run <= plan.runs; run++) {
     for (const target of run % 2 === 1 ? targets : [...targets].reverse()) {
       const result = await target.run(plan.durationS);
@@ -51,6 +53,7 @@ export function throughputFigures(
 ): Figure[] {
   const ratios = measured.map((result, run) => result.rps / baseline[run]!.rps);
   const ratio = median(ratios);
+  const spread = rangeOf(ratios);
   const errors = measured.reduce((sum, result) => sum + result.errors, 0);
   const rps: Figure = {
     bench,
@@ -59,6 +62,7 @@ export function throughputFigures(
     unit: 'req/s',
     baseline: { label: baselineLabel, value: median(baseline.map((result) => result.rps)) },
     ratio,
+    ...spread,
     ...(minRatio === undefined ? {} : { target: `>= ${minRatio}x`, met: ratio >= minRatio }),
     ...(errors > 0 ? { note: `${errors} failed or non-2xx answers in ${measured.length} runs` } : {}),
   };
@@ -70,10 +74,16 @@ export function throughputFigures(
     unit: 'ms',
     baseline: { label: baselineLabel, value: median(baseline.map((result) => result.p99Ms)) },
     ratio: median(p99Ratios),
+    ...rangeOf(p99Ratios),
   };
   if (maxP99Ratio !== undefined) {
     p99.target = `<= ${maxP99Ratio}x`;
     p99.met = p99.ratio! <= maxP99Ratio;
   }
   return [rps, p99];
+}
+
+/** The lowest and highest per-run ratio, when there is more than one run: how far one run can stray from the median. */
+function rangeOf(ratios: readonly number[]): Pick<Figure, 'range'> {
+  return ratios.length > 1 ? { range: [Math.min(...ratios), Math.max(...ratios)] } : {};
 }

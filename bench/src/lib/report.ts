@@ -7,6 +7,8 @@ export interface Figure {
   baseline?: { label: string; value: number };
   /** value / baseline, or a ratio computed from paired runs (the median of per-run ratios). */
   ratio?: number;
+  /** The lowest and highest of the per-run ratios behind ratio. */
+  range?: [number, number];
   /** The goal in words, e.g. ">= 0.8x bare" or "< 50 ms". */
   target?: string;
   met?: boolean;
@@ -22,13 +24,13 @@ export function formatNumber(value: number, unit: string): string {
 
 /** A plain-text table, one line per figure, for the terminal (and a Markdown variant for docs). */
 export function renderTable(figures: readonly Figure[], markdown = false): string {
-  const header = ['benchmark', 'figure', 'value', 'baseline (same run)', 'ratio', 'target', 'met'];
+  const header = ['benchmark', 'figure', 'value', 'baseline (same run)', 'ratio (runs from-to)', 'target', 'met'];
   const rows = figures.map((figure) => [
     figure.bench,
     figure.name,
     formatNumber(figure.value, figure.unit),
     figure.baseline ? `${formatNumber(figure.baseline.value, figure.unit)} ${figure.baseline.label}` : '',
-    figure.ratio === undefined ? '' : `${formatNumber(figure.ratio, '')}x`,
+    figure.ratio === undefined ? '' : `${formatNumber(figure.ratio, '')}x${rangeText(figure.range)}`,
     figure.target ?? '',
     figure.met === undefined ? '' : figure.met ? 'yes' : 'NO',
   ]);
@@ -50,4 +52,8 @@ export function renderNotes(figures: readonly Figure[]): string {
     .filter((figure) => figure.note)
     .map((figure) => `- ${figure.bench} / ${figure.name}: ${figure.note}`)
     .join('\n');
+}
+
+function rangeText(range: Figure['range']): string {
+  return range ? ` (${formatNumber(range[0], '')}-${formatNumber(range[1], '')})` : '';
 }
