@@ -39,7 +39,8 @@ export class MemoryHoldings implements HoldingStore {
   release(token: string, kinds: readonly HoldKind[]): void {
     const held = this.heldBy.get(token);
     if (!held) return;
-    for (const kind of kinds) held[kind] -= 1;
+    // Never below zero, as in Redis: a count below zero would let the visitor take one more.
+    for (const kind of kinds) held[kind] = Math.max(0, held[kind] - 1);
     if (held.inFlight <= 0) this.heldBy.delete(token);
   }
 

@@ -76,6 +76,26 @@ describe('concurrent misses for the same target', () => {
     expect((await upstream.calls()).total).toBe(2);
   });
 
+  it("a 4xx is never handed to a waiter: once the first call's answer turns out 4xx, each waiter calls for itself", async () => {
+    const proxy = await freshApi();
+    const answers = concurrently('/api/upstream/posts?mock=hold&page=0');
+    await allArrived(proxy);
+    await upstream.release(); // the first call now answers 400 (page 0 is out of range)
+    // Each waiter's own call is held too: they all reach the upstream before any is answered.
+    await pollUntil(
+      `the ${CONCURRENT - 1} waiters' own calls`,
+      async () => (await upstream.calls()).held >= CONCURRENT - 1,
+      {
+        timeoutMs: 5_000,
+      },
+    );
+    await upstream.release();
+
+    const results = await answers;
+    expect(results.map((result) => result.status)).toEqual(Array(CONCURRENT).fill(400));
+    expect((await upstream.calls()).total).toBe(CONCURRENT);
+  });
+
   it('an unshareable (private) answer is never handed to a waiter: each request gets its own upstream call', async () => {
     await freshApi();
     const results = await concurrently('/api/upstream/posts?mock=slow,private&delayMs=200');

@@ -286,4 +286,34 @@ describe.each(BACKENDS)('the fair-share counts (%s)', (backend) => {
     expect(await store.take('visitor-b', ['inFlight', 'streams'], limits)).toBeNull();
     expect(await store.holding('visitor-b')).toEqual({ inFlight: 1, streams: 1, slow: 0 });
   });
+
+  it('never takes a count below zero, so a release with nothing to give back frees no extra room', async () => {
+    const store = await holdingStore(backend);
+    expect(await store.take('visitor-a', ['inFlight', 'streams'], limits)).toBeNull();
+    expect(await store.take('visitor-a', ['inFlight'], limits)).toBeNull();
+    store.release('visitor-a', ['inFlight', 'streams']);
+    // A second release of the stream: nothing is held any more to give back.
+    store.release('visitor-a', ['streams']);
+    await pollUntil('the releases applied', async () => (await store.holding('visitor-a')).inFlight === 1, {
+      timeoutMs: 5_000,
+    });
+    expect(await store.holding('visitor-a')).toEqual({ inFlight: 1, streams: 0, slow: 0 });
+    expect(await store.take('visitor-a', ['streams'], limits)).toBeNull();
+    expect(await store.take('visitor-a', ['streams'], limits)).toBe('streams');
+  });
+});
+
+describe('the fair-share counts in Redis', () => {
+  it("forget a visitor some time after its last request, so a dead replica's holdings do not stay", async () => {
+    const countTtlMs = 300;
+    const store = new RedisHoldings(await redis.connect(), countTtlMs, () => {});
+    const limits = { inFlight: 1, streams: 0, slow: 0 };
+    expect(await store.take('visitor-a', ['inFlight'], limits)).toBeNull();
+    expect(await store.take('visitor-a', ['inFlight'], limits)).toBe('inFlight');
+    // Never released, as by a replica that died: the count goes with the visitor's hash.
+    await pollUntil('the count to expire', async () => (await store.holding('visitor-a')).inFlight === 0, {
+      timeoutMs: 10_000,
+    });
+    expect(await store.take('visitor-a', ['inFlight'], limits)).toBeNull();
+  });
 });
