@@ -96,22 +96,27 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
   const { warmupS } = plan(options, log);
   const fresh = (label: string, start: () => Promise<Server>, shape: Shape) =>
     freshEachRun(label, start, shape, options, warmupS);
-  const startLogging = () => startApiLoggingToFile();
-  const startLoggingEveryLine = () => startApiLoggingToFile({ LOG_REQUEST_LINES_PER_SECOND: '0' });
-  const startApiLogOff = () => startApi();
+  // The same four servers answer GET and POST; labels read "<server> <method>".
+  const servers: [string, () => Promise<Server>][] = [
+    ['bare', startBareEcho],
+    ['minimal Koa', startKoaMinimalEcho],
+    ['Koa + router', startKoaRouterEcho],
+    ['api', () => startApi()],
+  ];
+  const shapes: [string, Shape][] = [
+    ['GET', ECHO_GET],
+    ['POST', ECHO_POST],
+  ];
   const results = await measureInTurns(
     [
-      fresh('bare GET', startBareEcho, ECHO_GET),
-      fresh('minimal Koa GET', startKoaMinimalEcho, ECHO_GET),
-      fresh('Koa + router GET', startKoaRouterEcho, ECHO_GET),
+      ...shapes.flatMap(([method, shape]) => servers.map(([name, start]) => fresh(`${name} ${method}`, start, shape))),
       fresh('Koa + router GET, another process', startKoaRouterEcho, ECHO_GET),
-      fresh('api GET', startApiLogOff, ECHO_GET),
-      fresh('bare POST', startBareEcho, ECHO_POST),
-      fresh('minimal Koa POST', startKoaMinimalEcho, ECHO_POST),
-      fresh('Koa + router POST', startKoaRouterEcho, ECHO_POST),
-      fresh('api POST', startApiLogOff, ECHO_POST),
-      fresh('api GET, request log on', startLogging, ECHO_GET),
-      fresh('api GET, every request line', startLoggingEveryLine, ECHO_GET),
+      fresh('api GET, request log on', () => startApiLoggingToFile(), ECHO_GET),
+      fresh(
+        'api GET, every request line',
+        () => startApiLoggingToFile({ LOG_REQUEST_LINES_PER_SECOND: '0' }),
+        ECHO_GET,
+      ),
       fresh('Koa + router GET, request log on', startKoaRouterEchoLoggingToFile, ECHO_GET),
     ],
     plan(options, log),
