@@ -54,9 +54,9 @@ function load(base: string, shape: Shape, options: BenchOptions, durationS: numb
 
 /**
  * A target that starts a new process of its server for each run, warms it, measures it and stops
- * it. Two processes of one program can differ by more than a 10% target (where the heap and the
- * JIT's code land, which core takes them), so a figure from one process of each side says as much
- * about that draw as about the code; a median over runs, each with new processes, does not.
+ * it. Two processes of one program can differ by several percent for as long as they live (up to
+ * 13% measured, more than a 10% target's margin), so a figure from one process of each side says
+ * as much about that draw as about the code; a median over runs, each with new processes, does not.
  */
 export function freshEachRun(
   label: string,

@@ -83,7 +83,7 @@ export function throughputFigures(
   return [rps, p99];
 }
 
-/** The lowest and highest per-run ratio, when there is more than one run: how far one run can stray from the median. */
+/** The lowest and highest per-run ratio when there are several runs: how far one run strays from the median. */
 function rangeOf(ratios: readonly number[]): Pick<Figure, 'range'> {
   return ratios.length > 1 ? { range: [Math.min(...ratios), Math.max(...ratios)] } : {};
 }
