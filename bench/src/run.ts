@@ -88,9 +88,15 @@ async function main(): Promise<void> {
   }
 }
 
-process.on('SIGINT', () => {
-  void stopAllChildren().then(() => process.exit(130));
-});
+// Interrupted (Ctrl-C, or a CI job's SIGTERM): stop every server the run started before leaving.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
+  process.on(signal, () => {
+    void stopAllChildren().then(() => process.exit(code));
+  });
+}
 
 main().catch(async (err: unknown) => {
   await stopAllChildren();
