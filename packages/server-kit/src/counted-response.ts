@@ -22,15 +22,14 @@ export class CountedResponse<Request extends http.IncomingMessage = http.Incomin
   /** Set by countBodyBytes(). */
   counting = false;
 
-  // Fixed parameters, not rest and spread: every response of the api ends through here.
-  override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
-    if (this.counting) this.bodyBytes += byteCount(chunk, encoding);
-    return (super.write as (...args: unknown[]) => boolean)(chunk, encoding, callback);
+  override write(chunk: unknown, ...rest: unknown[]): boolean {
+    if (this.counting) this.bodyBytes += byteCount(chunk, rest[0]);
+    return (super.write as (...args: unknown[]) => boolean)(chunk, ...rest);
   }
 
-  override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
-    if (this.counting && typeof chunk !== 'function') this.bodyBytes += byteCount(chunk, encoding);
-    return (super.end as (...args: unknown[]) => this)(chunk, encoding, callback);
+  override end(...args: unknown[]): this {
+    if (this.counting && typeof args[0] !== 'function') this.bodyBytes += byteCount(args[0], args[1]);
+    return (super.end as (...args: unknown[]) => this)(...args);
   }
 }
 

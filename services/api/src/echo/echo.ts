@@ -22,15 +22,14 @@ export function echo(config: ApiConfig): Middleware {
 
 function reflect(ctx: Context, body: Buffer): void {
   // Serialised here, once, with the header Koa would set for an object body: saves Koa's type lookup.
-  ctx.res.setHeader('Content-Type', JSON_TYPE);
+  ctx.set('Content-Type', JSON_TYPE);
   ctx.body = JSON.stringify(reflection(ctx, body));
 }
 
 /** The request as it arrived: what /api/echo answers (and the CORS lab, beside its scenario). */
 export function reflection(ctx: Context, body: Buffer): EchoReflection {
   const { req } = ctx;
-  // No body (most requests) is valid text: no call into isUtf8 for it.
-  const valid = body.length === 0 || isUtf8(body);
+  const valid = isUtf8(body);
   return {
     method: ctx.method,
     path: ctx.path,

@@ -35,8 +35,8 @@ export function cors(allowedOrigins: readonly string[]): Middleware {
     const approved = mode !== 'off' && origin !== undefined && allowlist.has(origin);
 
     if (approved) {
-      ctx.res.setHeader('Access-Control-Allow-Origin', origin);
-      if (mode === 'credentials') ctx.res.setHeader('Access-Control-Allow-Credentials', 'true');
+      ctx.set('Access-Control-Allow-Origin', origin);
+      if (mode === 'credentials') ctx.set('Access-Control-Allow-Credentials', 'true');
     }
 
     if (ctx.method !== 'OPTIONS') return next();
