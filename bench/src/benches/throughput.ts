@@ -93,9 +93,9 @@ export function plan(options: BenchOptions, log: (line: string) => void) {
  * program still differ: the resolution of every ratio here.
  */
 export async function echoBench(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
-  const { warmupS } = plan(options, log);
+  const turns = plan(options, log);
   const fresh = (label: string, start: () => Promise<Server>, shape: Shape) =>
-    freshEachRun(label, start, shape, options, warmupS);
+    freshEachRun(label, start, shape, options, turns.warmupS);
   // The same four servers answer GET and POST; labels read "<server> <method>".
   const servers: [string, () => Promise<Server>][] = [
     ['bare', startBareEcho],
@@ -103,13 +103,16 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
     ['Koa + router', startKoaRouterEcho],
     ['api', () => startApi()],
   ];
-  const shapes: [string, Shape][] = [
-    ['GET', ECHO_GET],
-    ['POST', ECHO_POST],
+  // Each method's request, and how its figures name it.
+  const methods = [
+    { method: 'GET', shape: ECHO_GET, described: 'GET /api/echo?query' },
+    { method: 'POST', shape: ECHO_POST, described: 'POST /api/echo 200-byte JSON' },
   ];
   const results = await measureInTurns(
     [
-      ...shapes.flatMap(([method, shape]) => servers.map(([name, start]) => fresh(`${name} ${method}`, start, shape))),
+      ...methods.flatMap(({ method, shape }) =>
+        servers.map(([name, start]) => fresh(`${name} ${method}`, start, shape)),
+      ),
       fresh('Koa + router GET, another process', startKoaRouterEcho, ECHO_GET),
       fresh('api GET, request log on', () => startApiLoggingToFile(), ECHO_GET),
       fresh(
@@ -119,17 +122,14 @@ export async function echoBench(options: BenchOptions, log: (line: string) => vo
       ),
       fresh('Koa + router GET, request log on', startKoaRouterEchoLoggingToFile, ECHO_GET),
     ],
-    plan(options, log),
+    turns,
   );
   const get = (label: string) => results.get(label)!;
   const figures: Figure[] = [];
-  for (const [method, shape] of [
-    ['GET', 'GET /api/echo?query'],
-    ['POST', 'POST /api/echo 200-byte JSON'],
-  ] as const) {
+  for (const { method, described } of methods) {
     const [rps, p99] = throughputFigures(
       'echo',
-      `api ${shape}`,
+      `api ${described}`,
       get(`api ${method}`),
       get(`bare ${method}`),
       'bare node:http',

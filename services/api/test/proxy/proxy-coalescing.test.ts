@@ -82,13 +82,10 @@ describe('concurrent misses for the same target', () => {
     await allArrived(proxy);
     await upstream.release(); // the first call now answers 400 (page 0 is out of range)
     // Each waiter's own call is held too: they all reach the upstream before any is answered.
-    await pollUntil(
-      `the ${CONCURRENT - 1} waiters' own calls`,
-      async () => (await upstream.calls()).held >= CONCURRENT - 1,
-      {
-        timeoutMs: 5_000,
-      },
-    );
+    const waiters = CONCURRENT - 1;
+    await pollUntil("the waiters' own calls", async () => (await upstream.calls()).held >= waiters, {
+      timeoutMs: 5_000,
+    });
     await upstream.release();
 
     const results = await answers;
