@@ -33,17 +33,21 @@ interface Seen {
  * In the page, with a fresh visitor token: the first request, then `count` requests to path all at
  * once, then that visitor's journal. At once, because Caddy gives each request to the replica with
  * the fewest in progress (least_conn): one after another, they would all go to whichever replica
- * does not hold the page's own journal stream. The browser's HTTP cache is bypassed, so every
- * request reaches the server.
+ * does not hold the page's own journal stream. With `alongsideWaits`, SPREAD_REQUESTS waits are in
+ * progress on the replicas first (least_conn spreads them, as the first test shows), so the two
+ * replicas carry about as much when the requests come, even when tests beside this one hold event
+ * streams on one of them. The browser's HTTP cache is bypassed, so every request reaches the server.
  */
 async function requestsAndJournal(
   page: import('@playwright/test').Page,
   first: { method: 'GET' | 'POST'; path: string; form?: Record<string, string> } | null,
   path: string,
   count: number,
+  alongsideWaits = false,
 ): Promise<Seen> {
+  const waits = alongsideWaits ? { count: SPREAD_REQUESTS, ms: SPREAD_WAIT_MS, headStartMs: 100 } : null;
   return page.evaluate(
-    async ({ first, path, count }) => {
+    async ({ first, path, count, waits }) => {
       const visitor = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => (b % 36).toString(36)).join('');
       const withVisitor = (p: string) => `${p}${p.includes('?') ? '&' : '?'}visitor=${visitor}`;
       const read = async (response: Response): Promise<Answer> => ({
@@ -58,15 +62,21 @@ async function requestsAndJournal(
           : { method: first.method, cache: 'no-store' };
         firstAnswer = await read(await fetch(withVisitor(first.path), init));
       }
+      const waiting = Array.from({ length: waits?.count ?? 0 }, async () =>
+        read(await fetch(withVisitor(`/api/slow?ms=${waits!.ms}`), { cache: 'no-store' })),
+      );
+      // A head start, so the waits have reached the replicas before the requests are given out.
+      if (waits) await new Promise((resolve) => setTimeout(resolve, waits.headStartMs));
       const answers = await Promise.all(
         Array.from({ length: count }, async () => read(await fetch(withVisitor(path), { cache: 'no-store' }))),
       );
+      await Promise.all(waiting);
       const journal = (await (
         await fetch(`/lab/journal?visitor=${visitor}`, { headers: { Accept: 'application/json' } })
       ).json()) as { entries: { entry: ServerJournalEntry }[] };
       return { firstAnswer, answers, journal: journal.entries.map((stored) => stored.entry) };
     },
-    { first, path, count },
+    { first, path, count, waits },
   );
 }
 
@@ -91,11 +101,12 @@ test('a post created through one replica is listed by the other', async ({ page,
     { method: 'POST', path: '/api/posts', form: { title, author: 'Replica e2e' } },
     '/api/posts',
     REQUESTS,
+    true,
   );
   expect(firstAnswer?.status).toBe(201);
   for (const answer of answers) expect(answer.body).toContain(title);
   const createdBy = journal.find((entry) => entry.method === 'POST')!.replica;
-  const listedBy = replicasOf(journal.filter((entry) => entry.method === 'GET'));
+  const listedBy = replicasOf(journal.filter((entry) => entry.method === 'GET' && entry.path === '/api/posts'));
   expect([...listedBy].filter((replica) => replica !== createdBy)).toHaveLength(1);
 });
 
@@ -106,7 +117,13 @@ test('a proxy answer fetched by one replica is served from the shared cache by t
   await page.goto(`${origins.self}/`);
   // A page of the upstream no other test asks for, so the first request is a miss.
   const path = `/api/upstream/posts?perPage=1&tag=replicas-${Date.now()}-${Math.floor(Math.random() * 1e9)}`;
-  const { firstAnswer, answers, journal } = await requestsAndJournal(page, { method: 'GET', path }, path, REQUESTS);
+  const { firstAnswer, answers, journal } = await requestsAndJournal(
+    page,
+    { method: 'GET', path },
+    path,
+    REQUESTS,
+    true,
+  );
   expect(firstAnswer?.cache).toBe('MISS');
   expect(answers.map((answer) => answer.cache)).toEqual(answers.map(() => 'HIT'));
   const missedBy = journal.find((entry) => entry.proxy?.cache === 'MISS')!.replica;
