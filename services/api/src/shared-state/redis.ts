@@ -1,5 +1,7 @@
+import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import type * as Ioredis from 'ioredis';
 import type { LogSink } from '@origin-lab/server-kit';
 import { ApiError } from '../http/api-error.js';
 
@@ -30,8 +32,19 @@ export interface SharedRedis {
   close(): Promise<void>;
 }
 
+/**
+ * The Redis client library, loaded on the first connection rather than with the api: an api
+ * keeping its state in memory (npm start, one container) never needs it. Loaded, it holds about
+ * 8 MB of heap and made every request of the process measurably slower (docs/performance.md,
+ * "The Redis client, loaded only for Redis").
+ */
+function ioredis(): typeof Ioredis {
+  return createRequire(import.meta.url)('ioredis') as typeof Ioredis;
+}
+
 /** name says which replica a connection is (CLIENT LIST in Redis shows it). */
 export function connectRedis(settings: RedisSettings, log: LogSink, name = hostname()): SharedRedis {
+  const { Redis } = ioredis();
   const options = {
     commandTimeout: settings.commandTimeoutMs,
     connectTimeout: Math.max(settings.commandTimeoutMs, 1_000),
