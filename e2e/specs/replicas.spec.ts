@@ -1,4 +1,4 @@
-import type { ServerJournalEntry } from '@origin-lab/contract';
+import type { JournalPage, ServerJournalEntry } from '@origin-lab/contract';
 import { test, expect } from '../fixtures.js';
 
 // docker compose with two api replicas behind Caddy, sharing Redis (docs/scaling.md): whichever
@@ -73,7 +73,7 @@ async function requestsAndJournal(
       await Promise.all(waiting);
       const journal = (await (
         await fetch(`/lab/journal?visitor=${visitor}`, { headers: { Accept: 'application/json' } })
-      ).json()) as { entries: { entry: ServerJournalEntry }[] };
+      ).json()) as JournalPage;
       return { firstAnswer, answers, journal: journal.entries.map((stored) => stored.entry) };
     },
     { first, path, count, waits },

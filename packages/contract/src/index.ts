@@ -79,7 +79,7 @@ export interface CallSummary {
   held: number;
   recent: ReceivedCall[];
 }
-export type { ServerJournalEntry } from './server-journal.js';
+export type { JournalItem, JournalPage, ServerJournalEntry } from './server-journal.js';
 export type {
   LabAllowOrigin,
   LabCookie,

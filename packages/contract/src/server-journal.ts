@@ -42,3 +42,14 @@ export interface ServerJournalEntry {
   /** Which api replica answered; only when replicas share state in Redis (REPLICA_NAME). */
   replica?: string;
 }
+
+/** One entry of a visitor's journal with the id the server gave it (the stream's id:, a poll's after=). */
+export interface JournalItem {
+  id: number;
+  entry: ServerJournalEntry;
+}
+
+/** What /lab/journal answers a reader that asks for JSON: the entries after ?after=N, oldest first. */
+export interface JournalPage {
+  entries: JournalItem[];
+}

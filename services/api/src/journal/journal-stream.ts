@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { ServerJournalEntry } from '@origin-lab/contract';
+import type { JournalPage, ServerJournalEntry } from '@origin-lab/contract';
 import { ApiError } from '../http/api-error.js';
 import { openEventStream, type OpenStreams } from '../http/sse.js';
 import type { JournalStore, Stored } from './visitor-journals.js';
@@ -47,7 +47,7 @@ export function journalStream(journals: JournalStore<ServerJournalEntry>, option
     // A page served over HTTP/1.1 polls instead of holding one of its origin's six connections.
     if (ctx.accepts('text/event-stream', 'application/json') === 'application/json') {
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { entries: await journals.entriesAfter(token, after) };
+      ctx.body = { entries: await journals.entriesAfter(token, after) } satisfies JournalPage;
       return;
     }
 

@@ -1,9 +1,10 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { JournalPage } from '@origin-lab/contract';
 import { pollUntil } from '@origin-lab/test-kit';
 import { ALLOWED, apiForFile } from '../start-api.js';
-import { readJournalOf, type Delivered } from './read-journal.js';
+import { readJournalOf } from './read-journal.js';
 
 const api = apiForFile({
   journal: { entriesPerVisitor: 50, visitors: 100, idleSeconds: 600, streamBufferBytes: 4_096, keepAliveMs: 15_000 },
@@ -183,13 +184,11 @@ describe('the journal for a reader that polls (Accept: application/json)', () =>
     for (const n of [1, 2]) await (await fetch(`${api.url}/api/slow?ms=${n}&visitor=${visitor}`)).text();
     const all = await fetch(`${api.url}/lab/journal?visitor=${visitor}`, { headers: { Accept: 'application/json' } });
     expect(all.headers.get('cache-control')).toBe('no-store');
-    const { entries } = (await all.json()) as { entries: Delivered[] };
+    const { entries } = (await all.json()) as JournalPage;
     expect(entries.map((item) => item.id)).toEqual([1, 2]);
     const later = await fetch(`${api.url}/lab/journal?visitor=${visitor}&after=1`, {
       headers: { Accept: 'application/json' },
     });
-    expect(((await later.json()) as { entries: Delivered[] }).entries.map((item) => item.entry.query)).toEqual([
-      'ms=2',
-    ]);
+    expect(((await later.json()) as JournalPage).entries.map((item) => item.entry.query)).toEqual(['ms=2']);
   });
 });

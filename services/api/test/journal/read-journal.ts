@@ -1,10 +1,5 @@
 import { expect } from 'vitest';
-import type { ServerJournalEntry } from '@origin-lab/contract';
-
-export interface Delivered {
-  id: number;
-  entry: ServerJournalEntry;
-}
+import type { JournalItem } from '@origin-lab/contract';
 
 /**
  * Reads the visitor's journal stream at baseUrl until `count` entries arrived (within timeoutMs), parsing the event
@@ -16,10 +11,10 @@ export async function readJournalOf(
   count: number,
   headers: Record<string, string> = {},
   timeoutMs = 5_000,
-): Promise<Delivered[]> {
+): Promise<JournalItem[]> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
-  const delivered: Delivered[] = [];
+  const delivered: JournalItem[] = [];
   try {
     const response = await fetch(`${baseUrl}/lab/journal?visitor=${visitor}`, { headers, signal: controller.signal });
     expect(response.status).toBe(200);

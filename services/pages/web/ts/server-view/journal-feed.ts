@@ -1,10 +1,4 @@
-import type { ServerJournalEntry } from '@origin-lab/contract';
-
-/** One entry of this visitor's journal, with the id the server gave it. */
-export interface JournalItem {
-  id: number;
-  entry: ServerJournalEntry;
-}
+import type { JournalItem, JournalPage, ServerJournalEntry } from '@origin-lab/contract';
 
 type Listener = (items: readonly JournalItem[]) => void;
 
@@ -97,7 +91,7 @@ export class JournalFeed {
       cache: 'no-store',
     });
     if (!response.ok) throw new Error(`the journal answered ${response.status}`);
-    this.add(((await response.json()) as { entries: JournalItem[] }).entries);
+    this.add(((await response.json()) as JournalPage).entries);
   }
 
   /**

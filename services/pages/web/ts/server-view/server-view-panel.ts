@@ -1,8 +1,8 @@
-import type { ServerJournalEntry } from '@origin-lab/contract';
+import type { JournalItem, ServerJournalEntry } from '@origin-lab/contract';
 import { h, scrollBox } from '../frame/dom.js';
 import { onTraffic, type TrafficEntry } from '../frame/waterfall.js';
 import type { SiteOrigins } from '../frame/site.js';
-import type { JournalFeed, JournalItem } from './journal-feed.js';
+import type { JournalFeed } from './journal-feed.js';
 import { eventSourceRequests, sentByBrowser, targetOf } from './unseen.js';
 import { eventSourceOpenings } from './visitor.js';
 import { drawTimeline, type TimelineBar, type Tone } from './timeline.js';
