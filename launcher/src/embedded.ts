@@ -16,6 +16,11 @@ export interface EmbeddedOptions {
    */
   env: Record<string, string | undefined>;
   log?: LogSink;
+  /**
+   * Caddy runs in front (npm start -- --tls) and tells the api which HTTP version each browser
+   * spoke. Without a front that header is dropped, so no client can claim a version for itself.
+   */
+  behindCaddy?: boolean;
 }
 
 export interface EmbeddedStack {
@@ -64,8 +69,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     endStreams = () => api.endStreams();
     closeApi = () => api.close();
     route = (req, res) => {
-      // Only a front may say which HTTP version the browser spoke; here there is none.
-      delete req.headers[HTTP_VERSION_HEADER];
+      // Only a front may say which HTTP version the browser spoke.
+      if (!options.behindCaddy) delete req.headers[HTTP_VERSION_HEADER];
       return isApiPath(req.url ?? '/') ? apiHandler(req, res) : pagesHandler(req, res);
     };
   } catch (err) {

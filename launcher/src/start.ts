@@ -52,7 +52,7 @@ try {
   // The pages swap between the two names; keep the embedded pair as well.
   if (sites) env.SITE_PAIRS ||= `localhost<->127.0.0.1,${sites[0]}<->${sites[1]}`;
 
-  const stack = await startEmbedded({ port, host: process.env.HOST || undefined, env });
+  const stack = await startEmbedded({ port, host: process.env.HOST || undefined, env, behindCaddy: tls });
   let caddy: RunningCaddy | undefined;
   if (front) {
     try {

@@ -1,7 +1,12 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
+import type { EchoReflection, JournalPage } from '@origin-lab/contract';
 import { ConfigError, freePort } from '@origin-lab/server-kit';
+import { pollUntil } from '@origin-lab/test-kit';
 import { startEmbedded } from '../src/embedded.js';
+
+/** A visitor token as a page makes one: 22 base64url characters. */
+const VISITOR = 'embeddedVersionTest_0A';
 
 describe('startEmbedded', () => {
   it('a bad setting rejects and leaves nothing listening on the port', async () => {
@@ -13,5 +18,30 @@ describe('startEmbedded', () => {
       probe.listen(port, '127.0.0.1', () => resolve());
     });
     await new Promise((resolve) => probe.close(resolve));
+  });
+
+  it("the HTTP version a client claims in the front's header is dropped: the journal records what the front spoke", async () => {
+    const stack = await startEmbedded({ port: 0, host: '127.0.0.1', env: {} });
+    try {
+      const base = `http://127.0.0.1:${stack.port}`;
+      const echo = await fetch(`${base}/api/echo?visitor=${VISITOR}`, {
+        headers: { 'X-Origin-Lab-Http-Version': 'HTTP/3.0' },
+      });
+      const seen = (await echo.json()) as EchoReflection;
+      expect(seen.headers['x-origin-lab-http-version']).toBeUndefined();
+      const entries = await pollUntil(
+        "the echo in the visitor's journal",
+        async () => {
+          const answer = await fetch(`${base}/lab/journal?visitor=${VISITOR}`, {
+            headers: { Accept: 'application/json' },
+          });
+          return ((await answer.json()) as JournalPage).entries;
+        },
+        { timeoutMs: 5_000, done: (found) => found.length > 0 },
+      );
+      expect(entries.map(({ entry }) => [entry.path, entry.httpVersion])).toEqual([['/api/echo', 'HTTP/1.1']]);
+    } finally {
+      await stack.stop();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { EchoReflection, JournalPage } from '@origin-lab/contract';
 import { serve, stopChild } from '@origin-lab/server-kit';
 import { pollUntil, spawnWatched } from '@origin-lab/test-kit';
 import { findCaddy, repoCaddyfile } from '../src/caddy.js';
@@ -81,6 +82,36 @@ describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)'
       } finally {
         session.close();
       }
+    }
+  });
+
+  it("gives the api the client's Accept-Encoding untouched and the HTTP version the browser spoke, which the journal records", async () => {
+    const { origins, caCert } = await startTls();
+    const session = h2Session(origins[0]!, caCert);
+    const visitor = 'tlsVersionTest_00000A';
+    const json = (path: string, headers: http2.OutgoingHttpHeaders = {}) =>
+      new Promise<unknown>((resolve, reject) => {
+        const request = session.request({ ':path': path, ...headers });
+        let body = '';
+        request.setEncoding('utf8');
+        request.on('data', (chunk: string) => (body += chunk));
+        request.on('end', () => resolve(JSON.parse(body)));
+        request.on('error', reject);
+        request.end();
+      });
+    try {
+      // Asked without Accept-Encoding: Go's transport would add gzip, and the echo would show it.
+      const seen = (await json(`/api/echo?visitor=${visitor}`)) as EchoReflection;
+      expect(seen.headers['accept-encoding']).toBeUndefined();
+      const entries = await pollUntil(
+        "the echo in the visitor's journal",
+        async () =>
+          ((await json(`/lab/journal?visitor=${visitor}`, { accept: 'application/json' })) as JournalPage).entries,
+        { timeoutMs: 5_000, done: (found) => found.length > 0 },
+      );
+      expect(entries.map(({ entry }) => [entry.path, entry.httpVersion])).toEqual([['/api/echo', 'HTTP/2.0']]);
+    } finally {
+      session.close();
     }
   });
 
