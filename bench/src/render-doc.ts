@@ -24,7 +24,7 @@ const section = [
   `Measured ${String(machine.date).slice(0, 16).replace('T', ' ')} UTC on ${machine.cpus} CPUs (${machine.cpuModel}), ` +
     `${machine.memoryGiB} GiB memory, Node ${machine.node}, Linux ${machine.kernel}; ` +
     `1-minute load average ${machine.loadAverage1mBefore ?? '?'} before the run and ${machine.loadAverage1m} after. ` +
-    `${options.runs} runs of ${options.durationS} s per throughput figure (medians; ratios are medians of per-run ratios, with the lowest and highest run in brackets), ` +
+    `${options.runs} runs of ${options.durationS} s per throughput figure, echo ${options.echoRuns} runs of ${options.echoDurationS} s on new processes each (medians; ratios are medians of per-run ratios, with the lowest and highest run in brackets), ` +
     `${options.connections} keep-alive connections; SSE: ${options.sseRuns} runs of ${options.sseTicks} ticks.`,
   '',
   renderTable(results.figures, true),

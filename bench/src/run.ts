@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const header =
     `Origin Lab benchmarks, ${host.date}: ${host.cpus} CPUs (${host.cpuModel}), ${host.memoryGiB} GiB, Node ${host.node}, ` +
     `load average ${loadBefore} before and ${host.loadAverage1m} after (other work on the machine shows here); ` +
-    `${options.runs} run(s) of ${options.durationS} s per throughput figure, ${options.connections} keep-alive connections, medians; total ${Math.round((Date.now() - started) / 1000)} s`;
+    `${options.runs} run(s) of ${options.durationS} s per throughput figure (echo: ${options.echoRuns} of ${options.echoDurationS} s), ${options.connections} keep-alive connections, medians; total ${Math.round((Date.now() - started) / 1000)} s`;
   process.stdout.write(`\n${header}\n\n${renderTable(figures)}\n`);
   const notes = renderNotes(figures);
   if (notes) process.stdout.write(`\nNotes:\n${notes}\n`);

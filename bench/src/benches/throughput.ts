@@ -93,7 +93,7 @@ export function plan(options: BenchOptions, log: (line: string) => void) {
  * program still differ: the resolution of every ratio here.
  */
 export async function echoBench(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
-  const turns = plan(options, log);
+  const turns = { ...plan(options, log), runs: options.echoRuns, durationS: options.echoDurationS };
   const fresh = (label: string, start: () => Promise<Server>, shape: Shape) =>
     freshEachRun(label, start, shape, options, turns.warmupS);
   // The same four servers answer GET and POST; labels read "<server> <method>".

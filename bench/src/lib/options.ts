@@ -4,6 +4,8 @@
  *   BENCH_ONLY=echo,sse or --only=  which benchmarks to run (default: all)
  *   BENCH_RUNS=3                    repetitions per figure; the median is reported
  *   BENCH_DURATION_S=5              seconds per throughput run
+ *   BENCH_ECHO_RUNS=7               runs of the echo benchmark, each on new processes
+ *   BENCH_ECHO_DURATION_S=3         seconds per echo run
  *   BENCH_SSE_STREAMS=20000         streams for the SSE capacity run
  *   BENCH_SSE_TICKS=20              ticks per stream (one second apart) in the SSE run
  *   BENCH_CLASSROOM_VISITORS=24     visitors in the classroom run
@@ -33,6 +35,12 @@ export interface BenchOptions {
   only: Set<BenchName>;
   runs: number;
   durationS: number;
+  /**
+   * The echo's own runs: each is a new pair of processes, and processes differ by several percent
+   * for as long as they live, so more short runs resolve a ratio better than a few long ones.
+   */
+  echoRuns: number;
+  echoDurationS: number;
   connections: number;
   sseStreams: number;
   sseTicks: number;
@@ -67,6 +75,8 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     only,
     runs: int(flag('runs') ?? env.BENCH_RUNS, quick ? 1 : 3, 'BENCH_RUNS'),
     durationS: int(flag('duration') ?? env.BENCH_DURATION_S, quick ? 2 : 5, 'BENCH_DURATION_S'),
+    echoRuns: int(flag('echo-runs') ?? env.BENCH_ECHO_RUNS, quick ? 1 : 7, 'BENCH_ECHO_RUNS'),
+    echoDurationS: int(flag('echo-duration') ?? env.BENCH_ECHO_DURATION_S, quick ? 2 : 3, 'BENCH_ECHO_DURATION_S'),
     connections: int(flag('connections') ?? env.BENCH_CONNECTIONS, 50, 'BENCH_CONNECTIONS'),
     sseStreams: int(flag('sse-streams') ?? env.BENCH_SSE_STREAMS, quick ? 2_000 : 20_000, 'BENCH_SSE_STREAMS'),
     sseTicks: int(flag('sse-ticks') ?? env.BENCH_SSE_TICKS, quick ? 6 : 20, 'BENCH_SSE_TICKS'),
