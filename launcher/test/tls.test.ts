@@ -39,6 +39,25 @@ async function startTls(): Promise<TlsStart> {
   };
 }
 
+/** One GET on session, read to its end. */
+function h2Get(
+  session: http2.ClientHttp2Session,
+  path: string,
+  headers: http2.OutgoingHttpHeaders = {},
+): Promise<{ status: number; headers: http2.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = session.request({ ':path': path, ...headers });
+    let responseHeaders: http2.IncomingHttpHeaders = {};
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('response', (received) => (responseHeaders = received));
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => resolve({ status: Number(responseHeaders[':status']), headers: responseHeaders, body }));
+    request.on('error', reject);
+    request.end();
+  });
+}
+
 /** An HTTP/2 session to https://<name>:port, connected to 127.0.0.1 and trusting only the CA. */
 function h2Session(origin: string, caCert: string): http2.ClientHttp2Session {
   const url = new URL(origin);
@@ -60,20 +79,8 @@ describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)'
       try {
         await new Promise<void>((resolve, reject) => session.once('connect', () => resolve()).once('error', reject));
         expect(session.alpnProtocol).toBe('h2');
-        const status = (path: string, headers: http2.OutgoingHttpHeaders = {}) =>
-          new Promise<{ status: number; headers: http2.IncomingHttpHeaders }>((resolve, reject) => {
-            const request = session.request({ ':path': path, ...headers });
-            request.on('response', (responseHeaders) => {
-              request.resume();
-              request.on('end', () =>
-                resolve({ status: Number(responseHeaders[':status']), headers: responseHeaders }),
-              );
-            });
-            request.on('error', reject);
-            request.end();
-          });
-        expect((await status('/')).status).toBe(200);
-        const api = await status('/api/posts', { origin: other });
+        expect((await h2Get(session, '/')).status).toBe(200);
+        const api = await h2Get(session, '/api/posts', { origin: other });
         expect(api.status).toBe(200);
         // Each name is on the other's allowlist, at the ports this run picked.
         expect(api.headers['access-control-allow-origin']).toBe(other);
@@ -89,16 +96,8 @@ describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)'
     const { origins, caCert } = await startTls();
     const session = h2Session(origins[0]!, caCert);
     const visitor = 'tlsVersionTest_00000A';
-    const json = (path: string, headers: http2.OutgoingHttpHeaders = {}) =>
-      new Promise<unknown>((resolve, reject) => {
-        const request = session.request({ ':path': path, ...headers });
-        let body = '';
-        request.setEncoding('utf8');
-        request.on('data', (chunk: string) => (body += chunk));
-        request.on('end', () => resolve(JSON.parse(body)));
-        request.on('error', reject);
-        request.end();
-      });
+    const json = async (path: string, headers: http2.OutgoingHttpHeaders = {}): Promise<unknown> =>
+      JSON.parse((await h2Get(session, path, headers)).body);
     try {
       // Asked without Accept-Encoding: Go's transport would add gzip, and the echo would show it.
       const seen = (await json(`/api/echo?visitor=${visitor}`)) as EchoReflection;
