@@ -155,7 +155,8 @@ check_firefox_version() {
   [ "${major:-0}" -ge "$firefox_min_major" ] && return 0
   if can_install; then
     say "firefox-esr $major is older than Playwright drives ($firefox_min_major or newer): upgrading it"
-    apt_get install -y -qq --only-upgrade firefox-esr >/dev/null 2>&1 || true
+    # The package lists may predate the newer ESR (Firefox installed long ago): refresh them first.
+    { apt_get update -qq && apt_get install -y -qq --only-upgrade firefox-esr; } >/dev/null 2>&1 || true
     major=$("$firefox" --version 2>/dev/null | grep -oE '[0-9]+' | head -n 1)
     [ "${major:-0}" -ge "$firefox_min_major" ] && { say "firefox-esr upgraded to $major"; return 0; }
   fi
