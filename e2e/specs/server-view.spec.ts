@@ -26,6 +26,9 @@ test('what the server saw: a refused read was handled, and the page says why', a
   const row = view.locator('table.server-view tbody tr', { hasText: '/api/posts?cors=off' });
   await expect(row).toContainText('200');
   await expect(row).toContainText('no CORS headers');
+  // The page's own script made it, yet the page got nothing it could read: not seen (docs/decisions.md).
+  await expect(row).toContainText('no: the browser refused the read');
+  await expect(row).toHaveClass(/\bunseen\b/);
   await expect(view.locator('.why li[data-rule="no-cors-headers"]')).toContainText('no Access-Control-Allow-Origin');
   await expect(view.locator('.why li[data-rule="no-cors-headers"]')).toContainText('The handler ran (status 200)');
 

@@ -1,6 +1,13 @@
 import { test, expect } from './support/server.js';
-import { openPage } from './support/experiments.js';
-import { PHONE, seriousAccessibilityProblems, sidewaysOverflow } from './support/phone.js';
+import { openPage, runExperiment } from './support/experiments.js';
+import {
+  PHONE,
+  TOUCH_PHONE,
+  controlsShorterThan,
+  seriousAccessibilityProblems,
+  sidewaysOverflow,
+  urlCellWidths,
+} from './support/phone.js';
 
 const PAGES = [
   '/',
@@ -114,5 +121,33 @@ test.describe('on a phone-sized screen', () => {
       if (overflow.pixels > 0 || problems.length > 0) findings[path] = { overflow, problems };
     }
     expect(findings).toEqual({});
+  });
+});
+
+test.describe('on a touch screen', () => {
+  test.use(TOUCH_PHONE);
+
+  test('every control is at least 44 px tall, and a URL keeps a column at least 8rem wide', async ({
+    page,
+    origins,
+    browserName,
+  }) => {
+    // Firefox under Playwright keeps a fine pointer with touch on, so (pointer: coarse) never applies there.
+    test.skip(browserName === 'firefox', 'Firefox does not report a coarse pointer for an emulated touch screen');
+    const short: Record<string, string[]> = {};
+    for (const path of PAGES) {
+      await openPage(page, `${origins.self}${path}`);
+      expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches), path).toBe(true);
+      const controls = await controlsShorterThan(page, 44);
+      if (controls.length > 0) short[path] = controls;
+    }
+    expect(short).toEqual({});
+
+    // A request of the page's own puts URLs in the waterfall and in what the server saw.
+    await openPage(page, `${origins.self}/reads.html`);
+    await runExperiment(page, 'cors-off-fetch');
+    const cells = await urlCellWidths(page, 8);
+    expect(cells.widths.length).toBeGreaterThan(1);
+    expect(cells.widths.filter((width) => width < cells.least - 0.5)).toEqual([]);
   });
 });

@@ -33,3 +33,36 @@ export async function seriousAccessibilityProblems(page: Page): Promise<string[]
         `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
     );
 }
+
+/** A phone with a touch screen, where the page's controls must be large enough to tap. */
+export const TOUCH_PHONE: BrowserContextOptions = { ...PHONE, hasTouch: true };
+
+/** The visible buttons, selects, inputs and summaries shorter than pixels: what a finger can miss. */
+export async function controlsShorterThan(page: Page, pixels: number): Promise<string[]> {
+  return page.evaluate((pixels) => {
+    const short: string[] = [];
+    for (const control of Array.from(document.querySelectorAll('button, select, input, summary'))) {
+      const box = control.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || box.height >= pixels) continue;
+      const label = (control as HTMLInputElement).labels?.[0]?.textContent;
+      const name = (control.getAttribute('aria-label') ?? label ?? control.textContent ?? '')
+        .replace(/\s+/g, ' ')
+        .trim();
+      short.push(
+        `${control.tagName.toLowerCase()}${control.id ? `#${control.id}` : ''} "${name.slice(0, 30)}": ${box.height}px`,
+      );
+    }
+    return short;
+  }, pixels);
+}
+
+/** The widths of the tables' URL cells, beside how wide rem ems are on the page. */
+export async function urlCellWidths(page: Page, rem: number): Promise<{ least: number; widths: number[] }> {
+  return page.evaluate((rem) => {
+    const rootFont = parseFloat(getComputedStyle(document.documentElement).fontSize);
+    const widths = Array.from(document.querySelectorAll('td.url'))
+      .map((cell) => cell.getBoundingClientRect().width)
+      .filter((width) => width > 0);
+    return { least: rem * rootFont, widths };
+  }, rem);
+}
