@@ -132,7 +132,6 @@ test.describe('on a touch screen', () => {
     origins,
     browserName,
   }) => {
-    // Firefox under Playwright keeps a fine pointer with touch on, so (pointer: coarse) never applies there.
     test.skip(browserName === 'firefox', 'Firefox does not report a coarse pointer for an emulated touch screen');
     const short: Record<string, string[]> = {};
     for (const path of PAGES) {
@@ -148,6 +147,7 @@ test.describe('on a touch screen', () => {
     await runExperiment(page, 'cors-off-fetch');
     const cells = await urlCellWidths(page, 8);
     expect(cells.widths.length).toBeGreaterThan(1);
+    // Half a pixel for layout rounding.
     expect(cells.widths.filter((width) => width < cells.least - 0.5)).toEqual([]);
   });
 });

@@ -56,7 +56,7 @@ export async function controlsShorterThan(page: Page, pixels: number): Promise<s
   }, pixels);
 }
 
-/** The widths of the tables' URL cells, beside how wide rem ems are on the page. */
+/** The widths of the tables' URL cells, and the width `rem` root-font units make on the page. */
 export async function urlCellWidths(page: Page, rem: number): Promise<{ least: number; widths: number[] }> {
   return page.evaluate((rem) => {
     const rootFont = parseFloat(getComputedStyle(document.documentElement).fontSize);
