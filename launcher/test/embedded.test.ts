@@ -1,9 +1,9 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import type { EchoReflection, JournalPage } from '@origin-lab/contract';
+import type { EchoReflection } from '@origin-lab/contract';
 import { ConfigError, freePort } from '@origin-lab/server-kit';
-import { pollUntil } from '@origin-lab/test-kit';
 import { startEmbedded } from '../src/embedded.js';
+import { journalOnceRecorded } from './journal.js';
 
 /** A visitor token as a page makes one: 22 base64url characters. */
 const VISITOR = 'embeddedVersionTest_0A';
@@ -29,15 +29,9 @@ describe('startEmbedded', () => {
       });
       const seen = (await echo.json()) as EchoReflection;
       expect(seen.headers['x-origin-lab-http-version']).toBeUndefined();
-      const entries = await pollUntil(
-        "the echo in the visitor's journal",
-        async () => {
-          const answer = await fetch(`${base}/lab/journal?visitor=${VISITOR}`, {
-            headers: { Accept: 'application/json' },
-          });
-          return ((await answer.json()) as JournalPage).entries;
-        },
-        { timeoutMs: 5_000, done: (found) => found.length > 0 },
+      const entries = await journalOnceRecorded(
+        async (path, headers) => (await fetch(`${base}${path}`, { headers })).json(),
+        VISITOR,
       );
       expect(entries.map(({ entry }) => [entry.path, entry.httpVersion])).toEqual([['/api/echo', 'HTTP/1.1']]);
     } finally {

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNodeScript, startRedis, type RunningRedis, type StartedProcess } from '@origin-lab/test-kit';
+import type { JournalPage } from '@origin-lab/contract';
 import { findCaddy, httpsAnswer, startReplicaFront, type ReplicaFront } from '../src/caddy.js';
 
 // The repository's Caddyfile in front of two api processes sharing Redis (its `list` mode: the
@@ -60,7 +61,7 @@ describe.skipIf(!haveCaddy && !process.env.CI)('api replicas behind Caddy', () =
       await fetch(`http://127.0.0.1:${replicas[0]!.ready[1]}/lab/journal?visitor=${visitor}`, {
         headers: { Accept: 'application/json' },
       })
-    ).json()) as { entries: { entry: { replica: string } }[] };
+    ).json()) as JournalPage;
     const answeredBy = journal.entries.map((stored) => stored.entry.replica);
     expect(answeredBy).toHaveLength(60);
     expect(new Set(answeredBy.slice(0, 20))).toEqual(new Set(['replica-1', 'replica-2']));

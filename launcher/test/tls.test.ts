@@ -3,10 +3,11 @@ import { readFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EchoReflection, JournalPage } from '@origin-lab/contract';
+import type { EchoReflection } from '@origin-lab/contract';
 import { serve, stopChild } from '@origin-lab/server-kit';
 import { pollUntil, spawnWatched } from '@origin-lab/test-kit';
 import { findCaddy, repoCaddyfile } from '../src/caddy.js';
+import { journalOnceRecorded } from './journal.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcess[] = [];
@@ -102,12 +103,7 @@ describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)'
       // Asked without Accept-Encoding: Go's transport would add gzip, and the echo would show it.
       const seen = (await json(`/api/echo?visitor=${visitor}`)) as EchoReflection;
       expect(seen.headers['accept-encoding']).toBeUndefined();
-      const entries = await pollUntil(
-        "the echo in the visitor's journal",
-        async () =>
-          ((await json(`/lab/journal?visitor=${visitor}`, { accept: 'application/json' })) as JournalPage).entries,
-        { timeoutMs: 5_000, done: (found) => found.length > 0 },
-      );
+      const entries = await journalOnceRecorded(json, visitor);
       expect(entries.map(({ entry }) => [entry.path, entry.httpVersion])).toEqual([['/api/echo', 'HTTP/2.0']]);
     } finally {
       session.close();

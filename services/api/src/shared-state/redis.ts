@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import type * as Ioredis from 'ioredis';
 import type { LogSink } from '@origin-lab/server-kit';
 import { ApiError } from '../http/api-error.js';
 
@@ -38,8 +37,8 @@ export interface SharedRedis {
  * 8 MB of heap and made every request of the process measurably slower (docs/performance.md,
  * "The Redis client, loaded only for Redis").
  */
-function ioredis(): typeof Ioredis {
-  return createRequire(import.meta.url)('ioredis') as typeof Ioredis;
+function ioredis(): { Redis: typeof Redis } {
+  return createRequire(import.meta.url)('ioredis') as { Redis: typeof Redis };
 }
 
 /** name says which replica a connection is (CLIENT LIST in Redis shows it). */
