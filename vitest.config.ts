@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{packages,services,launcher}/**/test/**/*.test.ts'],
+    include: ['{packages,services,launcher,docs}/**/test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
