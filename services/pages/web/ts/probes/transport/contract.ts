@@ -74,3 +74,37 @@ export function combinedSignal(
   const signals = [deadline, cancel].filter((signal): signal is AbortSignal => signal !== undefined);
   return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
 }
+
+/** The request a transport makes, with its options settled: one signal for the deadline and the cancel. */
+export interface ExchangeRequest {
+  method: string;
+  headers?: Record<string, string>;
+  body: string | null;
+  signal?: AbortSignal;
+}
+
+/** One exchange over one API: the status and the body as text, or a throw carrying the original failure. */
+export type Exchange = (url: string, request: ExchangeRequest) => Promise<{ status: number; text: string }>;
+
+/**
+ * A transport over one way of making an exchange. The contract is the same for every API: the
+ * deadline and the caller's cancel drive one signal, a completed exchange is { ok, status, data }
+ * whatever its status, and a failure is one TransportError named by asking the signals.
+ */
+export function transportOver(exchange: Exchange) {
+  return async (url: string, options: TransportOptions = {}): Promise<TransportResult> => {
+    const deadline = deadlineSignal(options.timeoutMs);
+    const cancel = options.signal;
+    try {
+      const { status, text } = await exchange(url, {
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        body: options.body ?? null,
+        signal: combinedSignal(deadline, cancel),
+      });
+      return { ok: isOkStatus(status), status, data: parseJsonOrNull(text) };
+    } catch (cause) {
+      throw new TransportError(classifyFailure(deadline, cancel), url, cause);
+    }
+  };
+}
