@@ -8,3 +8,4 @@ export * from './request-log.js';
 export * from './per-second-limit.js';
 export * from './response-done.js';
 export * from './counted-response.js';
+export * from './http/index.js';

@@ -2,11 +2,10 @@ import http from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import compose from 'koa-compose';
+import { errorsAsJson, unroutedAsJson } from '@origin-lab/server-kit';
 import type { ApiConfig } from './config.js';
 import { requestLog } from './middleware/request-log.js';
 import { cors } from './middleware/cors.js';
-import { errorsAsJson } from './middleware/errors.js';
-import { unroutedAsJson } from './middleware/unrouted.js';
 import { byPathPrefix } from './middleware/by-path-prefix.js';
 import { posts } from './posts/posts.js';
 import { echo } from './echo/echo.js';
@@ -94,7 +93,7 @@ export function createApp(config: ApiConfig): ApiApp {
     );
 
   const fairShare = visitorLimits(config.visitorLimits, stores.holdings, config.log);
-  const errors = errorsAsJson(config.log);
+  const errors = errorsAsJson({ log: config.log });
   const unrouted = unroutedAsJson();
 
   // First, so each visitor's journal has every request as it arrived and every answer as it left.
@@ -103,11 +102,13 @@ export function createApp(config: ApiConfig): ApiApp {
   app.use(
     byPathPrefix(
       LAB_PREFIX,
+      // errors first in both chains: every failure below it, the fair share's 429 included, is thrown.
       // Same-origin only: no other origin may read a journal, and the CORS lab answers with its own headers.
-      compose([fairShare, errors, lab.routes(), unrouted, lab.allowedMethods()]),
+      compose([errors, fairShare, lab.routes(), unrouted, lab.allowedMethods()]),
       // OPTIONS is answered by CORS, before any route: the preflight. Fair shares come after CORS,
-      // so a page on the other origin can read the 429, and preflights are never counted.
-      compose([cors(config.allowedOrigins), fairShare, errors, api.routes(), unrouted, api.allowedMethods()]),
+      // so a page on the other origin can read the 429 (errors keeps the CORS headers), and
+      // preflights are never counted.
+      compose([errors, cors(config.allowedOrigins), fairShare, api.routes(), unrouted, api.allowedMethods()]),
     ),
   );
 

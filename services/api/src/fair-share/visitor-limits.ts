@@ -1,7 +1,5 @@
 import type { Context, Middleware, Next } from 'koa';
-import type { LogSink } from '@origin-lab/server-kit';
-import type { ErrorBody } from '@origin-lab/contract';
-import { onResponseDone } from '@origin-lab/server-kit';
+import { HttpError, onResponseDone, type LogSink } from '@origin-lab/server-kit';
 import { visitorOf } from '../journal/visitor-token.js';
 import { JOURNAL_PATH } from '../journal/journal-stream.js';
 import { LAB_STREAM_PATH } from '../lab/lab-stream.js';
@@ -50,7 +48,7 @@ function holdOf(ctx: Context): 'streams' | 'slow' | null {
 }
 
 /**
- * Counts what each visitor holds, and answers 429 with a JSON body naming the limit when a
+ * Counts what each visitor holds, and throws a 429 naming the limit (for errorsAsJson to write) when a
  * request would go past one. A limit of 0 is no limit. The counts are in store (memory, or
  * Redis for every replica); when Redis does not answer, this replica counts on its own until
  * it does (the share is then per replica), and the request goes on.
@@ -69,14 +67,12 @@ export function visitorLimits(
 
   const admit = (ctx: Context, next: Next, over: HoldKind | null) => {
     if (!over) return next();
-    ctx.status = 429;
-    ctx.set('Retry-After', '1');
-    ctx.body = {
-      error: `too many ${LIMIT_WORDS[over]} for this visitor (at most ${limits[over]} at once)`,
-      limit: over,
-      max: limits[over],
-      setting: VISITOR_LIMIT_SETTINGS[over],
-    } satisfies ErrorBody;
+    throw new HttpError(
+      429,
+      `too many ${LIMIT_WORDS[over]} for this visitor (at most ${limits[over]} at once)`,
+      { limit: over, max: limits[over], setting: VISITOR_LIMIT_SETTINGS[over] },
+      { 'Retry-After': '1' },
+    );
   };
 
   const middleware: Middleware = (ctx, next) => {

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { ApiConfig } from '../config.js';
-import { ApiError } from '../http/api-error.js';
+import { HttpError } from '@origin-lab/server-kit';
 import { seededRandom } from './seeded-random.js';
 
 /**
@@ -12,7 +12,7 @@ export function flaky(config: ApiConfig): Middleware {
   const random = config.flaky.seed === undefined ? Math.random : seededRandom(config.flaky.seed);
   return (ctx) => {
     const rate = rateFrom(ctx.query.rate, config.flaky.rate);
-    if (random() < rate) throw new ApiError(500, 'flaky failure, on purpose', { rate });
+    if (random() < rate) throw new HttpError(500, 'flaky failure, on purpose', { rate });
     ctx.body = { ok: true, rate };
   };
 }
@@ -20,6 +20,6 @@ export function flaky(config: ApiConfig): Middleware {
 function rateFrom(raw: string | string[] | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   const value = typeof raw === 'string' && /^(0(\.\d{1,6})?|1(\.0{1,6})?)$/.test(raw) ? Number(raw) : NaN;
-  if (Number.isNaN(value)) throw new ApiError(400, 'rate must be a number from 0 to 1', { parameter: 'rate' });
+  if (Number.isNaN(value)) throw new HttpError(400, 'rate must be a number from 0 to 1', { parameter: 'rate' });
   return value;
 }

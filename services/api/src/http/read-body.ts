@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
-import { ApiError } from './api-error.js';
+import { HttpError } from '@origin-lab/server-kit';
 
 export const NO_BODY = Buffer.alloc(0);
 
@@ -28,8 +28,8 @@ export function readSentBody(req: IncomingMessage, limit: number): Promise<Buffe
   return getRawBody(req, { limit, length: declared === '' ? undefined : declared }).catch((err: unknown) => {
     const type = (err as { type?: string }).type;
     if (type === 'entity.too.large') throw bodyTooLarge(limit);
-    if (type === 'request.size.invalid') throw new ApiError(400, 'the body is not as long as Content-Length says');
-    if (type === 'request.aborted') throw new ApiError(400, 'the client stopped sending the body');
+    if (type === 'request.size.invalid') throw new HttpError(400, 'the body is not as long as Content-Length says');
+    if (type === 'request.aborted') throw new HttpError(400, 'the client stopped sending the body');
     throw err;
   });
 }
@@ -55,12 +55,12 @@ function readDeclared(req: IncomingMessage, length: number): Promise<Buffer> {
     }
     function onEnd() {
       cleanup();
-      if (received !== length) reject(new ApiError(400, 'the body is not as long as Content-Length says'));
+      if (received !== length) reject(new HttpError(400, 'the body is not as long as Content-Length says'));
       else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
     }
     function onAborted() {
       cleanup();
-      reject(new ApiError(400, 'the client stopped sending the body'));
+      reject(new HttpError(400, 'the client stopped sending the body'));
     }
     function onError(err: Error) {
       cleanup();
@@ -73,6 +73,6 @@ function readDeclared(req: IncomingMessage, length: number): Promise<Buffer> {
   });
 }
 
-export function bodyTooLarge(limit: number): ApiError {
-  return new ApiError(413, `request body is larger than the limit of ${limit} bytes`, { limit });
+export function bodyTooLarge(limit: number): HttpError {
+  return new HttpError(413, `request body is larger than the limit of ${limit} bytes`, { limit });
 }

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { JournalPage, ServerJournalEntry } from '@origin-lab/contract';
-import { ApiError } from '../http/api-error.js';
+import { HttpError } from '@origin-lab/server-kit';
 import { openEventStream, type OpenStreams } from '../http/sse.js';
 import type { JournalStore, Stored } from './visitor-journals.js';
 import { isVisitorToken, VISITOR_PARAMETER } from './visitor-token.js';
@@ -28,18 +28,13 @@ export function journalStream(journals: JournalStore<ServerJournalEntry>, option
   return async (ctx) => {
     const token = ctx.query[VISITOR_PARAMETER];
     if (typeof token !== 'string' || !isVisitorToken(token)) {
-      ctx.status = 400;
-      ctx.body = {
-        error: 'visitor must be one token of 16 to 64 base64url characters (A-Z a-z 0-9 - _)',
+      throw new HttpError(400, 'visitor must be one token of 16 to 64 base64url characters (A-Z a-z 0-9 - _)', {
         parameter: VISITOR_PARAMETER,
-      };
-      return;
+      });
     }
     const resumeFrom = ctx.get('Last-Event-ID') || (typeof ctx.query.after === 'string' ? ctx.query.after : '0');
     if (!/^\d{1,15}$/.test(resumeFrom)) {
-      ctx.status = 400;
-      ctx.body = { error: 'Last-Event-ID (or after) must be a whole number', parameter: 'after' };
-      return;
+      throw new HttpError(400, 'Last-Event-ID (or after) must be a whole number', { parameter: 'after' });
     }
 
     const after = Number(resumeFrom);
@@ -102,5 +97,5 @@ export function journalStream(journals: JournalStore<ServerJournalEntry>, option
 
 /** The journal's route when JOURNAL_VISITORS=0 switched recording off. */
 export const journalOff: Middleware = () => {
-  throw new ApiError(404, 'the journal is switched off on this server (JOURNAL_VISITORS=0)', { path: JOURNAL_PATH });
+  throw new HttpError(404, 'the journal is switched off on this server (JOURNAL_VISITORS=0)', { path: JOURNAL_PATH });
 };

@@ -7,8 +7,7 @@ import type {
   LabPolicyParameter,
   LabPreflightStatus,
 } from '@origin-lab/contract';
-import { ApiError } from '../http/api-error.js';
-import { oneOf } from '../http/one-of.js';
+import { HttpError, oneOf } from '@origin-lab/server-kit';
 
 export interface LabLimits {
   listItems: number;
@@ -51,8 +50,8 @@ const DEFAULT_POLICY: LabCorsPolicy = {
 /** Longest parameter name repeated in an error. */
 const NAME_CHARS = 64;
 
-function bad(parameter: string, message: string, detail?: string): ApiError {
-  return new ApiError(400, message, { parameter: parameter.slice(0, NAME_CHARS), ...(detail ? { detail } : {}) });
+function bad(parameter: string, message: string, detail?: string): HttpError {
+  return new HttpError(400, message, { parameter: parameter.slice(0, NAME_CHARS), ...(detail ? { detail } : {}) });
 }
 
 function list(name: string, raw: string, limits: LabLimits): LabHeaderList {

@@ -1,9 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import type { StreamRecords } from '@origin-lab/contract';
 import type { Bounds } from '../config.js';
-import { ApiError } from '../http/api-error.js';
-import { oneOf } from '../http/one-of.js';
-import { queryInt } from '../http/query-int.js';
+import { HttpError, oneOf, queryInt } from '@origin-lab/server-kit';
 import { holdStream, openEventStream, sseComment, sseRecord, type OpenStreams } from '../http/sse.js';
 
 /**
@@ -47,7 +45,7 @@ function choice<T extends string>(ctx: Context, name: string, choices: readonly 
 function readRequest(ctx: Context, limits: LabStreamLimits): LabStreamRequest {
   const unknown = Object.keys(ctx.query).find((name) => !KNOWN.includes(name));
   if (unknown !== undefined)
-    throw new ApiError(400, `unknown parameter ${unknown.slice(0, 64)}`, {
+    throw new HttpError(400, `unknown parameter ${unknown.slice(0, 64)}`, {
       parameter: unknown.slice(0, 64),
       detail: `known: ${KNOWN.join(', ')}`,
     });

@@ -1,4 +1,5 @@
 import type { Context, Middleware } from 'koa';
+import { HttpError } from '@origin-lab/server-kit';
 
 /** What the API approves in a preflight; the spec fixes these lists. */
 export const PREFLIGHT_HEADERS = {
@@ -23,7 +24,7 @@ const ECHOED_ORIGIN_CHARS = 200;
  * - ?cors=off answers normally with no Access-Control-* headers; ?cors=credentials also sends
  *   Access-Control-Allow-Credentials: true (never by default: nothing here needs cookies).
  * - A disallowed origin still gets its answer (CORS restricts browser reads, it does not protect
- *   the server); only its preflight is refused, with 403 and a JSON reason.
+ *   the server); only its preflight is refused, with 403 and a JSON reason (thrown, for errorsAsJson).
  */
 export function cors(allowedOrigins: readonly string[]): Middleware {
   const allowlist = new Set(allowedOrigins);
@@ -45,8 +46,7 @@ export function cors(allowedOrigins: readonly string[]): Middleware {
       ctx.set(PREFLIGHT_HEADERS);
       ctx.status = 204;
     } else if (origin !== undefined && mode !== 'off' && ctx.get('Access-Control-Request-Method') !== '') {
-      ctx.status = 403;
-      ctx.body = { error: 'origin is not on the allowlist', origin: origin.slice(0, ECHOED_ORIGIN_CHARS) };
+      throw new HttpError(403, 'origin is not on the allowlist', { origin: origin.slice(0, ECHOED_ORIGIN_CHARS) });
     } else {
       ctx.set('Allow', 'GET, POST, OPTIONS');
       ctx.status = 204;

@@ -1,5 +1,5 @@
 import type { FormFields } from '@origin-lab/contract';
-import { ApiError } from '../http/api-error.js';
+import { HttpError } from '@origin-lab/server-kit';
 import type { Attachment, NewPost } from './post-store.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -34,6 +34,6 @@ function requiredText(fields: FormFields, name: string, maxChars: number): strin
   return text;
 }
 
-function invalid(field: string, detail: string): ApiError {
-  return new ApiError(400, 'the post is not valid', { field, detail });
+function invalid(field: string, detail: string): HttpError {
+  return new HttpError(400, 'the post is not valid', { field, detail });
 }

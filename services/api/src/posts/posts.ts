@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import multer from '@koa/multer';
 import type { FormFields } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
-import { ApiError } from '../http/api-error.js';
+import { HttpError } from '@origin-lab/server-kit';
 import { mimeEssence } from '../http/content-type.js';
 import { readBody, bodyTooLarge } from '../http/read-body.js';
 import type { Attachment, PostStore } from './post-store.js';
@@ -57,7 +57,7 @@ export function posts(config: ApiConfig, store: PostStore): PostsHandlers {
         .map((file) => ({ field: file.fieldname, name: file.originalname, type: file.mimetype, size: file.size }));
       return { fields: (ctx.request as { body?: FormFields }).body ?? {}, attachments };
     }
-    throw new ApiError(415, 'POST /api/posts reads form data', {
+    throw new HttpError(415, 'POST /api/posts reads form data', {
       detail: `send multipart/form-data or application/x-www-form-urlencoded, not "${essence || 'no Content-Type'}"`,
     });
   }
@@ -85,10 +85,10 @@ const LIMIT_MESSAGES: Record<string, string> = {
 };
 
 /** Limits are the client's fault (413); anything else means the body could not be parsed (500, as the spec says). */
-function multipartFailure(err: unknown): ApiError {
+function multipartFailure(err: unknown): HttpError {
   const code = (err as { code?: string }).code ?? '';
   const field = (err as { field?: string }).field;
   const limitMessage = LIMIT_MESSAGES[code];
-  if (limitMessage) return new ApiError(413, limitMessage, { detail: code, ...(field ? { field } : {}) });
-  return new ApiError(500, 'the form body could not be parsed', { detail: (err as Error).message ?? String(err) });
+  if (limitMessage) return new HttpError(413, limitMessage, { detail: code, ...(field ? { field } : {}) });
+  return new HttpError(500, 'the form body could not be parsed', { detail: (err as Error).message ?? String(err) });
 }

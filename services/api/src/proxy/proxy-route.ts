@@ -1,6 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import type { LogSink } from '@origin-lab/server-kit';
-import { ApiError } from '../http/api-error.js';
+import { HttpError, type LogSink } from '@origin-lab/server-kit';
 import type { AnswerCache, CachedAnswer, CacheHit } from './proxy-cache.js';
 import { callUpstream, UpstreamFailure } from './proxy-client.js';
 import { visitorOf } from '../journal/visitor-token.js';
@@ -93,7 +92,7 @@ export function proxy(settings: ProxySettings, log: LogSink, cache: AnswerCache)
       state = 'MISS';
     }
     if (outcome.kind === 'failed') {
-      throw new ApiError(
+      throw new HttpError(
         outcome.failure.status,
         outcome.failure.message,
         { detail: outcome.failure.detail },
@@ -120,12 +119,12 @@ export function notProxied(ctx: Context): void {
   ctx.body = 'Not proxied';
 }
 
-function badQuery(reason: 'characters' | 'length', maxQueryChars: number): ApiError {
+function badQuery(reason: 'characters' | 'length', maxQueryChars: number): HttpError {
   return reason === 'length'
-    ? new ApiError(414, 'the query string is too long', {
+    ? new HttpError(414, 'the query string is too long', {
         detail: `at most ${maxQueryChars} characters (PROXY_MAX_QUERY_CHARS)`,
       })
-    : new ApiError(400, 'the query string holds characters a query may not', {
+    : new HttpError(400, 'the query string holds characters a query may not', {
         detail: 'only visible ASCII without "#"; percent-escape the rest',
       });
 }

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { ApiConfig } from '../config.js';
-import { queryInt } from '../http/query-int.js';
+import { queryInt } from '@origin-lab/server-kit';
 
 /** GET /api/slow?ms=N answers after N ms, and stops waiting as soon as the client leaves. */
 export function slow(config: ApiConfig): Middleware {

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { StreamRecords } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
-import { queryInt } from '../http/query-int.js';
+import { queryInt } from '@origin-lab/server-kit';
 import { holdStream, openEventStream, sseComment, sseRecord, type OpenStreams } from '../http/sse.js';
 
 /**

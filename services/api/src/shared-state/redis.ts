@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import type { LogSink } from '@origin-lab/server-kit';
-import { ApiError } from '../http/api-error.js';
+import { HttpError, type LogSink } from '@origin-lab/server-kit';
 
 /** Where the shared state lives when the api runs as several replicas (REDIS_URL). */
 export interface RedisSettings {
@@ -109,7 +108,7 @@ export async function fromShared<T>(what: string, command: Promise<T>): Promise<
   try {
     return await command;
   } catch (err) {
-    throw new ApiError(
+    throw new HttpError(
       503,
       `the shared ${what} is unavailable: Redis did not answer`,
       { detail: err instanceof Error ? err.message : String(err), retryable: true },

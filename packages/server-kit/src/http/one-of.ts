@@ -1,4 +1,4 @@
-import { ApiError } from './api-error.js';
+import { HttpError } from './http-error.js';
 
 /** Longest part of a wrong value repeated in the error. */
 const SHOWN_CHARS = 64;
@@ -7,7 +7,7 @@ const SHOWN_CHARS = 64;
 export function oneOf<T extends string | number>(name: string, raw: string, choices: readonly T[]): T {
   const found = choices.find((choice) => String(choice) === raw);
   if (found === undefined)
-    throw new ApiError(400, `${name} must be one of ${choices.join(', ')}`, {
+    throw new HttpError(400, `${name} must be one of ${choices.join(', ')}`, {
       parameter: name,
       detail: `got "${raw.slice(0, SHOWN_CHARS)}"`,
     });
