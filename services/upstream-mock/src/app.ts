@@ -1,11 +1,13 @@
-import Koa from 'koa';
-import { requestLogger } from '@origin-lab/server-kit';
+import http from 'node:http';
+import Koa, { type Middleware } from 'koa';
+import Router from '@koa/router';
+import compose from 'koa-compose';
+import { errorsAsJson, HttpError, requestLogger, unroutedAsJson } from '@origin-lab/server-kit';
+import type { CallSummary } from '@origin-lab/contract';
 import { bearerChecker } from './auth.js';
 import { behaviour, HeldRequests } from './behaviour.js';
-import type { CallSummary } from '@origin-lab/contract';
 import { CallLog } from './call-log.js';
 import { upstreamConfig, type UpstreamConfig } from './config.js';
-import { MockError } from './mock-error.js';
 import { listPosts, listTags } from './resources.js';
 
 export interface UpstreamApp extends Koa {
@@ -15,10 +17,16 @@ export interface UpstreamApp extends Koa {
   release(): number;
 }
 
-/** The resources the third party serves; the proxy's allowlist names the same two. */
-const RESOURCES: Record<string, (ctx: Koa.Context, call: number) => void> = {
-  '/posts': listPosts,
-  '/tags': listTags,
+/**
+ * Exact, case-sensitive paths, as the proxy's allowlist names them. Every method Node parses is
+ * known to the router, so an odd one gets 405, never 501.
+ */
+const ROUTER_OPTIONS = { strict: true, sensitive: true, methods: http.METHODS };
+
+/** The admin answers are about this moment: never kept by a cache. */
+const noStore: Middleware = (ctx, next) => {
+  ctx.set('Cache-Control', 'no-store');
+  return next();
 };
 
 /**
@@ -34,67 +42,56 @@ export function createApp(settings: Partial<UpstreamConfig> = {}): UpstreamApp {
   const held = new HeldRequests();
   const isAuthorized = bearerChecker(apiKey);
 
-  const logRequest = requestLogger(log, 'upstream request');
-  app.use(async (ctx, next) => {
-    logRequest(ctx.req, ctx.res);
-    try {
-      await next();
-    } catch (err) {
-      if (!(err instanceof MockError)) log({ msg: 'upstream-mock handler failed', error: String(err) });
-      const answer = err instanceof MockError ? err : new MockError(500, 'internal error');
-      ctx.status = answer.status;
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = { error: answer.message, ...(answer.detail === undefined ? {} : { detail: answer.detail }) };
-    }
-  });
+  /** Counts the call, demands the key, then applies the ?mock= switches: before every resource. */
+  const thirdParty = compose([
+    (ctx: Koa.Context, next: Koa.Next) => {
+      const authorization = ctx.get('Authorization');
+      const call = callLog.record({
+        method: ctx.method,
+        path: ctx.path,
+        query: ctx.querystring,
+        accept: ctx.get('Accept') || null,
+        authorized: isAuthorized(authorization),
+      });
+      if (!call.authorized) {
+        throw new HttpError(
+          401,
+          'unauthorized',
+          { detail: authorization === '' ? 'no Authorization header' : 'the bearer key is not valid' },
+          { 'WWW-Authenticate': 'Bearer realm="upstream-mock"' },
+        );
+      }
+      ctx.state.call = call.n;
+      return next();
+    },
+    behaviour(held, maxDelayMs),
+  ]);
 
-  app.use(async (ctx, next) => {
-    if (ctx.path.startsWith('/_admin/')) return admin(ctx);
-    const authorization = ctx.get('Authorization');
-    const call = callLog.record({
-      method: ctx.method,
-      path: ctx.path,
-      query: ctx.querystring,
-      accept: ctx.get('Accept') || null,
-      authorized: isAuthorized(authorization),
-    });
-    if (!call.authorized) {
-      ctx.status = 401;
-      ctx.set('WWW-Authenticate', 'Bearer realm="upstream-mock"');
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = {
-        error: 'unauthorized',
-        detail: authorization === '' ? 'no Authorization header' : 'the bearer key is not valid',
-      };
-      return;
-    }
-    ctx.state.call = call.n;
-    await next();
-  });
-
-  app.use(behaviour(held, maxDelayMs));
-
-  app.use((ctx) => {
-    const resource = RESOURCES[ctx.path];
-    if (resource === undefined)
-      throw new MockError(404, 'no such resource', `known: ${Object.keys(RESOURCES).join(', ')}`);
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw new MockError(405, `method ${ctx.method} is not allowed`);
-    resource(ctx, ctx.state.call as number);
-  });
-
-  function admin(ctx: Koa.Context): void {
-    ctx.set('Cache-Control', 'no-store');
-    if (ctx.path === '/_admin/calls' && ctx.method === 'GET') {
+  // The resources the third party serves (GET also answers HEAD); the proxy's allowlist names the same two.
+  const routes = new Router(ROUTER_OPTIONS)
+    .get('/posts', thirdParty, listPosts)
+    .get('/tags', thirdParty, listTags)
+    .get('/_admin/calls', noStore, (ctx) => {
       ctx.body = callLog.summary(held.size);
-    } else if (ctx.path === '/_admin/reset' && ctx.method === 'POST') {
+    })
+    .post('/_admin/reset', noStore, (ctx) => {
       callLog.reset();
       ctx.body = { reset: true };
-    } else if (ctx.path === '/_admin/release' && ctx.method === 'POST') {
+    })
+    .post('/_admin/release', noStore, (ctx) => {
       ctx.body = { released: held.release() };
-    } else {
-      throw new MockError(404, 'no such admin route', 'GET /_admin/calls, POST /_admin/reset, POST /_admin/release');
-    }
-  }
+    });
+
+  const logRequest = requestLogger(log, 'upstream request');
+  app.use((ctx, next) => {
+    logRequest(ctx.req, ctx.res);
+    return next();
+  });
+  // First of the chain: every failure below is thrown and answered as JSON, never kept by a cache.
+  app.use(errorsAsJson({ log, headers: { 'Cache-Control': 'no-store' } }));
+  app.use(routes.routes());
+  app.use(unroutedAsJson());
+  app.use(routes.allowedMethods());
 
   return Object.assign(app, {
     calls: () => callLog.summary(held.size),

@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { isSwitch, SWITCHES, type Switch } from './switches.js';
-import { MockError, queryInt } from './mock-error.js';
+import { HttpError, queryInt } from '@origin-lab/server-kit';
 
 /** Requests parked by ?mock=hold until release() (or until they time out or their client leaves). */
 export class HeldRequests {
@@ -35,7 +35,7 @@ export function behaviour(held: HeldRequests, maxDelayMs: number): Middleware {
     if (switches.has('slow'))
       await waitUnlessGone(
         ctx,
-        queryInt(ctx.query, 'delayMs', 0, maxDelayMs, Math.min(2_000, maxDelayMs)),
+        queryInt(ctx, 'delayMs', { min: 0, max: maxDelayMs, default: Math.min(2_000, maxDelayMs) }),
         () => () => {},
       );
     if (switches.has('hold')) await held.wait(ctx, maxDelayMs);
@@ -46,9 +46,10 @@ export function behaviour(held: HeldRequests, maxDelayMs: number): Middleware {
       ctx.req.socket.destroy();
       return;
     }
-    if (switches.has('fail')) throw new MockError(500, 'the upstream failed on purpose', 'asked for with mock=fail');
+    if (switches.has('fail'))
+      throw new HttpError(500, 'the upstream failed on purpose', { detail: 'asked for with mock=fail' });
     if (switches.has('forbidden'))
-      throw new MockError(403, 'the upstream refused this key', 'asked for with mock=forbidden');
+      throw new HttpError(403, 'the upstream refused this key', { detail: 'asked for with mock=forbidden' });
     if (switches.has('redirect')) {
       ctx.status = 302;
       ctx.set('Location', 'http://elsewhere.invalid/posts');
@@ -66,7 +67,8 @@ export function behaviour(held: HeldRequests, maxDelayMs: number): Middleware {
     const body = ctx.body as Record<string, unknown> | undefined;
     if (body !== undefined && typeof body === 'object') {
       if (switches.has('reflect')) body.requestHeaders = { ...ctx.req.headers };
-      if (switches.has('big')) body.padding = 'x'.repeat(queryInt(ctx.query, 'padBytes', 0, 16 * 1024 * 1024, 65_536));
+      if (switches.has('big'))
+        body.padding = 'x'.repeat(queryInt(ctx, 'padBytes', { min: 0, max: 16 * 1024 * 1024, default: 65_536 }));
     }
   };
 }
@@ -77,11 +79,9 @@ function requestedSwitches(ctx: Context): Set<Switch> {
   const names = (Array.isArray(raw) ? raw : [raw]).flatMap((value) => value.split(',')).filter((name) => name !== '');
   const unknown = names.filter((name) => !isSwitch(name));
   if (unknown.length > 0) {
-    throw new MockError(
-      400,
-      'unknown mock switch',
-      `${unknown.join(', ').slice(0, 100)}; known: ${Object.keys(SWITCHES).join(', ')}`,
-    );
+    throw new HttpError(400, 'unknown mock switch', {
+      detail: `${unknown.join(', ').slice(0, 100)}; known: ${Object.keys(SWITCHES).join(', ')}`,
+    });
   }
   return new Set(names as Switch[]);
 }

@@ -79,6 +79,33 @@ describe('the upstream-mock', () => {
     }
   });
 
+  it('answers every error as a JSON Error object that no cache keeps', async () => {
+    const unauthorized = await get('/posts', {});
+    expect(unauthorized.headers.get('cache-control')).toBe('no-store');
+    expect(await unauthorized.json()).toEqual({ error: 'unauthorized', detail: 'no Authorization header' });
+    const failed = await get('/posts?mock=fail');
+    expect(failed.headers.get('cache-control')).toBe('no-store');
+    expect(await failed.json()).toEqual({
+      error: 'the upstream failed on purpose',
+      detail: 'asked for with mock=fail',
+    });
+    const badPage = await get('/posts?page=0');
+    expect(badPage.headers.get('cache-control')).toBe('no-store');
+    expect(await badPage.json()).toMatchObject({ error: 'page must be a whole number from 1 to 1000' });
+    const unknown = await get('/users');
+    expect(unknown.headers.get('cache-control')).toBe('no-store');
+    expect(await unknown.json()).toEqual({ error: 'no such endpoint', path: '/users' });
+    const otherMethod = await fetch(`${url}/tags`, { method: 'PUT', headers: auth });
+    expect(otherMethod.status).toBe(405);
+    expect(otherMethod.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(otherMethod.headers.get('cache-control')).toBe('no-store');
+    expect(await otherMethod.json()).toMatchObject({ error: 'method not allowed', path: '/tags' });
+    const adminMethod = await fetch(`${url}/_admin/reset`);
+    expect(adminMethod.status).toBe(405);
+    expect(adminMethod.headers.get('allow')).toBe('POST, OPTIONS');
+    expect((await fetch(`${url}/_admin/calls`)).headers.get('cache-control')).toBe('no-store');
+  });
+
   it('counts every call it receives by path, with the Accept header, never the key', async () => {
     await get('/posts', { ...auth, Accept: 'application/json' });
     await get('/tags?prefix=s');
