@@ -1,6 +1,8 @@
-import type { ErrorBody } from '@origin-lab/contract';
+import http from 'node:http';
 import Koa from 'koa';
+import Router from '@koa/router';
 import serveStatic from 'koa-static';
+import { errorsAsJson, unroutedAsJson } from '@origin-lab/server-kit';
 import type { PagesConfig } from './config.js';
 import { siteConfigScript } from './site-pairs.js';
 import { unloadPolicy } from './unload-policy.js';
@@ -13,21 +15,24 @@ import { unloadPolicy } from './unload-policy.js';
  */
 export function createApp(config: PagesConfig): Koa {
   const script = siteConfigScript(config.sitePairs);
-  const app = new Koa();
-  app.silent = true;
-  app.use(async (ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    if (ctx.path !== '/site-config.js') return next();
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      ctx.status = 405;
-      ctx.set('Allow', 'GET, HEAD');
-      ctx.body = { error: 'method not allowed', path: ctx.path } satisfies ErrorBody;
-      return;
-    }
+  // The one answer that is not a file; GET also answers HEAD, another method is a JSON 405.
+  const routes = new Router({ strict: true, sensitive: true, methods: http.METHODS }).get('/site-config.js', (ctx) => {
     ctx.set('Cache-Control', 'no-cache');
     ctx.type = 'text/javascript; charset=utf-8';
     ctx.body = script;
   });
+  const app = new Koa();
+  app.silent = true;
+  // First: every failure below is thrown and answered as a JSON Error object (nosniff kept).
+  app.use(errorsAsJson());
+  app.use((ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    return next();
+  });
+  app.use(routes.routes());
+  // Only the table's 405: a path it does not know goes on to the files, and koa-static's own 404.
+  app.use(unroutedAsJson({ notFound: false }));
+  app.use(routes.allowedMethods());
   app.use(unloadPolicy());
   // Revalidation: koa-static sets Last-Modified; an unchanged file answers 304 with no body.
   app.use(async (ctx, next) => {

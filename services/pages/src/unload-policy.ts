@@ -1,5 +1,5 @@
-import type { ErrorBody } from '@origin-lab/contract';
 import type { Middleware } from 'koa';
+import { HttpError } from '@origin-lab/server-kit';
 
 /** The query parameter that asks for a page served with `Permissions-Policy: unload=()`. */
 export const UNLOAD_POLICY_PARAM = 'unload-policy';
@@ -14,12 +14,9 @@ export function unloadPolicy(): Middleware {
     const asked = ctx.query[UNLOAD_POLICY_PARAM];
     if (asked === undefined) return next();
     if (asked !== 'none') {
-      ctx.status = 400;
-      ctx.body = {
-        error: `${UNLOAD_POLICY_PARAM} takes one value, none (Permissions-Policy: unload=())`,
+      throw new HttpError(400, `${UNLOAD_POLICY_PARAM} takes one value, none (Permissions-Policy: unload=())`, {
         path: ctx.path,
-      } satisfies ErrorBody;
-      return;
+      });
     }
     ctx.set('Permissions-Policy', 'unload=()');
     return next();

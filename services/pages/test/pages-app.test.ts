@@ -152,4 +152,19 @@ describe('the pages server', () => {
   it('answers 404 for a missing file', async () => {
     expect((await fetch(`${base}/nope.html`)).status).toBe(404);
   });
+
+  it('names the methods /site-config.js takes in its 405, and leaves a missing file a plain 404', async () => {
+    const refused = await fetch(`${base}/site-config.js`, { method: 'DELETE' });
+    expect(refused.status).toBe(405);
+    expect(refused.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await refused.json()).toEqual({
+      error: 'method not allowed',
+      path: '/site-config.js',
+      allowed: ['GET', 'HEAD', 'OPTIONS'],
+    });
+    const missing = await fetch(`${base}/nope.html`);
+    expect(missing.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await missing.text()).toBe('Not Found');
+  });
 });
