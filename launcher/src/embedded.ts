@@ -1,10 +1,7 @@
 import { serve, type Handler, type LogSink } from '@origin-lab/server-kit';
-import { apiConfigFromEnv, type ApiConfig } from '@origin-lab/api/config';
-import { createApp as createApi } from '@origin-lab/api/app';
-import { HTTP_VERSION_HEADER } from '@origin-lab/api/journal/journal-entry';
-import { createApp as createPages } from '@origin-lab/pages/app';
-import { pagesConfigFromEnv } from '@origin-lab/pages/config';
-import { createApp as createUpstreamMock } from '@origin-lab/upstream-mock/app';
+import { apiConfigFromEnv, createApp as createApi, HTTP_VERSION_HEADER, type ApiConfig } from '@origin-lab/api';
+import { createApp as createPages, pagesConfigFromEnv } from '@origin-lab/pages';
+import { createApp as createUpstreamMock } from '@origin-lab/upstream-mock';
 
 export interface EmbeddedOptions {
   /** 0 picks a free port. */

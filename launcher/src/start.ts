@@ -1,5 +1,5 @@
 import { ConfigError, envInt, freePort, stopOnSignals } from '@origin-lab/server-kit';
-import { defaultOrigins } from '@origin-lab/api/config';
+import { defaultOrigins } from '@origin-lab/api';
 import { startEmbedded } from './embedded.js';
 import { CaddyError, findCaddy, originOf, startCaddy, type CaddyOptions, type RunningCaddy } from './caddy.js';
 import { siteNamesFromEnv, type SiteNames } from './site-names.js';

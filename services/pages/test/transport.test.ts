@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from '@origin-lab/server-kit';
-import { apiConfig } from '@origin-lab/api/config';
-import { createApp } from '@origin-lab/api/app';
+import { apiConfig, createApp } from '@origin-lab/api';
 import { classifyFailure, isOkStatus, parseJsonOrNull, TransportError } from '../web/ts/probes/transport/contract.js';
 import { fetchTransport } from '../web/ts/probes/transport/fetch-transport.js';
 
