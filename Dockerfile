@@ -32,8 +32,9 @@ WORKDIR /app
 COPY --from=manifests /app ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
-# What every service's image holds: production node_modules, the root manifest and server-kit.
-# packages/contract is types only: no service loads it at run time.
+# What every service's image holds: production node_modules, the root manifest, server-kit and
+# the contract (the api loads its values and codecs at run time; the pages build copied its JS
+# into their dist/public/js/contract/ already).
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
@@ -41,6 +42,8 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json ./
 COPY --from=build /app/packages/server-kit/package.json packages/server-kit/
 COPY --from=build /app/packages/server-kit/dist packages/server-kit/dist
+COPY --from=build /app/packages/contract/package.json packages/contract/
+COPY --from=build /app/packages/contract/dist packages/contract/dist
 
 # Each final stage below adds its one service and runs as the image's `node` user. The healthcheck
 # asks each service within 3 s: the api's /lab/health must answer 200 (outside /api/, the path

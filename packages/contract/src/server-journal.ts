@@ -1,4 +1,4 @@
-import type { BodyKind } from './index.js';
+import type { BodyKind } from './echo.js';
 
 /**
  * One request as the api saw it and answered it, in a visitor's journal (the "What the server saw"

@@ -1,8 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { isUtf8 } from 'node:buffer';
-import type { EchoReflection } from '@origin-lab/contract';
+import { bodyKindOf, type EchoReflection } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
-import { bodyKind } from './body-kind.js';
 import { declaresNoBody, NO_BODY, readSentBody } from '../http/read-body.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -38,6 +37,6 @@ export function reflection(ctx: Context, body: Buffer): EchoReflection {
     body: body.toString('utf8'),
     ...(valid ? {} : { bodyBase64: body.toString('base64') }),
     bodyBytes: body.length,
-    bodyKind: bodyKind(ctx.method, req.headers['content-type'], body.length),
+    bodyKind: bodyKindOf(ctx.method, req.headers['content-type'], body.length),
   };
 }

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ServerJournalEntry } from '@origin-lab/contract';
-import { bodyKind } from '../echo/body-kind.js';
+import { bodyKindOf, type ServerJournalEntry } from '@origin-lab/contract';
 
 /** Longest header or query value kept; the rest is cut with an ellipsis. */
 const MAX_VALUE_CHARS = 256;
@@ -40,7 +39,7 @@ export function journalEntry(facts: ExchangeFacts): ServerJournalEntry {
     },
     accept: header('accept'),
     contentType: header('content-type'),
-    bodyKind: bodyKind(method, req.headers['content-type'], bytesIn),
+    bodyKind: bodyKindOf(method, req.headers['content-type'], bytesIn),
     bytesIn,
     bytesOut: facts.bytesOut,
     status: res.statusCode,

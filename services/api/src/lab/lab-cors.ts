@@ -1,39 +1,42 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Context, Middleware } from 'koa';
-import type { LabCorsPolicy, LabCorsScenario, LabHeaderList } from '@origin-lab/contract';
+import {
+  LAB_CORS_PATH,
+  LAB_DEMO_COOKIE as DEMO_COOKIE,
+  LAB_EXTRA_HEADER as EXTRA_HEADER,
+  type LabAllowOrigin,
+  type LabCorsPolicy,
+  type LabCorsScenario,
+  type LabHeaderList,
+} from '@origin-lab/contract';
 import { declaresNoBody, NO_BODY, readSentBody } from '../http/read-body.js';
 import { reflection } from '../echo/echo.js';
 import { labScenario, type LabLimits } from './lab-scenario.js';
 
 /**
- * The CORS lab: a policy chosen by the request's URL. Outside /api/, which holds only the spec's
+ * The CORS lab: a policy chosen by the request's URL (its names, choices, defaults and codec are
+ * the contract's, packages/contract/src/lab-cors.ts). Outside /api/, which holds only the spec's
  * endpoints. It holds no secret, fetches nothing and sets no cookie but its own demo cookie.
  */
-export const LAB_CORS_PATH = '/lab/cors';
+export { LAB_CORS_PATH };
 
 /** The origin "another origin" and the second of "two values" name: never the page's own. */
 export const ELSEWHERE_ORIGIN = 'https://elsewhere.example';
-
-/** The one cookie the lab sets, on its own path only. */
-export const DEMO_COOKIE = 'origin_lab_demo';
-
-/** The one extra header an answer can carry, for trying Access-Control-Expose-Headers. */
-export const EXTRA_HEADER = 'X-Lab-Extra';
 
 const headerList = (value: LabHeaderList) => (value === '*' ? '*' : value?.join(', '));
 
 /** Sets the Access-Control-* headers (and Vary) of one policy on the answer. */
 function applyPolicy(ctx: Context, policy: LabCorsPolicy): void {
   const origin = ctx.get('Origin');
-  const allowOrigin = {
+  const allowOrigin: Record<LabAllowOrigin, string | undefined> = {
     none: undefined,
     '*': '*',
     origin: origin || undefined,
     other: ELSEWHERE_ORIGIN,
     two: `${origin || 'null'}, ${ELSEWHERE_ORIGIN}`,
-  }[policy.allowOrigin];
+  };
   const headers: Record<string, string | undefined> = {
-    'Access-Control-Allow-Origin': allowOrigin,
+    'Access-Control-Allow-Origin': allowOrigin[policy.allowOrigin],
     'Access-Control-Allow-Credentials': policy.allowCredentials ? 'true' : undefined,
     'Access-Control-Allow-Methods': headerList(policy.allowMethods),
     'Access-Control-Allow-Headers': headerList(policy.allowHeaders),

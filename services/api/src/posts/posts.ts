@@ -1,9 +1,8 @@
 import type { Context, Middleware } from 'koa';
 import multer from '@koa/multer';
-import type { FormFields } from '@origin-lab/contract';
+import { mimeEssence, type FormFields } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
 import { HttpError } from '@origin-lab/server-kit';
-import { mimeEssence } from '../http/content-type.js';
 import { readBody, bodyTooLarge } from '../http/read-body.js';
 import type { Attachment, PostStore } from './post-store.js';
 import { validatePost } from './post-validation.js';
