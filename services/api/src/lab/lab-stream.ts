@@ -3,6 +3,7 @@ import type { StreamRecords } from '@origin-lab/contract';
 import type { Bounds } from '../config.js';
 import { HttpError, oneOf, queryInt } from '@origin-lab/server-kit';
 import { holdStream, openEventStream, sseComment, sseRecord, type OpenStreams } from '../http/sse.js';
+import { runTicks } from '../http/sse-ticks.js';
 
 /**
  * The stream lab: what /api/stream never sends (SPEC.md), on request. `retry:` sets the
@@ -86,29 +87,28 @@ export function labStream(limits: LabStreamLimits, open: OpenStreams): Middlewar
     openEventStream(res);
     if (asked.retryMs !== null) res.write(`retry: ${asked.retryMs}\n\n`);
     const start = firstTick(lastEventId, asked.of);
+    // This connection's share: per ticks, or fewer when the run ends first.
+    const last = Math.min(start + asked.per - 1, asked.of);
     res.write(
       sseComment(
-        `ticks ${start} to ${Math.min(start + asked.per - 1, asked.of)} of ${asked.of}${lastEventId ? `, after Last-Event-ID ${lastEventId.slice(0, 20)}` : ''}`,
+        `ticks ${start} to ${last} of ${asked.of}${lastEventId ? `, after Last-Event-ID ${lastEventId.slice(0, 20)}` : ''}`,
       ),
     );
 
-    let n = start;
     const { later, finish } = holdStream(res, open);
-    const tick = () => {
-      res.write(`${asked.ids ? `id: ${n}\n` : ''}${sseRecord<StreamRecords>('tick', { n, of: asked.of })}`);
-      if (n === asked.of) {
-        res.write(sseRecord<StreamRecords>('done', {}));
+    runTicks({
+      count: last - start + 1,
+      intervalMs: asked.intervalMs,
+      tick: (i) => {
+        const n = start + i - 1;
+        res.write(`${asked.ids ? `id: ${n}\n` : ''}${sseRecord<StreamRecords>('tick', { n, of: asked.of })}`);
+      },
+      done: () => {
+        if (last === asked.of) res.write(sseRecord<StreamRecords>('done', {}));
+        // Otherwise the end of this connection's share: the server ends it and the browser reconnects.
         finish();
-        return;
-      }
-      // The end of this connection's share: the server ends it and the browser reconnects.
-      if (n - start + 1 === asked.per) {
-        finish();
-        return;
-      }
-      n += 1;
-      later(tick, asked.intervalMs);
-    };
-    tick();
+      },
+      later,
+    });
   };
 }

@@ -3,6 +3,7 @@ import type { StreamRecords } from '@origin-lab/contract';
 import type { ApiConfig } from '../config.js';
 import { queryInt } from '@origin-lab/server-kit';
 import { holdStream, openEventStream, sseComment, sseRecord, type OpenStreams } from '../http/sse.js';
+import { runTicks } from '../http/sse-ticks.js';
 
 /**
  * GET /api/stream?count=N: N tick records one interval apart (the first at once), then done,
@@ -22,20 +23,16 @@ export function stream(config: ApiConfig, open: OpenStreams): Middleware {
     }
     res.write(sseComment(`${count} ticks, one every ${interval} ms`));
 
-    // Each tick is scheduled against the start time, so lateness never accumulates.
-    const started = performance.now();
-    let sent = 0;
     const { later, finish } = holdStream(res, open);
-    const tick = () => {
-      sent += 1;
-      res.write(sseRecord<StreamRecords>('tick', { n: sent, of: count }));
-      if (sent === count) {
+    runTicks({
+      count,
+      intervalMs: interval,
+      tick: (n) => res.write(sseRecord<StreamRecords>('tick', { n, of: count })),
+      done: () => {
         res.write(sseRecord<StreamRecords>('done', {}));
         finish();
-        return;
-      }
-      later(tick, started + sent * interval - performance.now());
-    };
-    tick();
+      },
+      later,
+    });
   };
 }
