@@ -3,6 +3,8 @@
 // with their types derived from them, the CORS lab's URL codec, bodyKindOf). No dependency, no
 // I/O: the api and the pages' browser modules load the same files (the pages through an import
 // map, see services/pages/web/README.md). This index only re-exports; no module here imports it.
+// The api's lab URL reader is a second entry, `@origin-lab/contract/lab-cors-read`, which the
+// browser never loads.
 
 export * from './shapes.js';
 export * from './echo.js';

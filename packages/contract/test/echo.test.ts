@@ -22,6 +22,15 @@ describe('bodyKindOf (SPEC.md, echo rules 1-4)', () => {
     expect(bodyKindOf(method, contentType, bytes)).toBe(kind);
   });
 
+  // Moved from the pages' helpers test, when the pages' own copy (which answered "none-or-other"
+  // for no Content-Type, a value SPEC.md lacks) gave way to bodyKindOf.
+  it('names the bodyKind echo reports for what fetch writes', () => {
+    expect(bodyKindOf('POST', 'application/json; charset=utf-8', 1)).toBe('json');
+    expect(bodyKindOf('POST', 'application/x-www-form-urlencoded;charset=UTF-8', 1)).toBe('urlencoded');
+    expect(bodyKindOf('POST', 'multipart/form-data', 1)).toBe('multipart');
+    expect(bodyKindOf('POST', 'text/plain', 1)).toBe('other');
+  });
+
   it('reads the essence of a Content-Type', () => {
     expect(mimeEssence(' Text/HTML ; charset=utf-8')).toBe('text/html');
     expect(mimeEssence(undefined)).toBe('');

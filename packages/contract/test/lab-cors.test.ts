@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { labCorsQuery, labCorsUrl, readLabCorsQuery, type LabCorsPolicy, type LabCorsScenario } from '../src/index.js';
+import { labCorsQuery, labCorsUrl, type LabCorsPolicy, type LabCorsScenario } from '../src/index.js';
+import { readLabCorsQuery } from '../src/lab-cors-read.js';
 
 // Independent oracles: the default policy and scenario, the URLs and the failures below are
 // written out by hand from the lab's documented behaviour, never read from the codec's own lists

@@ -1,4 +1,5 @@
-import { readLabCorsQuery, type LabCorsScenario, type LabLimits } from '@origin-lab/contract';
+import type { LabCorsScenario } from '@origin-lab/contract';
+import { readLabCorsQuery, type LabLimits } from '@origin-lab/contract/lab-cors-read';
 import { HttpError } from '@origin-lab/server-kit';
 
 /** The api's limits on a lab URL: its settings LAB_LIST_ITEMS and LAB_VALUE_CHARS. */
