@@ -36,6 +36,19 @@ export default tseslint.config(
       ],
     },
   },
+  // The pages' frame is the bottom of the browser code: the page's composition root (page/)
+  // puts it together with the server view, never the other way round.
+  {
+    files: ['services/pages/web/ts/frame/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['../server-view/*', '../page/*'], message: 'frame/ sits below server-view/ and page/' }],
+        },
+      ],
+    },
+  },
   // Tests read loosely shaped JSON answers.
   { files: ['**/test/**/*.ts', 'e2e/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   // Root-level config files belong to no project: lint them without type information.

@@ -1,5 +1,7 @@
 // Browser half of the pages build: compile web/ts to dist/public/js (plain ES modules, no
-// bundler), copy web/static (CSS) as it is, write each page's HTML from the table of pages
+// bundler) and the contract's sources (packages/contract/src) to dist/public/js/contract, which
+// the pages' import map names @origin-lab/contract, copy web/static (CSS, away.html with the
+// import map written in) as it is, write each page's HTML from the table of pages
 // (src/page-table.ts) and its body fragment (web/bodies), gather the engines' records into
 // engine-records/, and stamp the build time into js/build-info.js. Runs after the server's
 // tsc -b (npm run build), which compiles the table and the shell to dist/.
@@ -8,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { PAGES } from '../dist/page-table.js';
-import { renderPage } from '../dist/page-shell.js';
+import { IMPORT_MAP, IMPORT_MAP_TAG, renderPage } from '../dist/page-shell.js';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const out = here('../dist/public');
@@ -16,8 +18,12 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', here('../web/tsconfig.json')], { stdio: 'inherit' });
-// The browser has no import map: a module importing a package by name (a runtime import of
-// @origin-lab/contract where `import type` was meant, say) would not load. Refuse to ship one.
+// The contract's values and codecs, compiled from its sources with the pages' own options
+// (no comments, source maps with the sources inside): one source for the api and the pages.
+execFileSync(process.execPath, [tsc, '-p', here('../web/tsconfig.contract.json')], { stdio: 'inherit' });
+// The browser resolves a bare specifier only through the import map: a module importing any
+// other package by name would not load. Refuse to ship one.
+const mapped = Object.keys(IMPORT_MAP.imports);
 for (const file of readdirSync(`${out}/js`, { recursive: true, encoding: 'utf8' }).filter((name) =>
   name.endsWith('.js'),
 )) {
@@ -26,11 +32,24 @@ for (const file of readdirSync(`${out}/js`, { recursive: true, encoding: 'utf8' 
     /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm,
   )) {
     const specifier = from ?? bare ?? '';
-    if (!specifier.startsWith('.') && !specifier.startsWith('/'))
-      throw new Error(`js/${file} imports "${specifier}": browser modules may import only relative paths`);
+    if (!specifier.startsWith('.') && !specifier.startsWith('/') && !mapped.includes(specifier))
+      throw new Error(
+        `js/${file} imports "${specifier}": browser modules may import relative paths and ${mapped.join(', ')} only`,
+      );
   }
 }
 cpSync(here('../web/static'), out, { recursive: true });
+// A static page that loads a module gets the import map where it says <!-- import map -->.
+for (const file of readdirSync(out).filter((name) => name.endsWith('.html'))) {
+  const html = readFileSync(`${out}/${file}`, 'utf8');
+  if (html.includes('<!-- import map -->'))
+    writeFileSync(
+      `${out}/${file}`,
+      html.replace('<!-- import map -->', () => IMPORT_MAP_TAG),
+    );
+  else if (html.includes('type="module"'))
+    throw new Error(`static/${file} loads a module but has no <!-- import map --> line before it`);
+}
 for (const page of PAGES) {
   // A row without its module would ship a page whose script 404s: stop the build instead.
   if (!existsSync(`${out}/js/pages/${page.name}.js`))

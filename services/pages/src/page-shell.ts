@@ -3,6 +3,17 @@
 // navigation, heading, the experiments box and the waterfall.
 import { pagePath, type PageEntry } from './page-table.js';
 
+/**
+ * The browser has no bundler: a page module imports the contract's values by name
+ * (`@origin-lab/contract`), and this import map tells the browser where the build put them
+ * (scripts/build-web.mjs compiles packages/contract/src to js/contract/). The only bare
+ * specifiers a browser module may use are the keys here; the build refuses any other.
+ */
+export const IMPORT_MAP = { imports: { '@origin-lab/contract': '/js/contract/index.js' } } as const;
+
+/** The import map as the tag every page's head carries before any module script. */
+export const IMPORT_MAP_TAG = `<script type="importmap">${JSON.stringify(IMPORT_MAP)}</script>`;
+
 /** Where the index's body fragment wants the list of topics. */
 const TOPICS_SLOT = '<!-- topics -->\n';
 
@@ -43,6 +54,7 @@ export function renderPage(pages: readonly PageEntry[], page: PageEntry, body: s
 <title>${escapeHtml(documentTitle)}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/site.css">
+${IMPORT_MAP_TAG}
 <script src="/site-config.js"></script>
 <script type="module" src="/js/pages/${page.name}.js"></script>
 </head>

@@ -12,7 +12,7 @@ import {
   isSafelistedResponseHeader,
   needsPreflight,
 } from '../web/ts/rules/cors-rules.js';
-import { base64Length, expectedBodyKind, sampleFileBytes, toBase64 } from '../web/ts/rules/encodings.js';
+import { base64Length, sampleFileBytes, toBase64 } from '../web/ts/rules/encodings.js';
 import { computeJsonTable, stringifyOutcome } from '../web/ts/rules/json-cases.js';
 import { describeEntries } from '../web/ts/rules/form-entries.js';
 import { ExitBeacon } from '../web/ts/probes/exit-beacon.js';
@@ -128,13 +128,6 @@ describe('encodings', () => {
     expect(base64Length(1)).toBe(4);
     expect(base64Length(3_000)).toBe(4_000);
     expect(toBase64(sampleFileBytes(3_000))).toHaveLength(4_000);
-  });
-
-  it('names the bodyKind echo reports', () => {
-    expect(expectedBodyKind('application/json; charset=utf-8')).toBe('json');
-    expect(expectedBodyKind('application/x-www-form-urlencoded;charset=UTF-8')).toBe('urlencoded');
-    expect(expectedBodyKind('multipart/form-data')).toBe('multipart');
-    expect(expectedBodyKind('text/plain')).toBe('other');
   });
 });
 

@@ -34,6 +34,10 @@ describe('a page rendered from the table', () => {
     expect(html).toContain(
       '<script src="/site-config.js"></script>\n<script type="module" src="/js/pages/forms.js"></script>',
     );
+    // The contract's values reach the browser through an import map, before any module script.
+    expect(html).toContain(
+      '<script type="importmap">{"imports":{"@origin-lab/contract":"/js/contract/index.js"}}</script>\n<script src="/site-config.js">',
+    );
     expect(html).toContain('<aside id="waterfall" aria-label="Waterfall"></aside>');
   });
 

@@ -1,7 +1,7 @@
 import type { ServerJournalEntry } from '@origin-lab/contract';
 import { byId, h, marker, show, sleep } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
-import { setupPage } from '../frame/page.js';
+import { setupPage } from '../page/setup-page.js';
 import { addCounter } from '../frame/strip.js';
 import { attempt } from '../probes/attempt.js';
 import { ExitBeacon, type SendReason } from '../probes/exit-beacon.js';

@@ -1,7 +1,7 @@
 import type { EchoReflection, ErrorBody } from '@origin-lab/contract';
 import { h, scrollBox } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
-import { setupPage } from '../frame/page.js';
+import { setupPage } from '../page/setup-page.js';
 import { attempt } from '../probes/attempt.js';
 import { pageProtocol, supportsRequestStreams } from '../probes/protocol.js';
 import { base64Length, sampleFileBytes, toBase64 } from '../rules/encodings.js';

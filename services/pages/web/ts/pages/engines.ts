@@ -1,6 +1,6 @@
 import type { EngineOutcome, EngineRecord } from '@origin-lab/contract';
 import { byId, h } from '../frame/dom.js';
-import { setupPage } from '../frame/page.js';
+import { setupPage } from '../page/setup-page.js';
 import {
   ENGINE_LABELS,
   loadEngineRecords,

@@ -1,7 +1,7 @@
 import type { StreamRecords } from '@origin-lab/contract';
 import { byId, h, marker } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
-import { setupPage } from '../frame/page.js';
+import { setupPage } from '../page/setup-page.js';
 import { addCounter } from '../frame/strip.js';
 import { CLOSED, StreamRecorder, type Decision } from '../probes/stream-recorder.js';
 import { expectedReconnectMs, sameFamilyDelay } from '../rules/engine.js';

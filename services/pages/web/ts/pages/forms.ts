@@ -1,6 +1,6 @@
 import { byId, h, scrollBox } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
-import { setupPage } from '../frame/page.js';
+import { setupPage } from '../page/setup-page.js';
 import { DEMO_FORM_ENTRIES, EMPTY_FILE, IMAGE_INPUT_ADDS, SUBMIT_BUTTON_ADDS } from '../rules/demo-form.js';
 import { describeEntries, describeValue } from '../rules/form-entries.js';
 import { computeJsonTable, JSON_CASES, stringifyOutcome } from '../rules/json-cases.js';

@@ -1,5 +1,5 @@
 import { byId } from '../frame/dom.js';
-import { setupPage } from '../frame/page.js';
+import { setupPage } from '../page/setup-page.js';
 
 const ctx = setupPage();
 

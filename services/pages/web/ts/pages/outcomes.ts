@@ -1,6 +1,6 @@
 import type { ErrorBody } from '@origin-lab/contract';
 import { experiment, runAllButton } from '../frame/experiment.js';
-import { setupPage } from '../frame/page.js';
+import { setupPage } from '../page/setup-page.js';
 import { attempt } from '../probes/attempt.js';
 import {
   TransportError,

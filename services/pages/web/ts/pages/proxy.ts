@@ -1,6 +1,6 @@
 import { marker } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
-import { setupPage } from '../frame/page.js';
+import { setupPage } from '../page/setup-page.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;

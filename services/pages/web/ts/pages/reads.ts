@@ -1,7 +1,7 @@
 import type { EchoReflection } from '@origin-lab/contract';
 import { marker, sleep } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
-import { setupPage } from '../frame/page.js';
+import { setupPage } from '../page/setup-page.js';
 import { attempt, label } from '../probes/attempt.js';
 import { FILING_LAG_MS, markedUrl, serverEntries, serverEvidence } from '../probes/journal.js';
 import { supportsRequestStreams } from '../probes/protocol.js';

@@ -24,13 +24,3 @@ export function sampleFileBytes(length: number): Uint8Array<ArrayBuffer> {
   }
   return bytes;
 }
-
-/** The bodyKind /api/echo reports, from the Content-Type alone (none when absent). */
-export function expectedBodyKind(contentType: string | null | undefined): string {
-  if (!contentType) return 'none-or-other';
-  const essence = contentType.split(';')[0]!.trim().toLowerCase();
-  if (essence === 'application/json') return 'json';
-  if (essence === 'application/x-www-form-urlencoded') return 'urlencoded';
-  if (essence === 'multipart/form-data') return 'multipart';
-  return 'other';
-}

@@ -1,0 +1,194 @@
+import type { EngineOutcome, LabCorsScenario } from '@origin-lab/contract';
+import { byId, h } from '../frame/dom.js';
+import type { ServerEvidence } from '../probes/journal.js';
+import { AUTHORIZATION_UNDER_WILDCARD, onlyOverSafelistedTotal, type Prediction } from '../rules/cors-predict.js';
+import type { EngineFamily } from '../rules/engine.js';
+import { explain } from '../server-view/why-refused.js';
+import { EXTRA_HEADER_NAME, type CasePlan } from './plan-case.js';
+
+/**
+ * What a run of a case shows: the spec's prediction, what the page got, what the server saw,
+ * why, and whether the browser agreed with the spec (or differs in a way already measured).
+ */
+
+/** What the page itself could observe of its request. */
+export interface Observed {
+  /** Whether the page could read the answer. */
+  readable: boolean;
+  status: number | null;
+  /** Header names script could read. */
+  headers: string[];
+  body: string;
+  error: string | null;
+}
+
+/** Whether this run's demo cookie came back, and how to say it. */
+export interface CookieCheck {
+  returned: boolean;
+  note: string;
+}
+
+const li = (text: string, attrs: Record<string, string> = {}) => h('li', attrs, text);
+
+/** What the spec lets one expect of the demo cookie: it speaks only of None; Secure, and says browsers differ. */
+function cookieExpectation(scenario: LabCorsScenario, crossOrigin: boolean): string {
+  const attributes = `SameSite=${scenario.cookie === 'none' ? 'None' : scenario.cookie === 'lax' ? 'Lax' : 'Strict'}${scenario.cookieSecure ? '; Secure' : ''}`;
+  if (!crossOrigin) return `The demo cookie (${attributes}) is set and sent back on this origin.`;
+  return scenario.cookie === 'none' && scenario.cookieSecure
+    ? `The demo cookie (${attributes}) may be kept and sent back cross-site, if the browser allows third-party cookies.`
+    : `The demo cookie (${attributes}): sending a cookie cross-site needs SameSite=None; Secure, so expect it withheld. Browsers differ.`;
+}
+
+export function showPrediction(plan: CasePlan, prediction: Prediction): void {
+  byId('result-empty').hidden = true;
+  byId('predicted').replaceChildren(
+    li(
+      prediction.preflight.sent
+        ? `A preflight: ${prediction.preflight.why}.`
+        : `No preflight: ${prediction.preflight.why}.`,
+    ),
+    ...(prediction.preflight.sent
+      ? [
+          li(
+            prediction.preflight.passes
+              ? 'The preflight passes.'
+              : `The preflight fails: ${prediction.preflight.failure}.`,
+          ),
+        ]
+      : []),
+    li(prediction.sent ? 'The request reaches the server.' : 'The request is never sent.'),
+    li(prediction.readable ? 'The page may read the answer.' : `The page may not read it: ${prediction.failure}.`),
+    ...(prediction.visibleHeaders
+      ? [li(`Headers script sees: ${prediction.visibleHeaders.join(', ') || 'none'}.`)]
+      : []),
+  );
+  if (plan.scenario.cookie !== 'off') byId('predicted').append(li(cookieExpectation(plan.scenario, plan.crossOrigin)));
+  byId('observed').replaceChildren(li('Sending\u2026'));
+}
+
+export function showObserved(observed: Observed): void {
+  byId('observed').replaceChildren(
+    observed.error ? li(observed.error) : li(`Status ${observed.status}.`),
+    ...(observed.readable
+      ? [li(`Headers script sees: ${observed.headers.join(', ') || 'none'}.`), li(`Body: ${observed.body}`)]
+      : []),
+  );
+}
+
+export function showCookie(cookie: CookieCheck | null): void {
+  if (cookie) byId('observed').append(li(cookie.note));
+}
+
+export function showServer(evidence: ServerEvidence): void {
+  const line = (what: string, entry: NonNullable<ServerEvidence['request']>) =>
+    li(
+      `${what}: ${entry.method} answered ${entry.status}, ${
+        entry.cors
+          ? Object.entries(entry.cors)
+              .map(([n, v]) => `${n}: ${v}`)
+              .join('; ')
+          : 'no CORS headers'
+      }.`,
+    );
+  byId('server-saw').replaceChildren(
+    evidence.preflight ? line('The preflight', evidence.preflight) : li('No preflight arrived.'),
+    evidence.request ? line('The request', evidence.request) : li('The request never arrived.'),
+  );
+}
+
+/**
+ * Where the engines, measured, differ from the spec (docs/decisions.md): what they do instead, or
+ * null when this outcome is not one of them.
+ */
+function knownDifference(
+  engine: EngineFamily,
+  plan: CasePlan,
+  prediction: Prediction,
+  seen: { preflight: boolean; sent: boolean; readable: boolean },
+): string | null {
+  const { planned } = plan;
+  // Measured on Chromium 156 and Firefox ESR 153: both let Authorization through under Allow-Headers: *.
+  if (prediction.failure === AUTHORIZATION_UNDER_WILDCARD && seen.preflight && seen.sent && seen.readable)
+    return `${engine} lets Authorization through under Access-Control-Allow-Headers: *, which the spec says must name it.`;
+  // Measured on Firefox ESR 153: fetch's headers given as pairs skip the total (and the joined value's) check.
+  if (
+    engine === 'firefox' &&
+    planned.mode === 'cors' &&
+    onlyOverSafelistedTotal(planned.headers) &&
+    !seen.preflight &&
+    seen.sent === prediction.sent &&
+    seen.readable === prediction.readable
+  )
+    return 'firefox sends a name given several times as [name, value] pairs without a preflight, whatever the total (with Headers.append it preflights); the spec says over 1024 bytes together preflight.';
+  return null;
+}
+
+/** Everything a run gathered, for the verdict. */
+export interface CaseRun {
+  plan: CasePlan;
+  prediction: Prediction;
+  observed: Observed;
+  cookie: CookieCheck | null;
+  evidence: ServerEvidence;
+}
+
+/**
+ * Why the page could or could not read the answer, and whether the browser did what the spec
+ * predicts; the run in the shape the engine records keep goes into #agreement's data-observed
+ * (e2e reads it from there).
+ */
+export function showVerdict(page: { origin: string; engine: EngineFamily }, run: CaseRun): void {
+  const { plan, prediction, observed, cookie, evidence } = run;
+  const { planned, scenario } = plan;
+  const explanation = explain(
+    {
+      pageOrigin: page.origin,
+      method: planned.method,
+      headers: planned.headers.map(([n]) => n),
+      credentials: planned.credentials,
+      read: observed.readable,
+    },
+    { preflight: evidence.preflight ?? undefined, actual: evidence.request ?? undefined },
+  );
+  byId('why').textContent = observed.readable
+    ? 'The page could read the answer: every check passed.'
+    : `${explanation.text}${explanation.handled ? ` The handler ran (status ${explanation.status}).` : ' The handler did not run.'}`;
+
+  // X-Lab-Extra is compared only when the case sets it and both sides say the answer is readable.
+  const extraSeen =
+    scenario.extraHeader !== null && observed.readable ? observed.headers.includes(EXTRA_HEADER_NAME) : null;
+  const extraExpected =
+    scenario.extraHeader !== null && prediction.visibleHeaders
+      ? prediction.visibleHeaders.includes(EXTRA_HEADER_NAME)
+      : null;
+  const seen = { preflight: evidence.preflight !== null, sent: evidence.request !== null, readable: observed.readable };
+  const expected = { preflight: prediction.preflight.sent, sent: prediction.sent, readable: prediction.readable };
+  const agrees =
+    seen.preflight === expected.preflight &&
+    seen.sent === expected.sent &&
+    seen.readable === expected.readable &&
+    (extraSeen === null || extraExpected === null || extraSeen === extraExpected);
+  const known = agrees ? null : knownDifference(page.engine, plan, prediction, seen);
+  const agreement = byId('agreement');
+  agreement.dataset.state = agrees ? 'agree' : known ? 'known-difference' : 'disagree';
+  // The run in the shape the engine records keep (e2e reads it from here).
+  const outcome: EngineOutcome = {
+    ...seen,
+    status: observed.status,
+    extraVisible: extraSeen,
+    cookieReturned: cookie?.returned ?? null,
+    agreement: agrees ? 'agree' : known ? 'known-difference' : 'disagree',
+  };
+  agreement.dataset.observed = JSON.stringify({
+    predicted: { ...expected, extraVisible: extraExpected },
+    observed: { ...seen, extraVisible: extraSeen },
+    status: observed.status,
+    rule: explanation.rule,
+    outcome,
+  });
+  agreement.textContent = agrees
+    ? '\u2714 The browser did what the spec predicts.'
+    : known
+      ? `\u2248 A known engine difference: ${known}`
+      : `\u2718 The browser differs from the prediction: predicted ${JSON.stringify(expected)}, observed ${JSON.stringify(seen)}.`;
+}

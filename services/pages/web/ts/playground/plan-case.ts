@@ -1,0 +1,65 @@
+import { LAB_EXTRA_HEADER, labCorsUrl, type LabCorsScenario } from '@origin-lab/contract';
+import { markedUrl } from '../probes/journal.js';
+import type { PlannedRequest } from '../rules/cors-predict.js';
+import type { CaseBody, CaseForm } from './case-form.js';
+
+/**
+ * The request a case sends: the lab URL written by the contract's codec (labCorsUrl, the one the
+ * api reads back), marked so the server's journal can find it, and the request the spec's
+ * prediction is made for.
+ */
+
+/** The lab's extra header as script lists the names it can read. */
+export const EXTRA_HEADER_NAME = LAB_EXTRA_HEADER.toLowerCase();
+
+/** The answer headers of /lab/cors whose visibility the prediction can name. */
+export const LAB_ANSWER_HEADERS = ['content-type', 'content-length', EXTRA_HEADER_NAME, 'vary', 'set-cookie'];
+
+export interface CasePlan {
+  /** The origin the lab is asked on: this one, or the other. */
+  origin: string;
+  crossOrigin: boolean;
+  scenario: LabCorsScenario;
+  /** The mark the request carries, to find it in the journal. */
+  mark: string;
+  url: string;
+  /** fetch or XMLHttpRequest. */
+  api: 'fetch' | 'xhr';
+  planned: PlannedRequest;
+  body: CaseBody;
+  /** The headers the page's code passes: the body's Content-Type only when the page sets it. */
+  sentHeaders: [string, string][];
+}
+
+/** The case the form holds, as a request to the lab on this origin or the other. */
+export function planCase(form: CaseForm, origins: { self: string; other(): string }, mark: string): CasePlan {
+  const crossOrigin = form.field('target').value === 'other';
+  const origin = crossOrigin ? origins.other() : origins.self;
+  const scenario = form.scenario();
+  const written = form.headers();
+  const body = form.body();
+  const api = form.field('api').value === 'xhr' ? 'xhr' : 'fetch';
+  // The body's Content-Type, unless the page's headers already set one.
+  const typed: [string, string][] =
+    body.contentType && !written.some(([name]) => name.toLowerCase() === 'content-type')
+      ? [...written, ['Content-Type', body.contentType]]
+      : written;
+  return {
+    origin,
+    crossOrigin,
+    scenario,
+    mark,
+    url: markedUrl(labCorsUrl(origin, scenario), mark),
+    api,
+    planned: {
+      method: form.field('method').value.trim(),
+      headers: typed,
+      credentials: form.field('credentials').value === 'include',
+      mode: api === 'xhr' ? 'cors' : (form.field('mode').value as 'cors' | 'no-cors'),
+      forcedPreflight: body.forcedPreflight,
+      crossOrigin,
+    },
+    body,
+    sentHeaders: body.setByPage ? typed : written,
+  };
+}

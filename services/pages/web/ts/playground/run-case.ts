@@ -1,0 +1,124 @@
+import {
+  LAB_DEFAULT_POLICY,
+  LAB_DEFAULT_SCENARIO,
+  LAB_DEMO_COOKIE,
+  labCorsUrl,
+  type LabCorsReflection,
+} from '@origin-lab/contract';
+import { marker } from '../frame/dom.js';
+import type { PageContext } from '../page/setup-page.js';
+import { attempt } from '../probes/attempt.js';
+import { markedUrl, serverEvidence } from '../probes/journal.js';
+import { sendXhr } from '../probes/xhr.js';
+import { predict } from '../rules/cors-predict.js';
+import {
+  showCookie,
+  showObserved,
+  showPrediction,
+  showServer,
+  showVerdict,
+  type CookieCheck,
+  type Observed,
+} from './explain-case.js';
+import { LAB_ANSWER_HEADERS, type CasePlan } from './plan-case.js';
+
+/**
+ * Running a case: predict, send with fetch or XHR as the form says, check the demo cookie, ask
+ * the journal what reached the server, and show each step as it comes (explain-case.ts).
+ */
+
+/** How long to wait for the server's entries of a request the page already has the outcome of. */
+const EVIDENCE_WAIT_MS = 3_000;
+
+/** Sends with the page's own headers (not the browser's Content-Type), as the form says: fetch or XHR. */
+async function send(plan: CasePlan): Promise<Observed> {
+  const { url, planned, body, sentHeaders: headers } = plan;
+  const { method, credentials } = planned;
+  if (plan.api === 'xhr') {
+    const outcome = await sendXhr(method, url, {
+      headers,
+      withCredentials: credentials,
+      body: body.value instanceof ReadableStream ? null : (body.value as XMLHttpRequestBodyInit | null),
+    });
+    const names = outcome.headers
+      .split('\r\n')
+      .filter(Boolean)
+      .map((line) => line.slice(0, line.indexOf(':')).toLowerCase());
+    return {
+      readable: outcome.status !== 0,
+      status: outcome.status,
+      headers: names,
+      body: outcome.responseText.slice(0, 400),
+      error: outcome.status === 0 ? `status 0, events: ${outcome.events.join(', ')}` : null,
+    };
+  }
+  const result = await attempt(() =>
+    fetch(url, {
+      method,
+      headers,
+      credentials: credentials ? 'include' : 'same-origin',
+      mode: planned.mode,
+      body: body.value,
+      ...(body.value instanceof ReadableStream ? { duplex: 'half' } : {}),
+    } as RequestInit),
+  );
+  if (!result.ok)
+    return { readable: false, status: null, headers: [], body: '', error: `fetch rejected: ${result.error}` };
+  const response = result.value;
+  if (response.type === 'opaque')
+    return {
+      readable: false,
+      status: 0,
+      headers: [],
+      body: '',
+      error: 'an opaque answer (no-cors): status 0, nothing to read',
+    };
+  return {
+    readable: true,
+    status: response.status,
+    headers: [...response.headers.keys()],
+    body: (await response.text()).slice(0, 400),
+    error: null,
+  };
+}
+
+/** The value of the demo cookie in a lab reflection's Cookie header, if it came. */
+const DEMO_COOKIE = new RegExp(`(?:^|;\\s*)${LAB_DEMO_COOKIE}=([^;]*)`);
+
+/**
+ * Whether the demo cookie this run set comes back: a second credentialed request to the same
+ * lab origin, whose reflection shows the demo cookie it carried. The cookie's value is the
+ * first request's mark, so an older demo cookie is told apart.
+ */
+async function cookieComesBack(origin: string, setBy: string): Promise<CookieCheck> {
+  const credentialed = { ...LAB_DEFAULT_POLICY, allowCredentials: true };
+  const lab = labCorsUrl(origin, { ...LAB_DEFAULT_SCENARIO, preflight: credentialed, actual: credentialed });
+  const url = markedUrl(lab, marker('playground-cookie'));
+  const result = await attempt(async () => {
+    const answer = await fetch(url, { credentials: 'include' });
+    return (await answer.json()) as LabCorsReflection;
+  });
+  if (!result.ok) return { returned: false, note: `the follow-up request failed: ${result.error}` };
+  const cookie = String(result.value.headers.cookie ?? '');
+  const value = DEMO_COOKIE.exec(cookie)?.[1];
+  if (value === setBy) return { returned: true, note: 'The demo cookie came back on the next credentialed request.' };
+  if (value !== undefined)
+    return {
+      returned: false,
+      note: 'An older demo cookie came back on the next request, not this one: this one was not kept.',
+    };
+  return { returned: false, note: 'No demo cookie came back on the next credentialed request.' };
+}
+
+/** Runs one planned case and shows each step: prediction, the page's view, the cookie, the server's view, the verdict. */
+export async function runCase(ctx: PageContext, plan: CasePlan): Promise<void> {
+  const prediction = predict(plan.planned, plan.scenario, LAB_ANSWER_HEADERS);
+  showPrediction(plan, prediction);
+  const observed = await send(plan);
+  showObserved(observed);
+  const cookie = plan.scenario.cookie === 'off' ? null : await cookieComesBack(plan.origin, plan.mark);
+  showCookie(cookie);
+  const evidence = await serverEvidence(ctx.journal, plan.mark, prediction.sent ? EVIDENCE_WAIT_MS : 0);
+  showServer(evidence);
+  showVerdict({ origin: ctx.site.self, engine: ctx.engine }, { plan, prediction, observed, cookie, evidence });
+}
