@@ -12,16 +12,26 @@ export interface StackFixtures {
   origins: { self: string; other: string };
 }
 
-export const test = base.extend<StackFixtures & StackOptions>({
-  stackName: ['embedded', { option: true }],
-  stack: async ({ stackName }, use) => {
-    const raw = process.env[stackEnvName(stackName)];
-    if (!raw) throw new Error(`stack ${stackName} is not running: the global setup did not start it`);
-    await use(JSON.parse(raw) as StackInfo);
-  },
-  origins: async ({ stack }, use) => {
-    await use({ self: stack.origins[0], other: stack.origins[1] });
-  },
+/**
+ * The stack is the project's: one per worker, so a beforeAll (a page's one run of its
+ * experiments, support/per-experiment.ts) can reach it too.
+ */
+export const test = base.extend<object, StackFixtures & StackOptions>({
+  stackName: ['embedded', { option: true, scope: 'worker' }],
+  stack: [
+    async ({ stackName }, use) => {
+      const raw = process.env[stackEnvName(stackName)];
+      if (!raw) throw new Error(`stack ${stackName} is not running: the global setup did not start it`);
+      await use(JSON.parse(raw) as StackInfo);
+    },
+    { scope: 'worker' },
+  ],
+  origins: [
+    async ({ stack }, use) => {
+      await use({ self: stack.origins[0], other: stack.origins[1] });
+    },
+    { scope: 'worker' },
+  ],
 });
 
 export { expect };

@@ -16,7 +16,7 @@ function browserSettings(stackName: StackName): { caCerts: string[]; loopbackNam
   return { caCerts: info?.caCert ? [info.caCert] : [], loopbackNames: info?.loopbackNames ?? [] };
 }
 
-export default defineConfig<StackOptions>({
+export default defineConfig<object, StackOptions>({
   testDir: './specs',
   globalSetup: './global-setup.ts',
   timeout: 60_000,

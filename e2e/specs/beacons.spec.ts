@@ -1,51 +1,98 @@
-import { openPage, runAll, runTrip } from './support/experiments.js';
+import { openPage, runTrip } from './support/experiments.js';
+import { experimentTests } from './support/per-experiment.js';
 import { expect, test } from './support/server.js';
 
-test('exit beacons: data types, credentials preflight, the 64 KiB budget, keepalive fetch, the URLs it refuses', async ({
-  page,
-  origins,
-  browserName,
-}) => {
-  await openPage(page, `${origins.self}/beacons.html`);
-  const r = await runAll(page, 90_000);
+// SPEC.md, page lifecycle events around beacons: written out from the spec, path by path.
+const LEAVING_WITH_UNLOAD = [
+  'beforeunload (visible)',
+  'pagehide persisted=false (visible)',
+  'visibilitychange (hidden)',
+  'unload (hidden)',
+];
+const LEAVING_INTO_CACHE = ['beforeunload (visible)', 'pagehide persisted=true (visible)', 'visibilitychange (hidden)'];
+const LOADED_AGAIN = ['pageshow persisted=false (visible)'];
+const RESTORED = ['pageshow persisted=true (visible)', 'visibilitychange (visible)'];
 
-  const rows = r['beacon-types']!.observed.rows as Record<
-    string,
-    { returned: boolean; arrived: boolean; contentType: string | null }
-  >;
-  for (const row of Object.values(rows)) expect(row.returned).toBe(true);
-  expect(rows['string']).toMatchObject({ arrived: true, contentType: 'text/plain;charset=UTF-8' });
-  expect(rows['URLSearchParams']).toMatchObject({
-    arrived: true,
-    contentType: 'application/x-www-form-urlencoded;charset=UTF-8',
-  });
-  expect(rows['FormData']!.arrived).toBe(true);
-  expect(rows['FormData']!.contentType).toMatch(/^multipart\/form-data; boundary=\S+$/);
-  for (const name of ['ArrayBuffer', 'Uint8Array', 'Blob with no type'])
-    expect(rows[name], name).toMatchObject({ arrived: true, contentType: null });
-  expect(rows['Blob typed application/json']!.arrived).toBe(false);
-
-  expect(r['json-beacon-credentials']!.observed).toEqual({
-    byDefault: { returned: true, arrived: false, contentType: null },
-    withCredentials: { returned: true, arrived: true, contentType: 'application/json' },
-  });
-  // Firefox (measured, ESR 153) does not apply the budget to sendBeacon; the page flags it as a known difference.
-  const firefox = browserName === 'firefox';
-  expect(r['keepalive-budget']!.observed).toEqual({
-    first: true,
-    second: true,
-    third: firefox,
-    single70: firefox,
-    fetch70: 'TypeError',
-  });
-  expect(r['keepalive-fetch']!.observed).toEqual({ status: 202, jsonError: 'SyntaxError', text: '' });
-  expect(r['beacon-refusals']!.observed).toEqual({
-    unparsable: 'threw TypeError',
-    ftp: 'threw TypeError',
-    arrived: false,
-  });
-  for (const [id, result] of Object.entries(r))
-    expect(result.state, id).toBe(firefox && id === 'keepalive-budget' ? 'known-difference' : 'agree');
+// SPEC.md, exit beacons and page lifecycle: one expectation per experiment, written from the spec.
+experimentTests({
+  page: 'beacons',
+  runTimeout: 90_000,
+  afterRun: {
+    'beacon-types': ({ observed }) => {
+      const rows = observed.rows as Record<string, { returned: boolean; arrived: boolean; contentType: string | null }>;
+      for (const row of Object.values(rows)) expect(row.returned).toBe(true);
+      expect(rows['string']).toMatchObject({ arrived: true, contentType: 'text/plain;charset=UTF-8' });
+      expect(rows['URLSearchParams']).toMatchObject({
+        arrived: true,
+        contentType: 'application/x-www-form-urlencoded;charset=UTF-8',
+      });
+      expect(rows['FormData']!.arrived).toBe(true);
+      expect(rows['FormData']!.contentType).toMatch(/^multipart\/form-data; boundary=\S+$/);
+      for (const name of ['ArrayBuffer', 'Uint8Array', 'Blob with no type'])
+        expect(rows[name], name).toMatchObject({ arrived: true, contentType: null });
+      expect(rows['Blob typed application/json']!.arrived).toBe(false);
+    },
+    'json-beacon-credentials': ({ observed }) =>
+      expect(observed).toEqual({
+        byDefault: { returned: true, arrived: false, contentType: null },
+        withCredentials: { returned: true, arrived: true, contentType: 'application/json' },
+      }),
+    // Firefox (measured, ESR 153) does not apply the budget to sendBeacon; the page flags it as a known difference.
+    'keepalive-budget': ({ observed }, { browserName }) => {
+      const firefox = browserName === 'firefox';
+      expect(observed).toEqual({ first: true, second: true, third: firefox, single70: firefox, fetch70: 'TypeError' });
+    },
+    'keepalive-fetch': ({ observed }) => expect(observed).toEqual({ status: 202, jsonError: 'SyntaxError', text: '' }),
+    'beacon-refusals': ({ observed }) =>
+      expect(observed).toEqual({ unparsable: 'threw TypeError', ftp: 'threw TypeError', arrived: false }),
+  },
+  knownDifferences: { 'keepalive-budget': (_result, { browserName }) => browserName === 'firefox' },
+  // The lifecycle experiments leave the page and come back: each its own page, from a fresh load.
+  alone: {
+    'lifecycle-unload': async ({ page, origins, browserName }) => {
+      // An unload listener: the full order of leaving, and the page is loaded again.
+      const { state, observed } = await runTrip(page, `${origins.self}/beacons.html`, 'lifecycle-unload');
+      expect(observed).toMatchObject({
+        restored: false,
+        unloadRan: true,
+        leaving: LEAVING_WITH_UNLOAD,
+        returning: LOADED_AGAIN,
+        permissionsPolicy: null,
+        // The exit beacon the page sent on pagehide, in the journal of the page that left.
+        exitBeacons: ['POST ?exit=pagehide'],
+      });
+      // Chromium says why it did not restore the page; Firefox has no such API.
+      if (browserName === 'chromium') expect((observed.notRestoredReasons as string[]).length).toBeGreaterThan(0);
+      else expect(observed.notRestoredReasons).toBeNull();
+      expect(state).toBe('agree');
+    },
+    'lifecycle-bfcache': async ({ page, origins }) => {
+      // No unload listener: into the back/forward cache and restored, the experiment still running.
+      const { state, observed } = await runTrip(page, `${origins.self}/beacons.html`, 'lifecycle-bfcache');
+      expect(observed).toMatchObject({ restored: true, unloadRan: false, leaving: LEAVING_INTO_CACHE });
+      expect([...(observed.returning as string[])].sort()).toEqual(RESTORED);
+      expect(observed.exitBeacons).toEqual(['POST ?exit=pagehide']);
+      expect(state).toBe('agree');
+    },
+    'lifecycle-unload-policy': async ({ page, origins, browserName }) => {
+      // Permissions-Policy: unload=() silences the listener in Chromium; Firefox does not know the policy.
+      const { state, observed } = await runTrip(page, `${origins.self}/beacons.html`, 'lifecycle-unload-policy');
+      expect(page.url()).toBe(`${origins.self}/beacons.html?unload-policy=none#lifecycle-unload-policy`);
+      expect(observed.permissionsPolicy).toBe('unload=()');
+      if (browserName === 'chromium') {
+        expect(observed).toMatchObject({ restored: true, unloadRan: false, leaving: LEAVING_INTO_CACHE });
+        expect(state).toBe('agree');
+      } else {
+        expect(observed).toMatchObject({
+          restored: false,
+          unloadRan: true,
+          leaving: LEAVING_WITH_UNLOAD,
+          returning: LOADED_AGAIN,
+        });
+        expect(state).toBe('known-difference');
+      }
+    },
+  },
 });
 
 test('the exit beacon is printed, sent on pagehide when dirty, and arrives', async ({ page, origins }) => {
@@ -77,71 +124,4 @@ test('the exit beacon is printed, sent on pagehide when dirty, and arrives', asy
   await expect(previousExit).toHaveText(
     `POST /api/beacon?exit=pagehide from ${origins.self}, Content-Type text/plain;charset=UTF-8, ${body.length} bytes, answered 202`,
   );
-});
-
-// SPEC.md, page lifecycle events around beacons: written out from the spec, path by path.
-const LEAVING_WITH_UNLOAD = [
-  'beforeunload (visible)',
-  'pagehide persisted=false (visible)',
-  'visibilitychange (hidden)',
-  'unload (hidden)',
-];
-const LEAVING_INTO_CACHE = ['beforeunload (visible)', 'pagehide persisted=true (visible)', 'visibilitychange (hidden)'];
-const LOADED_AGAIN = ['pageshow persisted=false (visible)'];
-const RESTORED = ['pageshow persisted=true (visible)', 'visibilitychange (visible)'];
-
-test.describe('leaving the page and coming back', () => {
-  test('an unload listener: the full order of leaving, and the page is loaded again', async ({
-    page,
-    origins,
-    browserName,
-  }) => {
-    const { state, observed } = await runTrip(page, `${origins.self}/beacons.html`, 'lifecycle-unload');
-    expect(observed).toMatchObject({
-      restored: false,
-      unloadRan: true,
-      leaving: LEAVING_WITH_UNLOAD,
-      returning: LOADED_AGAIN,
-      permissionsPolicy: null,
-      // The exit beacon the page sent on pagehide, in the journal of the page that left.
-      exitBeacons: ['POST ?exit=pagehide'],
-    });
-    // Chromium says why it did not restore the page; Firefox has no such API.
-    if (browserName === 'chromium') expect((observed.notRestoredReasons as string[]).length).toBeGreaterThan(0);
-    else expect(observed.notRestoredReasons).toBeNull();
-    expect(state).toBe('agree');
-  });
-
-  test('no unload listener: into the back/forward cache and restored, the experiment still running', async ({
-    page,
-    origins,
-  }) => {
-    const { state, observed } = await runTrip(page, `${origins.self}/beacons.html`, 'lifecycle-bfcache');
-    expect(observed).toMatchObject({ restored: true, unloadRan: false, leaving: LEAVING_INTO_CACHE });
-    expect([...(observed.returning as string[])].sort()).toEqual(RESTORED);
-    expect(observed.exitBeacons).toEqual(['POST ?exit=pagehide']);
-    expect(state).toBe('agree');
-  });
-
-  test('Permissions-Policy: unload=() silences the listener in Chromium; Firefox does not know the policy', async ({
-    page,
-    origins,
-    browserName,
-  }) => {
-    const { state, observed } = await runTrip(page, `${origins.self}/beacons.html`, 'lifecycle-unload-policy');
-    expect(page.url()).toBe(`${origins.self}/beacons.html?unload-policy=none#lifecycle-unload-policy`);
-    expect(observed.permissionsPolicy).toBe('unload=()');
-    if (browserName === 'chromium') {
-      expect(observed).toMatchObject({ restored: true, unloadRan: false, leaving: LEAVING_INTO_CACHE });
-      expect(state).toBe('agree');
-    } else {
-      expect(observed).toMatchObject({
-        restored: false,
-        unloadRan: true,
-        leaving: LEAVING_WITH_UNLOAD,
-        returning: LOADED_AGAIN,
-      });
-      expect(state).toBe('known-difference');
-    }
-  });
 });

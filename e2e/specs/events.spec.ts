@@ -1,57 +1,117 @@
 import { test, expect } from '../fixtures.js';
-import { openPage, runExperiment } from './support/experiments.js';
+import { openPage, runExperiment, type ExperimentResult } from './support/experiments.js';
+import { experimentTests } from './support/per-experiment.js';
 
-test('server-sent events: close on done, same and cross origin; failed openings', async ({ page, origins }) => {
-  await openPage(page, `${origins.self}/events.html`);
-  for (const id of ['close-on-done-self', 'close-on-done-other']) {
-    const { state, observed } = await runExperiment(page, id);
-    expect(observed.runs, id).toEqual([[1, 2]]);
-    expect(observed).toMatchObject({
-      opens: 1,
-      errors: 0,
-      dones: 1,
-      finalReadyState: 2,
-      closedBecause: 'done arrived',
-    });
-    expect(state, id).toBe('agree');
-  }
-  const failed = await runExperiment(page, 'failed-opening');
-  for (const observed of [failed.observed.corsOff, failed.observed.notFound]) {
-    expect(observed).toEqual({ opens: 0, errors: 1, ticks: 0, finalReadyState: 2, closedBecause: null });
-  }
-  expect(failed.state).toBe('agree');
-});
+/** The events page's experiments that share one page, each through its own Run button, with its own bound. */
+const SHARED_RUN: [id: string, timeout: number][] = [
+  ['close-on-done-self', 30_000],
+  ['close-on-done-other', 30_000],
+  ['failed-opening', 30_000],
+  ['lab-retry', 30_000],
+  ['lab-last-event-id', 30_000],
+  ['lab-reconnect-refused', 40_000],
+  ['no-websocket', 30_000],
+];
 
-test('server-sent events: without close() the browser reconnects and the run restarts at n=1', async ({
-  page,
-  origins,
-  browserName,
-}) => {
-  await openPage(page, `${origins.self}/events.html`);
-  const { state, observed } = await runExperiment(page, 'no-close', 45_000);
-  expect(observed.runs).toEqual([
-    [1, 2],
-    [1, 2],
-    [1, 2],
-  ]);
-  expect(observed.dones).toBe(3);
-  expect(observed.closedBecause).toBe('2 restarts');
-  expect(observed.finalReadyState).toBe(2);
-  expect(observed.reconnectDelaysMs).toHaveLength(2);
-  // Only a coarse engine-family check: about 3 s in Chromium, about 5 s in Firefox.
-  const family = browserName === 'firefox' ? [3_500, 8_000] : [1_800, 4_500];
-  for (const ms of observed.reconnectDelaysMs as number[]) {
-    expect(ms).toBeGreaterThan(family[0]!);
-    expect(ms).toBeLessThan(family[1]!);
-  }
-  expect(state).toBe('agree');
+/** count=2, calling close() on done: one run 1, 2, then done; no error, no reconnect. */
+const closesOnDone = ({ observed }: ExperimentResult) => {
+  expect(observed.runs).toEqual([[1, 2]]);
+  expect(observed).toMatchObject({
+    opens: 1,
+    errors: 0,
+    dones: 1,
+    finalReadyState: 2,
+    closedBecause: 'done arrived',
+  });
+};
 
-  // What the server saw: three requests for the stream, two of them reconnects the page's script never made.
-  const streamRows = page.locator('#server-view table.server-view tbody tr', { hasText: '/api/stream' });
-  await expect(streamRows).toHaveCount(3);
-  await expect(streamRows.nth(0)).toContainText('no: EventSource');
-  await expect(streamRows.nth(0)).not.toContainText('reconnect');
-  for (const n of [1, 2]) await expect(streamRows.nth(n)).toContainText('no: EventSource reconnect');
+// SPEC.md, server-sent events (and no WebSocket route): one expectation per experiment, written from the spec.
+experimentTests({
+  page: 'events',
+  runTimeout: SHARED_RUN.reduce((sum, [, timeout]) => sum + timeout, 0),
+  async run(page, { origins }) {
+    await openPage(page, `${origins.self}/events.html`);
+    const results: Record<string, ExperimentResult> = {};
+    for (const [id, timeout] of SHARED_RUN) results[id] = await runExperiment(page, id, timeout);
+    return { results };
+  },
+  afterRun: {
+    'close-on-done-self': closesOnDone,
+    'close-on-done-other': closesOnDone,
+    // Openings that fail (?cors=off from the other origin, and a 404): one error, closed at once, no retry.
+    'failed-opening': ({ observed: failed }) => {
+      for (const observed of [failed.corsOff, failed.notFound]) {
+        expect(observed).toEqual({ opens: 0, errors: 1, ticks: 0, finalReadyState: 2, closedBecause: null });
+      }
+    },
+
+    // The stream lab: retry: sets the reconnect delay.
+    'lab-retry': ({ observed }, { browserName }) => {
+      expect(observed.runs).toEqual([[1], [1], [1]]);
+      expect(observed.requests).toBe(3);
+      expect(observed.reconnectDelaysMs).toHaveLength(2);
+      // Coarse: below the engine's own default (about 3 s in Chromium, about 5 s in Firefox).
+      for (const ms of observed.reconnectDelaysMs as number[])
+        expect(ms).toBeLessThan(browserName === 'firefox' ? 3_500 : 1_800);
+    },
+    // id: resumes with Last-Event-ID.
+    'lab-last-event-id': ({ observed }) => {
+      expect(observed.runs).toEqual([[1, 2, 3, 4]]);
+      expect(observed.lastEventIdSent).toEqual([null, '2']);
+      expect(observed).toMatchObject({ dones: 1, finalReadyState: 2, closedBecause: 'done arrived' });
+    },
+    // A refused reconnect (204, or not an event stream) stops it.
+    'lab-reconnect-refused': ({ observed }) => {
+      const stopped = { ticks: [1, 2], errors: 2, finalReadyState: 2, closedByPage: null };
+      expect(observed.noContent).toMatchObject({ ...stopped, statuses: [200, 204] });
+      expect(observed.notAStream).toMatchObject({ ...stopped, statuses: [200, 200] });
+    },
+
+    // There is no WebSocket route: the handshake fails with 1006, and the server saw a GET with Upgrade, never 101.
+    'no-websocket': ({ observed }, { origins }) => {
+      expect(observed.attempt).toMatchObject({ thrown: null, closeCode: 1006, wasClean: false });
+      expect(observed.attempt.events).toContain('error');
+      expect(observed.attempt.events).not.toContain('open');
+      expect(observed.serverSaw).toMatchObject({ method: 'GET', upgrade: 'websocket' });
+      expect(observed.serverSaw.status).not.toBe(101);
+      // From a page over HTTPS the browser refuses ws: itself; over plain HTTP there is nothing to refuse.
+      if (origins.self.startsWith('https:'))
+        // Measured (Chromium 156, Firefox ESR 153): no SecurityError any more; the connection fails at once.
+        expect(observed.insecure).toMatchObject({ thrown: null, closeCode: 1006, wasClean: false });
+      else expect(observed.insecure).toBeNull();
+    },
+  },
+  alone: {
+    // Without close() the browser reconnects and the run restarts at n=1. Alone on its page: the
+    // server view it checks counts every /api/stream request of the page.
+    'no-close': async ({ page, origins, browserName }) => {
+      await openPage(page, `${origins.self}/events.html`);
+      const { state, observed } = await runExperiment(page, 'no-close', 45_000);
+      expect(observed.runs).toEqual([
+        [1, 2],
+        [1, 2],
+        [1, 2],
+      ]);
+      expect(observed.dones).toBe(3);
+      expect(observed.closedBecause).toBe('2 restarts');
+      expect(observed.finalReadyState).toBe(2);
+      expect(observed.reconnectDelaysMs).toHaveLength(2);
+      // Only a coarse engine-family check: about 3 s in Chromium, about 5 s in Firefox.
+      const family = browserName === 'firefox' ? [3_500, 8_000] : [1_800, 4_500];
+      for (const ms of observed.reconnectDelaysMs as number[]) {
+        expect(ms).toBeGreaterThan(family[0]!);
+        expect(ms).toBeLessThan(family[1]!);
+      }
+      expect(state).toBe('agree');
+
+      // What the server saw: three requests for the stream, two of them reconnects the page's script never made.
+      const streamRows = page.locator('#server-view table.server-view tbody tr', { hasText: '/api/stream' });
+      await expect(streamRows).toHaveCount(3);
+      await expect(streamRows.nth(0)).toContainText('no: EventSource');
+      await expect(streamRows.nth(0)).not.toContainText('reconnect');
+      for (const n of [1, 2]) await expect(streamRows.nth(n)).toContainText('no: EventSource reconnect');
+    },
+  },
 });
 
 test('the live controls show readyState as it changes', async ({ page, origins }) => {
@@ -62,51 +122,4 @@ test('the live controls show readyState as it changes', async ({ page, origins }
   await expect(page.locator('#stream-log')).toContainText('tick 2 of 2');
   await expect(page.locator('#ready-state')).toHaveText('2 CLOSED (so far: 0 \u2192 1 \u2192 2)');
   await expect(page.locator('#stream-log li').last()).toContainText('page calls close(): done arrived');
-});
-
-test('the stream lab: retry: sets the reconnect delay, id: resumes with Last-Event-ID, a refused reconnect stops it', async ({
-  page,
-  origins,
-  browserName,
-}) => {
-  await openPage(page, `${origins.self}/events.html`);
-  const retry = await runExperiment(page, 'lab-retry', 30_000);
-  expect(retry.observed.runs).toEqual([[1], [1], [1]]);
-  expect(retry.observed.requests).toBe(3);
-  expect(retry.observed.reconnectDelaysMs).toHaveLength(2);
-  // Coarse: below the engine's own default (about 3 s in Chromium, about 5 s in Firefox).
-  for (const ms of retry.observed.reconnectDelaysMs as number[])
-    expect(ms).toBeLessThan(browserName === 'firefox' ? 3_500 : 1_800);
-  expect(retry.state).toBe('agree');
-
-  const resumed = await runExperiment(page, 'lab-last-event-id', 30_000);
-  expect(resumed.observed.runs).toEqual([[1, 2, 3, 4]]);
-  expect(resumed.observed.lastEventIdSent).toEqual([null, '2']);
-  expect(resumed.observed).toMatchObject({ dones: 1, finalReadyState: 2, closedBecause: 'done arrived' });
-  expect(resumed.state).toBe('agree');
-
-  const refused = await runExperiment(page, 'lab-reconnect-refused', 40_000);
-  const stopped = { ticks: [1, 2], errors: 2, finalReadyState: 2, closedByPage: null };
-  expect(refused.observed.noContent).toMatchObject({ ...stopped, statuses: [200, 204] });
-  expect(refused.observed.notAStream).toMatchObject({ ...stopped, statuses: [200, 200] });
-  expect(refused.state).toBe('agree');
-});
-
-test('there is no WebSocket route: the handshake fails with 1006, and the server saw a GET with Upgrade, never 101', async ({
-  page,
-  origins,
-}) => {
-  await openPage(page, `${origins.self}/events.html`);
-  const { state, observed } = await runExperiment(page, 'no-websocket', 30_000);
-  expect(observed.attempt).toMatchObject({ thrown: null, closeCode: 1006, wasClean: false });
-  expect(observed.attempt.events).toContain('error');
-  expect(observed.attempt.events).not.toContain('open');
-  expect(observed.serverSaw).toMatchObject({ method: 'GET', upgrade: 'websocket' });
-  expect(observed.serverSaw.status).not.toBe(101);
-  // From a page over HTTPS the browser refuses ws: itself; over plain HTTP there is nothing to refuse.
-  if (origins.self.startsWith('https:'))
-    // Measured (Chromium 156, Firefox ESR 153): no SecurityError any more; the connection fails at once.
-    expect(observed.insecure).toMatchObject({ thrown: null, closeCode: 1006, wasClean: false });
-  else expect(observed.insecure).toBeNull();
-  expect(state).toBe('agree');
 });

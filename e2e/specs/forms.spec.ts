@@ -1,5 +1,6 @@
 import { test, expect } from '../fixtures.js';
-import { openPage, runAll } from './support/experiments.js';
+import { openPage } from './support/experiments.js';
+import { experimentTests } from './support/per-experiment.js';
 
 /** How the page describes a File entry. */
 const file = (name: string, size: number, type: string) => `File(name="${name}", size=${size}, type="${type}")`;
@@ -56,45 +57,49 @@ const JSON_BY_SPEC = {
   ...rowsFor(['BigInt', 'self-referencing object'], [THROWS, THROWS]),
 };
 
-test('forms and JSON: what FormData collects and what JSON.stringify does', async ({ page, origins }) => {
-  await openPage(page, `${origins.self}/forms.html`);
-  const r = await runAll(page);
-
-  const entries = r['collect']!.observed.entries as [string, string][];
-  expect(entries).toEqual(COLLECTED_BY_SPEC);
-  for (const name of NOT_COLLECTED_BY_SPEC)
-    expect(
-      entries.map(([entryName]) => entryName),
-      name,
-    ).not.toContain(name);
-  // A submit button passed as the submitter adds its name and value; an image input adds name.x and name.y, 0 without a click.
-  expect(r['submitter']!.observed).toEqual({
-    submitAdds: [['action', 'publish']],
-    nullSameAsNone: true,
-    imageAdds: [
-      ['pos.x', '0'],
-      ['pos.y', '0'],
-    ],
-    reset: 'TypeError',
-    plainButton: 'TypeError',
-  });
-  expect(r['empty-file']!.observed).toEqual({
-    isFile: true,
-    file: { name: '', size: 0, type: 'application/octet-stream' },
-  });
-
-  const json = r['json-stringify']!.observed;
-  const table = Object.fromEntries(
-    (json.rows as { label: string; asProperty: string; asElement: string }[]).map((row) => [
-      row.label,
-      [row.asProperty, row.asElement],
-    ]),
-  );
-  expect(table).toEqual(JSON_BY_SPEC);
-  expect(json.bareUndefinedType).toBe('undefined');
-  expect(json.dateAfterParse).toBe('string');
-
-  for (const [id, result] of Object.entries(r)) expect(result.state, id).toBe('agree');
+// SPEC.md, forms and JSON: one expectation per experiment, written from the spec.
+experimentTests({
+  page: 'forms',
+  runTimeout: 60_000,
+  afterRun: {
+    collect: ({ observed }) => {
+      const entries = observed.entries as [string, string][];
+      expect(entries).toEqual(COLLECTED_BY_SPEC);
+      for (const name of NOT_COLLECTED_BY_SPEC)
+        expect(
+          entries.map(([entryName]) => entryName),
+          name,
+        ).not.toContain(name);
+    },
+    // A submit button passed as the submitter adds its name and value; an image input adds name.x and name.y, 0 without a click.
+    submitter: ({ observed }) =>
+      expect(observed).toEqual({
+        submitAdds: [['action', 'publish']],
+        nullSameAsNone: true,
+        imageAdds: [
+          ['pos.x', '0'],
+          ['pos.y', '0'],
+        ],
+        reset: 'TypeError',
+        plainButton: 'TypeError',
+      }),
+    'empty-file': ({ observed }) =>
+      expect(observed).toEqual({
+        isFile: true,
+        file: { name: '', size: 0, type: 'application/octet-stream' },
+      }),
+    'json-stringify': ({ observed: json }) => {
+      const table = Object.fromEntries(
+        (json.rows as { label: string; asProperty: string; asElement: string }[]).map((row) => [
+          row.label,
+          [row.asProperty, row.asElement],
+        ]),
+      );
+      expect(table).toEqual(JSON_BY_SPEC);
+      expect(json.bareUndefinedType).toBe('undefined');
+      expect(json.dateAfterParse).toBe('string');
+    },
+  },
 });
 
 test('a real submission with the keyboard sends the submitter, and files chosen as a user would', async ({

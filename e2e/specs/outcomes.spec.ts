@@ -1,44 +1,60 @@
-import { test, expect } from '../fixtures.js';
-import { openPage, runAll } from './support/experiments.js';
+import { expect } from '../fixtures.js';
+import { experimentTests, type Check, type PageRun } from './support/per-experiment.js';
 
-test('outcomes: both transports give the same result shape and the same failure kinds', async ({ page, origins }) => {
-  await openPage(page, `${origins.self}/outcomes.html`);
-  const r = await runAll(page);
+/** Both transports give the same result shape and the same failure kinds: the same check, for fetch and for XHR. */
+const bothTransports =
+  (check: (outcome: Record<string, any>, transport: 'fetch' | 'xhr') => void): Check<PageRun> =>
+  ({ observed }) => {
+    for (const transport of ['fetch', 'xhr'] as const) check(observed[transport], transport);
+  };
 
-  for (const transport of ['fetch', 'xhr'] as const) {
-    const at = (id: string) => r[id]!.observed[transport];
-    expect(at('ok-200').result).toMatchObject({ ok: true, status: 200 });
-    expect(Array.isArray(at('ok-200').result.data.posts)).toBe(true);
-    expect(at('not-found').result).toEqual({
-      ok: false,
-      status: 404,
-      data: { error: expect.any(String), path: '/api/no-such-thing' },
-    });
-    expect(at('flaky-500').result).toEqual({ ok: false, status: 500, data: { error: expect.any(String), rate: 1 } });
-    expect(at('empty-202').result).toEqual({ ok: true, status: 202, data: null });
-    expect(at('bad-json').result).toEqual({ ok: true, status: 200, data: null });
-    expect(at('deadline').error).toMatchObject({ name: 'TransportError', kind: 'timeout' });
-    expect(at('caller-abort').error).toMatchObject({ name: 'TransportError', kind: 'abort' });
-    expect(at('network').error).toMatchObject({ name: 'TransportError', kind: 'network' });
-    expect(at('blocked-read').error).toMatchObject({ name: 'TransportError', kind: 'network' });
-  }
-  // The originals are kept as the cause.
-  expect(r['deadline']!.observed.fetch.error.cause).toBe('TimeoutError');
-  expect(r['caller-abort']!.observed.fetch.error.cause).toBe('AbortError');
-  expect(r['network']!.observed.fetch.error.cause).toBe('TypeError');
-  expect(r['network']!.observed.xhr.error.cause).toBe('error event');
-  expect(r['deadline']!.observed.xhr.error.cause).toBe('abort event');
+// SPEC.md, outcomes: one expectation per experiment, written from the spec.
+experimentTests({
+  page: 'outcomes',
+  runTimeout: 60_000,
+  afterRun: {
+    'ok-200': bothTransports((at) => {
+      expect(at.result).toMatchObject({ ok: true, status: 200 });
+      expect(Array.isArray(at.result.data.posts)).toBe(true);
+    }),
+    'not-found': bothTransports((at) =>
+      expect(at.result).toEqual({
+        ok: false,
+        status: 404,
+        data: { error: expect.any(String), path: '/api/no-such-thing' },
+      }),
+    ),
+    'flaky-500': bothTransports((at) =>
+      expect(at.result).toEqual({ ok: false, status: 500, data: { error: expect.any(String), rate: 1 } }),
+    ),
+    'empty-202': bothTransports((at) => expect(at.result).toEqual({ ok: true, status: 202, data: null })),
+    'bad-json': bothTransports((at) => expect(at.result).toEqual({ ok: true, status: 200, data: null })),
+    // The originals are kept as the cause.
+    deadline: bothTransports((at, transport) => {
+      expect(at.error).toMatchObject({ name: 'TransportError', kind: 'timeout' });
+      expect(at.error.cause).toBe(transport === 'fetch' ? 'TimeoutError' : 'abort event');
+    }),
+    'caller-abort': bothTransports((at, transport) => {
+      expect(at.error).toMatchObject({ name: 'TransportError', kind: 'abort' });
+      if (transport === 'fetch') expect(at.error.cause).toBe('AbortError');
+    }),
+    network: bothTransports((at, transport) => {
+      expect(at.error).toMatchObject({ name: 'TransportError', kind: 'network' });
+      expect(at.error.cause).toBe(transport === 'fetch' ? 'TypeError' : 'error event');
+    }),
+    'blocked-read': bothTransports((at) => expect(at.error).toMatchObject({ name: 'TransportError', kind: 'network' })),
 
-  expect(r['abort-reason']!.observed).toMatchObject({
-    rawType: 'string',
-    rawValue: 'the user left',
-    transport: { error: { kind: 'abort' } },
-  });
-  expect(r['body-once']!.observed).toEqual({
-    secondRead: 'TypeError',
-    cloneBeforeBothRead: true,
-    cloneAfterRead: 'TypeError',
-  });
-
-  for (const [id, result] of Object.entries(r)) expect(result.state, id).toBe('agree');
+    'abort-reason': ({ observed }) =>
+      expect(observed).toMatchObject({
+        rawType: 'string',
+        rawValue: 'the user left',
+        transport: { error: { kind: 'abort' } },
+      }),
+    'body-once': ({ observed }) =>
+      expect(observed).toEqual({
+        secondRead: 'TypeError',
+        cloneBeforeBothRead: true,
+        cloneAfterRead: 'TypeError',
+      }),
+  },
 });

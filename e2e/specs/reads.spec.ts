@@ -1,5 +1,6 @@
 import { test, expect } from './support/server.js';
 import { openPage, runAll } from './support/experiments.js';
+import { experimentTests } from './support/per-experiment.js';
 
 const SAFELISTED = [
   'cache-control',
@@ -11,92 +12,107 @@ const SAFELISTED = [
   'pragma',
 ];
 
-test('cross-origin reads: every experiment matches the spec', async ({ page, origins, server, browserName }) => {
-  await openPage(page, `${origins.self}/reads.html`);
-  await expect(page.locator('#origin-other')).toHaveText(origins.other);
-  const r = await runAll(page, 120_000);
+// SPEC.md, cross-origin reads: one expectation per experiment, written from the spec.
+experimentTests({
+  page: 'reads',
+  runTimeout: 120_000,
+  async run(page, { origins }) {
+    await openPage(page, `${origins.self}/reads.html`);
+    await expect(page.locator('#origin-other')).toHaveText(origins.other);
+    return { results: await runAll(page, 120_000) };
+  },
+  afterRun: {
+    'get-self': ({ observed }) => expect(observed).toEqual({ status: 200, postsIsArray: true }),
+    'get-other': ({ observed }) => expect(observed).toEqual({ status: 200, postsIsArray: true }),
 
-  expect(r['get-self']!.observed).toEqual({ status: 200, postsIsArray: true });
-  expect(r['get-other']!.observed).toEqual({ status: 200, postsIsArray: true });
+    // cors=off: unreadable, yet handled. The server's own view, read outside the browser, shows the post.
+    'cors-off-fetch': async ({ observed }, { origins, server }) => {
+      expect(observed.getError).toBe('TypeError');
+      expect(observed.postError).toBe('TypeError');
+      const posts = JSON.parse((await server.get(`${origins.other}/api/posts`)).text) as { posts: { title: string }[] };
+      expect(posts.posts.map((p) => p.title)).toContain(observed.postTitle);
+    },
+    'cors-off-xhr': ({ observed }) => {
+      expect(observed).toMatchObject({ status: 0, statusText: '', headers: '', arrived: true });
+      expect(observed.events).toContain('error');
+      expect(observed.events).not.toContain('load');
+    },
 
-  // cors=off: unreadable, yet handled. The server's own view, read outside the browser, shows the post.
-  const off = r['cors-off-fetch']!.observed;
-  expect(off.getError).toBe('TypeError');
-  expect(off.postError).toBe('TypeError');
-  const posts = JSON.parse((await server.get(`${origins.other}/api/posts`)).text) as { posts: { title: string }[] };
-  expect(posts.posts.map((p) => p.title)).toContain(off.postTitle);
+    'json-post': ({ observed }) =>
+      expect(observed).toEqual({ status: 200, contentType: 'application/json', bodyKind: 'json' }),
+    'custom-header': ({ observed }) =>
+      expect(observed).toEqual({ listedStatus: 200, listedEchoed: 'origin-lab', unlistedError: 'TypeError' }),
+    'method-outside': ({ observed }) =>
+      expect(observed).toEqual({ sameStatus: 200, sameMethod: 'PUT', crossError: 'TypeError' }),
 
-  expect(r['cors-off-xhr']!.observed).toMatchObject({ status: 0, statusText: '', headers: '', arrived: true });
-  expect(r['cors-off-xhr']!.observed.events).toContain('error');
-  expect(r['cors-off-xhr']!.observed.events).not.toContain('load');
+    credentials: ({ observed }) => {
+      expect(observed.fetchDefault).toBe('TypeError');
+      expect(observed.fetchAllowed).toBe(200);
+      expect(observed.xhrDefault.status).toBe(0);
+      expect(observed.xhrDefault.events).toContain('error');
+      expect(observed.xhrAllowed.status).toBe(200);
+    },
 
-  expect(r['json-post']!.observed).toEqual({ status: 200, contentType: 'application/json', bodyKind: 'json' });
-  expect(r['custom-header']!.observed).toEqual({
-    listedStatus: 200,
-    listedEchoed: 'origin-lab',
-    unlistedError: 'TypeError',
-  });
-  expect(r['method-outside']!.observed).toEqual({ sameStatus: 200, sameMethod: 'PUT', crossError: 'TypeError' });
+    'no-cors': ({ observed }) =>
+      expect(observed).toEqual({ type: 'opaque', status: 0, ok: false, headerCount: 0, text: '' }),
 
-  const cred = r['credentials']!.observed;
-  expect(cred.fetchDefault).toBe('TypeError');
-  expect(cred.fetchAllowed).toBe(200);
-  expect(cred.xhrDefault.status).toBe(0);
-  expect(cred.xhrDefault.events).toContain('error');
-  expect(cred.xhrAllowed.status).toBe(200);
+    // Which shapes preflight, written out from the spec (not from the page's own prediction).
+    'preflight-detector': ({ observed }, { browserName }) => {
+      const rows = observed.rows as Record<string, { arrived: boolean }>;
+      const arrived = Object.fromEntries(Object.entries(rows).map(([name, row]) => [name, row.arrived]));
+      expect(arrived).toEqual({
+        'text/plain body, no headers set': true,
+        'Content-Type: application/json': false,
+        'X-Requested-With header': false,
+        'Content-Language of 128 bytes': true,
+        'Content-Language of 129 bytes': false,
+        'Accept: text/plain': true,
+        'Accept with an unsafe byte "("': false,
+        'Content-Type text/plain with a parameter': true,
+        'Content-Type with a quote (unsafe byte)': false,
+        'safelisted values over 1024 bytes in all (9 \u00d7 Accept-Language)': false,
+        'XHR POST, no upload listener': true,
+        'XHR POST with an xhr.upload listener': false,
+        // Firefox (measured, ESR 153) cannot send a stream body: it sends the text "[object ReadableStream]",
+        // a simple request that arrives (the page marks the row as not judged).
+        'ReadableStream body': browserName === 'firefox',
+      });
+    },
 
-  expect(r['no-cors']!.observed).toEqual({ type: 'opaque', status: 0, ok: false, headerCount: 0, text: '' });
+    'response-headers': ({ observed }) => {
+      const headers = observed as { same: string[]; cross: string[] };
+      for (const name of headers.cross) expect(SAFELISTED).toContain(name);
+      expect(headers.cross).toContain('content-type');
+      expect(headers.same).toContain('vary');
+      expect(headers.cross).not.toContain('vary');
+    },
 
-  // Which shapes preflight, written out from the spec (not from the page's own prediction).
-  const rows = r['preflight-detector']!.observed.rows as Record<string, { arrived: boolean }>;
-  const arrived = Object.fromEntries(Object.entries(rows).map(([name, row]) => [name, row.arrived]));
-  expect(arrived).toEqual({
-    'text/plain body, no headers set': true,
-    'Content-Type: application/json': false,
-    'X-Requested-With header': false,
-    'Content-Language of 128 bytes': true,
-    'Content-Language of 129 bytes': false,
-    'Accept: text/plain': true,
-    'Accept with an unsafe byte "("': false,
-    'Content-Type text/plain with a parameter': true,
-    'Content-Type with a quote (unsafe byte)': false,
-    'safelisted values over 1024 bytes in all (9 \u00d7 Accept-Language)': false,
-    'XHR POST, no upload listener': true,
-    'XHR POST with an xhr.upload listener': false,
-    // Firefox (measured, ESR 153) cannot send a stream body: it sends the text "[object ReadableStream]",
-    // a simple request that arrives (the page marks the row as not judged).
-    'ReadableStream body': browserName === 'firefox',
-  });
+    'preflight-answer': ({ observed }) =>
+      expect(observed).toMatchObject({
+        status: 204,
+        allowMethods: 'GET, POST, OPTIONS',
+        allowHeaders: 'Content-Type, X-Requested-With',
+        maxAge: '86400',
+      }),
 
-  const headers = r['response-headers']!.observed as { same: string[]; cross: string[] };
-  for (const name of headers.cross) expect(SAFELISTED).toContain(name);
-  expect(headers.cross).toContain('content-type');
-  expect(headers.same).toContain('vary');
-  expect(headers.cross).not.toContain('vary');
-
-  expect(r['preflight-answer']!.observed).toMatchObject({
-    status: 204,
-    allowMethods: 'GET, POST, OPTIONS',
-    allowHeaders: 'Content-Type, X-Requested-With',
-    maxAge: '86400',
-  });
-
-  // The preflight cache, counted on the server: OPTIONS requests beside the requests they cleared.
-  expect(r['preflight-cache-api']!.observed).toEqual({
-    first: { preflights: 1, requests: 1 },
-    second: { preflights: 1, requests: 2 },
-  });
-  expect(r['preflight-cache-expiry']!.observed).toEqual({
-    first: { preflights: 1, requests: 1 },
-    second: { preflights: 1, requests: 2 },
-    third: { preflights: 2, requests: 3 },
-  });
-  expect(r['preflight-cache-default']!.observed).toMatchObject({
-    second: { preflights: 1, requests: 2 },
-    third: { preflights: 2, requests: 3 },
-  });
-
-  for (const [id, result] of Object.entries(r)) expect(result.state, id).toBe('agree');
+    // The preflight cache, counted on the server: OPTIONS requests beside the requests they cleared.
+    'preflight-cache-api': ({ observed }) =>
+      expect(observed).toEqual({
+        first: { preflights: 1, requests: 1 },
+        second: { preflights: 1, requests: 2 },
+      }),
+    'preflight-cache-expiry': ({ observed }) =>
+      expect(observed).toEqual({
+        first: { preflights: 1, requests: 1 },
+        second: { preflights: 1, requests: 2 },
+        third: { preflights: 2, requests: 3 },
+      }),
+    'preflight-cache-default': ({ observed }) =>
+      expect(observed).toMatchObject({
+        second: { preflights: 1, requests: 2 },
+        third: { preflights: 2, requests: 3 },
+      }),
+  },
 });
 
 test('opened on the other host, the roles swap', async ({ page, origins }) => {

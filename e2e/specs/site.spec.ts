@@ -22,6 +22,19 @@ const PAGES = [
   '/engines.html',
 ];
 const BUDGET_BYTES = 100 * 1024;
+/**
+ * The pages that hold experiments, each with a spec that gives every experiment its own test
+ * (support/per-experiment.ts checks that one page's experiments and tests match).
+ */
+const PAGES_WITH_EXPERIMENTS = [
+  '/reads.html',
+  '/bodies.html',
+  '/forms.html',
+  '/beacons.html',
+  '/events.html',
+  '/outcomes.html',
+  '/proxy.html',
+];
 
 test('every page loads on both origins without errors, labels both origins, and stays under 100 KB', async ({
   page,
@@ -29,6 +42,7 @@ test('every page loads on both origins without errors, labels both origins, and 
   server,
 }) => {
   const errors: string[] = [];
+  const withExperiments = new Set<string>();
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
@@ -55,6 +69,7 @@ test('every page loads on both origins without errors, labels both origins, and 
       await expect(page.locator('#waterfall')).toContainText('EventSource');
       await expect(page.locator('#waterfall')).toContainText('sendBeacon');
       page.off('request', onRequest);
+      if ((await page.locator('section.experiment').count()) > 0) withExperiments.add(path);
       let total = 0;
       for (const url of files) total += (await server.get(url)).body.length;
       expect(files.size, path).toBeGreaterThan(3);
@@ -62,6 +77,9 @@ test('every page loads on both origins without errors, labels both origins, and 
     }
   }
   expect(errors).toEqual([]);
+  expect([...withExperiments], 'pages with experiments: each needs a per-experiment spec').toEqual(
+    PAGES_WITH_EXPERIMENTS,
+  );
 });
 
 test('the index links every topic, shows the two addresses for the room, and the strip counts loads and shows the query string', async ({

@@ -52,11 +52,30 @@ export async function runTrip(page: Page, url: string, id: string, timeout = 30_
 /** Clicks "Run all experiments" and returns the result of every experiment it runs, by id. */
 export async function runAll(page: Page, timeout = 60_000): Promise<Record<string, ExperimentResult>> {
   await page.locator('#run-all').click();
-  await expect(page.locator('body')).toHaveAttribute('data-ran-all', 'true', { timeout });
+  try {
+    await expect(page.locator('body')).toHaveAttribute('data-ran-all', 'true', { timeout });
+  } catch (err) {
+    // Name the experiments that never finished: the one that hangs is among them.
+    const unfinished = await page
+      .locator('section.experiment:not([data-manual])')
+      .evaluateAll((sections) =>
+        sections
+          .filter((s) => /^(idle|running)$/.test(s.dataset.state ?? ''))
+          .map((s) => `${s.id} (${s.dataset.state})`),
+      );
+    throw new Error(`"Run all" did not finish within ${timeout} ms; not finished: ${unfinished.join(', ')}`, {
+      cause: err,
+    });
+  }
   const ids = await page
     .locator('section.experiment:not([data-manual])')
     .evaluateAll((sections) => sections.map((s) => s.id));
   const results: Record<string, ExperimentResult> = {};
   for (const id of ids) results[id] = await readExperiment(page, id);
   return results;
+}
+
+/** The id of every experiment on the page (those "Run all" leaves out too), in page order. */
+export function experimentIds(page: Page): Promise<string[]> {
+  return page.locator('section.experiment').evaluateAll((sections) => sections.map((s) => s.id));
 }

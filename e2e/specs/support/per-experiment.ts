@@ -1,0 +1,136 @@
+import type { Browser, Page } from '@playwright/test';
+import { experimentIds, openPage, runAll, type ExperimentResult } from './experiments.js';
+import { expect, test, type ServerClient } from './server.js';
+
+/** What a page's run and its expectations may look at besides an experiment's own result. */
+export interface RunContext {
+  /** 'chromium' or 'firefox': where the spec lets engines differ, the expectation names the engine. */
+  browserName: string;
+  origins: { self: string; other: string };
+}
+
+/** What one run of a page produced: what each experiment it ran observed, by id, and anything else it recorded. */
+export interface PageRun {
+  results: Record<string, ExperimentResult>;
+}
+
+/** What an expectation sees: the run (with the id of every experiment on the page) and the server, read as curl would. */
+export interface CheckContext<R extends PageRun> extends RunContext {
+  run: R & { ids: string[] };
+  server: ServerClient;
+}
+
+/** An experiment's expectation, written from SPEC.md: assertions on what it observed. */
+export type Check<R extends PageRun> = (result: ExperimentResult, context: CheckContext<R>) => void | Promise<void>;
+
+/** An experiment that needs a page of its own (it leaves the page, or counts what the server saw of it alone): its whole test. */
+export type Alone = (fixtures: RunContext & { page: Page; server: ServerClient }) => Promise<void>;
+
+export interface ExperimentPlan<R extends PageRun> {
+  /** The page's name: 'reads' for /reads.html. Every test title starts with it. */
+  page: string;
+  /** How long the page's one run may take. */
+  runTimeout: number;
+  /**
+   * Runs the page's experiments once, in a context of its own. By default: open the page on
+   * its own origin and press "Run all".
+   */
+  run?: (page: Page, context: RunContext) => Promise<R>;
+  /** Per experiment the run runs: its expectation. The state must be 'agree' unless knownDifferences says otherwise. */
+  afterRun: Record<string, Check<R>>;
+  /** Per experiment, where the spec lets this engine differ: true when the page must say 'known-difference'. */
+  knownDifferences?: Record<string, (result: ExperimentResult, context: CheckContext<R>) => boolean>;
+  /** Per experiment that the shared run cannot run: its own test, on its own page. */
+  alone?: Record<string, Alone>;
+  /** Checks of the run as a whole (what no single experiment owns), by title. */
+  wholeRun?: Record<string, (context: CheckContext<R>) => void | Promise<void>>;
+}
+
+/**
+ * One test per experiment of a page, titled `<page>: <id>`, each asserting that experiment's
+ * expectation, so a red line names the experiment that broke.
+ *
+ * The page runs once per worker, not once per test: the experiments of `afterRun` share one run
+ * (a beforeAll), and their tests form one group that Playwright keeps in one worker and runs in
+ * order (mode 'default', inside the config's fullyParallel). A failed expectation does not skip
+ * the others: Playwright replaces the worker after a failure, and the rest of the group runs the
+ * page once more in the new worker. A run that fails (the page does not load, an experiment hangs)
+ * fails the group's first test and skips the rest. `alone` experiments are tests of their own,
+ * spread over the workers like any other test.
+ *
+ * The group's first test checks that every experiment on the page has exactly one test: the ids
+ * of the page's `section.experiment`, read after the run, against the keys of both tables.
+ */
+export function experimentTests<R extends PageRun>(plan: ExperimentPlan<R>): void {
+  const alone = plan.alone ?? {};
+  const twice = Object.keys(plan.afterRun).filter((id) => id in alone);
+  if (twice.length > 0)
+    throw new Error(`${plan.page}: ${twice.join(', ')} would have two tests (in afterRun and in alone)`);
+  const tested = [...Object.keys(plan.afterRun), ...Object.keys(alone)];
+
+  test.describe(() => {
+    test.describe.configure({ mode: 'default' });
+    let run: (R & { ids: string[] }) | undefined;
+    test.beforeAll(async ({ browser, browserName, origins }) => {
+      test.setTimeout(plan.runTimeout + 30_000);
+      run = await runPage(browser, plan, { browserName, origins });
+    });
+    const ran = () => {
+      if (!run) throw new Error(`${plan.page}: the page's run did not happen`);
+      return run;
+    };
+
+    test(`${plan.page}: every experiment on the page has exactly one test`, () => {
+      const { ids } = ran();
+      const untested = ids.filter((id) => !tested.includes(id));
+      const notOnPage = tested.filter((id) => !ids.includes(id));
+      const repeated = ids.filter((id, i) => ids.indexOf(id) !== i);
+      expect(untested, `experiments on ${plan.page}.html with no test: ${untested.join(', ')}`).toEqual([]);
+      expect(notOnPage, `tests of experiments not on ${plan.page}.html: ${notOnPage.join(', ')}`).toEqual([]);
+      expect(repeated, `ids used twice on ${plan.page}.html: ${repeated.join(', ')}`).toEqual([]);
+    });
+
+    for (const [id, check] of Object.entries(plan.afterRun))
+      test(`${plan.page}: ${id}`, async ({ browserName, origins, server }) => {
+        const context: CheckContext<R> = { browserName, origins, server, run: ran() };
+        const result = context.run.results[id];
+        if (!result)
+          throw new Error(`${id} did not run: the page's run ran ${Object.keys(context.run.results).join(', ')}`);
+        await check(result, context);
+        const known = plan.knownDifferences?.[id]?.(result, context) ?? false;
+        expect(result.state, id).toBe(known ? 'known-difference' : 'agree');
+      });
+
+    for (const [title, check] of Object.entries(plan.wholeRun ?? {}))
+      test(`${plan.page}: ${title}`, async ({ browserName, origins, server }) => {
+        await check({ browserName, origins, server, run: ran() });
+      });
+  });
+
+  for (const [id, body] of Object.entries(alone))
+    test(`${plan.page}: ${id}`, async ({ page, browserName, origins, server }) => {
+      await body({ page, browserName, origins, server });
+    });
+}
+
+/** The page's one run, in a browser context of its own (the tests that read it open no page). */
+async function runPage<R extends PageRun>(
+  browser: Browser,
+  plan: ExperimentPlan<R>,
+  context: RunContext,
+): Promise<R & { ids: string[] }> {
+  const browserContext = await browser.newContext();
+  try {
+    const page = await browserContext.newPage();
+    const run =
+      plan.run ??
+      (async (p: Page, { origins }: RunContext) => {
+        await openPage(p, `${origins.self}/${plan.page}.html`);
+        return { results: await runAll(p, plan.runTimeout) } as R;
+      });
+    const result = await run(page, context);
+    return { ...result, ids: await experimentIds(page) };
+  } finally {
+    await browserContext.close();
+  }
+}
