@@ -7,8 +7,8 @@ const file = (name: string, size: number, type: string) => `File(name="${name}",
 
 /**
  * SPEC.md, "What new FormData(form) collects", row by row, applied to the form on forms.html
- * (reset to its starting values, with two sample files put in): written from the specification,
- * not copied from the page, so a page that drifts from the spec fails here.
+ * (reset to its starting values, with two sample files put in): a deliberate test oracle, written
+ * from the specification, not copied from the page, so a page that drifts from the spec fails here.
  */
 const COLLECTED_BY_SPEC: [string, string][] = [
   // A text input, select or textarea with a name: its current value.

@@ -2,6 +2,8 @@ import { test, expect } from './support/server.js';
 import { openPage, runAll } from './support/experiments.js';
 import { experimentTests } from './support/per-experiment.js';
 
+// A deliberate test oracle: the CORS-safelisted response header names, written from the Fetch
+// standard, not imported from the page's rules/cors-rules.ts, so a drift there shows up here.
 const SAFELISTED = [
   'cache-control',
   'content-language',
