@@ -9,3 +9,4 @@ export * from './per-second-limit.js';
 export * from './response-done.js';
 export * from './counted-response.js';
 export * from './http/index.js';
+export * from './settings.js';

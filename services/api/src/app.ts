@@ -2,29 +2,30 @@ import http from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import compose from 'koa-compose';
-import { errorsAsJson, unroutedAsJson } from '@origin-lab/server-kit';
-import type { ApiConfig } from './config.js';
+import { errorsAsJson, unroutedAsJson, variablesOf } from '@origin-lab/server-kit';
+import { API_SETTINGS, type ApiConfig } from './config.js';
 import { requestLog } from './middleware/request-log.js';
 import { cors } from './middleware/cors.js';
 import { byPathPrefix } from './middleware/by-path-prefix.js';
 import { posts } from './posts/posts.js';
 import { echo } from './echo/echo.js';
 import { beacon } from './beacon/beacon.js';
-import { stream } from './routes/stream.js';
+import { stream } from './stream/stream.js';
 import type { OpenStreams } from './http/sse.js';
 import { flaky } from './flaky/flaky.js';
-import { slow } from './routes/slow.js';
-import { badJson } from './routes/bad-json.js';
+import { slow } from './slow/slow.js';
+import { badJson } from './bad-json/bad-json.js';
 import { notProxied, proxy } from './proxy/proxy-route.js';
 import { NOT_PROXIED_ROUTE, PROXIED_ROUTES } from './proxy/proxy-paths.js';
 import { proxySettings } from './proxy/proxy-settings.js';
 import { recordVisitors } from './journal/record-visitors.js';
-import { JOURNAL_PATH, journalOff, journalStream } from './journal/journal-stream.js';
+import { asksForEventStream, JOURNAL_PATH, journalOff, journalStream } from './journal/journal-stream.js';
 import { LAB_CORS_PATH, labCors } from './lab/lab-cors.js';
 import { LAB_STREAM_PATH, labStream } from './lab/lab-stream.js';
 import { visitorLimits } from './fair-share/visitor-limits.js';
 import type { Held } from './fair-share/holdings.js';
-import { createStores } from './shared-state/stores.js';
+import { holds, holdsIn } from './fair-share/holds.js';
+import { createStores } from './stores.js';
 import { HEALTH_PATH, health } from './shared-state/health.js';
 
 /** The api's additions outside the spec's /api/: the visitors' journals, the CORS lab and the stream lab. */
@@ -54,45 +55,59 @@ export function createApp(config: ApiConfig): ApiApp {
   const app = new Koa();
   app.silent = true;
   const openStreams: OpenStreams = new Set();
-  const proxyConfig = proxySettings(config);
+  const proxyConfig = proxySettings(config.upstream, config.now);
   const stores = createStores(config, proxyConfig.cache);
-  const postsHandlers = posts(config, stores.posts);
-  const beaconHandlers = beacon(config, stores.beacons);
+  const { bodyBytes } = config.limits;
+  const postsHandlers = posts(config.limits, stores.posts);
+  const beaconHandlers = beacon({ bodyBytes }, stores.beacons);
   // JOURNAL_VISITORS=0 switches the journal off: nothing is recorded, and reading it says why.
   const journalOn = config.journal.visitors > 0;
   const journals = stores.journals;
 
-  // The spec's endpoints: /api/ holds exactly these.
+  // The spec's endpoints: /api/ holds exactly these. holds() marks what a fair share counts
+  // besides being in flight: an open event stream, a slow wait.
   const api = new Router(ROUTER_OPTIONS)
     .get('/api/posts', postsHandlers.list)
     .post('/api/posts', postsHandlers.create)
-    .all('/api/echo', echo(config))
+    .all('/api/echo', echo({ bodyBytes }))
     .get('/api/beacon', beaconHandlers.list)
     .post('/api/beacon', beaconHandlers.receive)
-    .get('/api/stream', stream(config, openStreams))
-    .get('/api/flaky', flaky(config))
-    .get('/api/slow', slow(config))
+    .get(
+      '/api/stream',
+      holds('streams', stream({ count: config.streamCount, intervalMs: config.streamIntervalMs }, openStreams)),
+    )
+    .get('/api/flaky', flaky(config.flaky))
+    .get('/api/slow', holds('slow', slow({ ms: config.slowMs })))
     .get('/api/bad-json', badJson())
     .get(PROXIED_ROUTES, proxy(proxyConfig, config.log, stores.proxyCache))
     .all(NOT_PROXIED_ROUTE, notProxied);
 
   // The additions, under LAB_PREFIX: the CORS lab, the stream lab, health and the visitors' journals.
   const lab = new Router(ROUTER_OPTIONS)
-    .all(LAB_CORS_PATH, labCors(config.lab, config.limits.bodyBytes))
-    .get(LAB_STREAM_PATH, labStream(config.lab, openStreams))
+    .all(LAB_CORS_PATH, labCors(config.lab, bodyBytes))
+    .get(LAB_STREAM_PATH, holds('streams', labStream(config.lab, openStreams)))
     .get(HEALTH_PATH, health(config.replica, stores.redis))
     .get(
       JOURNAL_PATH,
-      journalOn
-        ? journalStream(journals, {
-            maxBufferedBytes: config.journal.streamBufferBytes,
-            keepAliveMs: config.journal.keepAliveMs,
-            open: openStreams,
-          })
-        : journalOff,
+      holds(
+        'streams',
+        journalOn
+          ? journalStream(journals, {
+              maxBufferedBytes: config.journal.streamBufferBytes,
+              keepAliveMs: config.journal.keepAliveMs,
+              open: openStreams,
+            })
+          : journalOff(API_SETTINGS.journal.visitors.env),
+        asksForEventStream,
+      ),
     );
 
-  const fairShare = visitorLimits(config.visitorLimits, stores.holdings, config.log);
+  const fairShare = visitorLimits(config.visitorLimits, {
+    holdOf: holdsIn([api, lab]),
+    settings: variablesOf(API_SETTINGS.visitorLimits),
+    store: stores.holdings,
+    log: config.log,
+  });
   const errors = errorsAsJson({ log: config.log });
   const unrouted = unroutedAsJson();
 

@@ -1,159 +1,199 @@
 import { hostname } from 'node:os';
 import {
   ConfigError,
-  envBool,
-  envInt,
-  envList,
-  envNumber,
-  envString,
+  defaultsOf,
+  readSettings,
+  setting,
   stdoutLog,
+  type Env,
   type LogSink,
+  type ValuesOf,
 } from '@origin-lab/server-kit';
 import { upstreamKeyFromEnv } from './proxy/proxy-key.js';
-import type { VisitorLimits } from './fair-share/visitor-limits.js';
 import type { RedisSettings } from './shared-state/redis.js';
-
-/** An inclusive integer range with the value used when the query leaves it out. */
-export interface Bounds {
-  min: number;
-  max: number;
-  default: number;
-}
-
-export interface ApiConfig {
-  /** The written-down allowlist: exact origins (scheme://host[:port]) whose cross-origin reads are approved. */
-  allowedOrigins: string[];
-  flaky: { rate: number; seed?: number };
-  slowMs: Bounds;
-  streamCount: Bounds;
-  /** Pause between stream records; one second in the spec, shorter in tests. */
-  streamIntervalMs: number;
-  limits: {
-    /** Largest request body read by echo, beacon and urlencoded posts. */
-    bodyBytes: number;
-    /** Multipart: largest single file, number of files, number of non-file fields, largest field value. */
-    fileBytes: number;
-    files: number;
-    fields: number;
-    fieldBytes: number;
-    titleChars: number;
-    authorChars: number;
-  };
-  /** What one visitor (page load) may hold at once on a shared server; 0 is no limit. */
-  visitorLimits: VisitorLimits;
-  /** The post store keeps at most this many posts, dropping the oldest. */
-  postsMax: number;
-  /** How many received beacons GET /api/beacon remembers. */
-  beaconJournal: number;
-  /** The visitors' journals (what the server saw, per page load; /lab/journal). */
-  journal: {
-    entriesPerVisitor: number;
-    visitors: number;
-    idleSeconds: number;
-    /** Unread bytes a journal stream may hold before it is ended (the reader resumes). */
-    streamBufferBytes: number;
-    keepAliveMs: number;
-  };
-  /** The CORS lab (/lab/cors): how much one URL may ask for. */
-  lab: {
-    /** Names in one list (Allow-Methods, Allow-Headers, Expose-Headers). */
-    listItems: number;
-    /** Characters of one parameter value (a list, or the extra header's value). */
-    valueChars: number;
-    /** Most ticks one run of the stream lab (/lab/stream) may ask for. */
-    streamMaxTicks: number;
-  };
-  upstream: {
-    /** Base URL of the third party; the proxy only ever appends an allowed path and the query. */
-    url: string;
-    /** Held server-side only. */
-    apiKey: string;
-    timeoutMs: number;
-    cacheTtlSeconds: number;
-    cacheMaxEntries: number;
-    cacheMaxBytes: number;
-    /** Largest upstream answer body the proxy reads (502 past it). */
-    maxBodyBytes: number;
-    /** Longest query string the proxy forwards (414 past it). */
-    maxQueryChars: number;
-  };
-  /**
-   * Where posts, beacons, the proxy cache, the journals and the fair-share counts live: null
-   * keeps them in this process (the embedded default); Redis shares them between replicas.
-   */
-  redis: RedisSettings | null;
-  /** How long a visitor's fair-share count outlives its last request in Redis (a dead replica's holds go then). */
-  holdCountTtlSeconds: number;
-  /** This process's name among replicas, in journal entries and /lab/health. */
-  replica: string;
-  log: LogSink;
-  logRequests: boolean;
-  /** At most this many request lines a second, the rest counted in one warning a second; 0: every line. */
-  logRequestLinesPerSecond: number;
-  /** Clock for the proxy cache, injectable so tests can move time instead of sleeping. */
-  now: () => number;
-}
-
-export const defaultLimits: ApiConfig['limits'] = {
-  bodyBytes: 1024 * 1024,
-  fileBytes: 1024 * 1024,
-  files: 2,
-  fields: 20,
-  fieldBytes: 16 * 1024,
-  titleChars: 200,
-  authorChars: 80,
-};
 
 /** The origins of the embedded default (one port, two host names) and of the Caddy front. */
 export function defaultOrigins(port: number): string[] {
   return [`http://localhost:${port}`, `http://127.0.0.1:${port}`, 'https://a.localhost', 'https://b.localhost'];
 }
 
+const { int, optionalInt, number, bool, text, list, custom, group } = setting;
+
+/**
+ * Every setting of the api, each written once: its place in the config, its environment
+ * variable, its default, what it accepts and one line of doc. The config type, the defaults,
+ * the environment reader, the errors that name a setting and the README's configuration table
+ * (`npm run docs:settings`) all come from here. Bare numbers are fixed: no variable sets them.
+ */
+export const API_SETTINGS = {
+  allowedOrigins: list('ALLOWED_ORIGINS', defaultOrigins(8080), {
+    doc: 'exact origins (scheme://host[:port]) allowed to read cross-origin',
+    shown: '`http://localhost:PORT,http://127.0.0.1:PORT,https://a.localhost,https://b.localhost`',
+  }),
+  flaky: {
+    rate: number('FLAKY_RATE', 0.5, 0, 1, { doc: 'failure rate of /api/flaky' }),
+    seed: optionalInt('FLAKY_SEED', 0, 2 ** 32 - 1, {
+      doc: 'makes the sequence of /api/flaky repeat',
+      shown: 'random',
+    }),
+  },
+  slowMs: {
+    min: 0,
+    max: int('SLOW_MS_MAX', 30_000, 0, 600_000, { doc: 'largest `ms` /api/slow accepts' }),
+    default: int('SLOW_MS_DEFAULT', 1_000, 0, 'SLOW_MS_MAX', { doc: '`ms` of /api/slow when absent' }),
+  },
+  streamCount: {
+    min: 1,
+    max: int('STREAM_COUNT_MAX', 120, 1, 100_000, { doc: 'largest `count` /api/stream accepts' }),
+    default: int('STREAM_COUNT_DEFAULT', 5, 1, 'STREAM_COUNT_MAX', { doc: '`count` of /api/stream when absent' }),
+  },
+  streamIntervalMs: int('STREAM_INTERVAL_MS', 1_000, 1, 60_000, {
+    doc: 'pause between stream records; one second in the spec, shorter in tests',
+  }),
+  limits: {
+    bodyBytes: int('BODY_LIMIT_BYTES', 1024 * 1024, 1, 100 * 1024 * 1024, {
+      doc: 'largest body read by echo, beacon and urlencoded posts (413 past it)',
+    }),
+    fileBytes: int('UPLOAD_FILE_BYTES', 1024 * 1024, 1, 100 * 1024 * 1024, {
+      doc: 'largest file in a multipart post',
+    }),
+    files: int('UPLOAD_FILES', 2, 0, 100, { doc: 'number of files in a multipart post' }),
+    fields: int('FORM_FIELDS', 20, 1, 1_000, { doc: 'number of non-file fields in a multipart post' }),
+    fieldBytes: int('FORM_FIELD_BYTES', 16 * 1024, 1, 10 * 1024 * 1024, {
+      doc: 'largest multipart field value',
+    }),
+    titleChars: int('TITLE_MAX_CHARS', 200, 1, 100_000, { doc: 'post validation: longest title, in characters' }),
+    authorChars: int('AUTHOR_MAX_CHARS', 80, 1, 100_000, { doc: 'post validation: longest author, in characters' }),
+  },
+  // Room for every demonstration: ten EventSources plus the journal's stream, the
+  // six-connection experiments' held requests, and what a page sends alongside.
+  visitorLimits: {
+    inFlight: int('VISITOR_MAX_IN_FLIGHT', 64, 0, 100_000, {
+      doc: 'fair share: requests one visitor (a page load, by the token in its URLs) may have answered at once; past it, 429 naming it; 0 is no limit ([docs/classroom.md](docs/classroom.md))',
+    }),
+    streams: int('VISITOR_MAX_STREAMS', 16, 0, 100_000, {
+      doc: 'fair share: event streams one visitor may hold open (/api/stream, /lab/stream, the journal); 0 is no limit',
+    }),
+    slow: int('VISITOR_MAX_SLOW', 16, 0, 100_000, {
+      doc: 'fair share: `/api/slow` waits one visitor may hold; 0 is no limit',
+    }),
+  },
+  postsMax: int('POSTS_MAX', 100, 1, 1_000_000, {
+    doc: 'posts kept (oldest dropped; in memory a restart goes back to the seeds)',
+  }),
+  beaconJournal: int('BEACON_JOURNAL', 20, 0, 10_000, { doc: 'beacons remembered for `GET /api/beacon`' }),
+  journal: {
+    entriesPerVisitor: int('JOURNAL_ENTRIES', 200, 1, 100_000, {
+      doc: 'what the server saw, per visitor (`/lab/journal`): entries kept per visitor',
+    }),
+    visitors: int('JOURNAL_VISITORS', 1_000, 0, 1_000_000, {
+      doc: 'visitors whose journal is kept (least recently seen dropped first); 0 switches the journal off',
+    }),
+    idleSeconds: int('JOURNAL_IDLE_SECONDS', 1_800, 1, 7 * 86_400, {
+      doc: 'idle time before a visitor and its journal are dropped',
+    }),
+    streamBufferBytes: int('JOURNAL_STREAM_BUFFER_BYTES', 256 * 1024, 1_024, 64 * 1024 * 1024, {
+      doc: 'unread bytes a journal stream may hold before the api ends it (the reader resumes with Last-Event-ID)',
+    }),
+    keepAliveMs: 15_000,
+  },
+  lab: {
+    listItems: int('LAB_LIST_ITEMS', 20, 1, 1_000, {
+      doc: 'the CORS lab (`/lab/cors`): names in one list (Allow-Methods, Allow-Headers, Expose-Headers)',
+    }),
+    valueChars: int('LAB_VALUE_CHARS', 256, 16, 8_192, {
+      doc: "the CORS lab: characters in one parameter value (a list, or the extra header's value)",
+    }),
+    streamMaxTicks: int('LAB_STREAM_MAX_TICKS', 50, 1, 1_000, {
+      doc: 'the stream lab (`/lab/stream`): most ticks one run (`of`, `per`) may ask for',
+    }),
+  },
+  upstream: {
+    url: text('UPSTREAM_URL', 'http://127.0.0.1:8090', {
+      doc: "the proxy's third party; only `/posts` and `/tags` under it are ever called",
+      shown: 'the embedded upstream-mock',
+      accepts: 'an http(s) URL',
+    }),
+    apiKey: custom('UPSTREAM_API_KEY', 'dev-only-upstream-key', {
+      doc: "the proxy's key, or `UPSTREAM_API_KEY_FILE`: a file holding it (e.g. a Docker secret); never sent to a page or logged",
+      shown: 'a dev key',
+      accepts: '1 to 512 visible ASCII characters',
+      read: upstreamKeyFromEnv,
+    }),
+    timeoutMs: int('UPSTREAM_TIMEOUT_MS', 5_000, 1, 600_000, {
+      doc: 'proxy: how long to wait for the third party (504 after)',
+    }),
+    cacheTtlSeconds: int('PROXY_CACHE_TTL_SECONDS', 300, 0, 86_400, { doc: 'proxy cache: how long an answer is kept' }),
+    cacheMaxEntries: int('PROXY_CACHE_MAX_ENTRIES', 500, 1, 1_000_000, { doc: 'proxy cache: most answers kept' }),
+    cacheMaxBytes: int('PROXY_CACHE_MAX_BYTES', 16 * 1024 * 1024, 1, 1024 * 1024 * 1024, {
+      doc: 'proxy cache: most bytes kept',
+    }),
+    maxBodyBytes: int('UPSTREAM_MAX_BODY_BYTES', 2 * 1024 * 1024, 1, 1024 * 1024 * 1024, {
+      doc: 'proxy: largest upstream answer (502 past it)',
+    }),
+    maxQueryChars: int('PROXY_MAX_QUERY_CHARS', 1_024, 0, 8_192, {
+      doc: 'proxy: longest query forwarded (414 past it)',
+    }),
+  },
+  /**
+   * Where posts, beacons, the proxy cache, the journals and the fair-share counts live: null
+   * keeps them in this process (the embedded default); Redis shares them between replicas.
+   */
+  redis: group(
+    {
+      url: text('REDIS_URL', '', {
+        doc: "keep posts, beacons, the proxy cache, the visitors' journals and the fair-share counts in Redis, shared by api replicas ([docs/scaling.md](docs/scaling.md))",
+        shown: 'unset: state in memory',
+        accepts: 'a redis:// or rediss:// URL',
+        check: (url) => {
+          if (url !== '' && !/^rediss?:\/\/[^/]/.test(url))
+            throw new ConfigError(
+              `REDIS_URL must be a redis:// or rediss:// URL, such as redis://redis:6379 (got "${url}")`,
+            );
+        },
+      }),
+      commandTimeoutMs: int('REDIS_TIMEOUT_MS', 1_000, 10, 60_000, {
+        doc: 'longest wait for one Redis command; past it, a degraded answer',
+      }),
+      keyPrefix: text('REDIS_KEY_PREFIX', 'origin-lab:', {
+        doc: 'put before every Redis key and channel, so deployments can share one server',
+      }),
+    },
+    (redis): RedisSettings | null => (redis.url === '' ? null : redis),
+  ),
+  holdCountTtlSeconds: int('REDIS_HOLD_TTL_SECONDS', 600, 10, 7 * 86_400, {
+    doc: "how long a visitor's fair-share count outlives its last request in Redis (a dead replica's holds go then)",
+  }),
+  replica: text('REPLICA_NAME', hostname(), {
+    doc: "this process's name among replicas, in journal entries and `/lab/health`",
+    shown: 'the host name',
+  }),
+  logRequests: bool('LOG_REQUESTS', true, { doc: 'one JSON line per request on stdout (credentials redacted)' }),
+  logRequestLinesPerSecond: int('LOG_REQUEST_LINES_PER_SECOND', 2_000, 0, 1_000_000, {
+    doc: 'the request log writes the first this many requests of each second; the rest are counted in one `request lines not written` warning a second; 0 writes every line ([docs/decisions.md](docs/decisions.md))',
+  }),
+};
+
+/** Everything createApp reads: the settings, and what no variable sets (where logs go, the clock). */
+export type ApiConfig = ValuesOf<typeof API_SETTINGS> & {
+  log: LogSink;
+  /** Clock for the proxy cache, injectable so tests can move time instead of sleeping. */
+  now: () => number;
+};
+
+export const defaultLimits: ApiConfig['limits'] = defaultsOf(API_SETTINGS.limits);
+
+/** The defaults, with overrides (tests and the launcher pass theirs). */
 export function apiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
-  return {
-    allowedOrigins: defaultOrigins(8080),
-    flaky: { rate: 0.5 },
-    slowMs: { min: 0, max: 30_000, default: 1_000 },
-    streamCount: { min: 1, max: 120, default: 5 },
-    streamIntervalMs: 1_000,
-    limits: defaultLimits,
-    // Room for every demonstration: ten EventSources plus the journal's stream, the
-    // six-connection experiments' held requests, and what a page sends alongside.
-    visitorLimits: { inFlight: 64, streams: 16, slow: 16 },
-    postsMax: 100,
-    beaconJournal: 20,
-    journal: {
-      entriesPerVisitor: 200,
-      visitors: 1_000,
-      idleSeconds: 1_800,
-      streamBufferBytes: 256 * 1024,
-      keepAliveMs: 15_000,
-    },
-    lab: { listItems: 20, valueChars: 256, streamMaxTicks: 50 },
-    upstream: {
-      url: 'http://127.0.0.1:8090',
-      apiKey: 'dev-only-upstream-key',
-      timeoutMs: 5_000,
-      cacheTtlSeconds: 300,
-      cacheMaxEntries: 500,
-      cacheMaxBytes: 16 * 1024 * 1024,
-      maxBodyBytes: 2 * 1024 * 1024,
-      maxQueryChars: 1_024,
-    },
-    redis: null,
-    holdCountTtlSeconds: 600,
-    replica: hostname(),
-    log: stdoutLog,
-    logRequests: true,
-    logRequestLinesPerSecond: 2_000,
-    now: Date.now,
-    ...overrides,
-  };
+  return { ...defaultsOf(API_SETTINGS), log: stdoutLog, now: Date.now, ...overrides };
 }
 
-type Env = Record<string, string | undefined>;
-
 /** Where the api listens when it runs on its own. */
+export const API_LISTEN_SETTINGS = {
+  port: int('PORT', 3000, 0, 65_535, { doc: 'port the api listens on when it runs on its own' }),
+  host: text('HOST', '', { doc: 'address to listen on', shown: 'every interface' }),
+};
+
 export interface ApiListen {
   port: number;
   /** Undefined listens on every interface (dual-stack). */
@@ -161,91 +201,11 @@ export interface ApiListen {
 }
 
 export function apiListenFromEnv(env: Env): ApiListen {
-  return { port: envInt(env, 'PORT', 3000, 0, 65_535), host: env.HOST || undefined };
+  const { port, host } = readSettings(API_LISTEN_SETTINGS, env);
+  return { port, host: host || undefined };
 }
 
 /** Reads every setting from the environment; a bad value throws a ConfigError naming the variable. */
 export function apiConfigFromEnv(env: Env, port: number): ApiConfig {
-  const base = apiConfig();
-  const seed =
-    env.FLAKY_SEED === undefined || env.FLAKY_SEED === '' ? undefined : envInt(env, 'FLAKY_SEED', 0, 0, 2 ** 32 - 1);
-  const slowMax = envInt(env, 'SLOW_MS_MAX', base.slowMs.max, 0, 600_000);
-  const countMax = envInt(env, 'STREAM_COUNT_MAX', base.streamCount.max, 1, 100_000);
-  return apiConfig({
-    allowedOrigins: envList(env, 'ALLOWED_ORIGINS', defaultOrigins(port)),
-    flaky: { rate: envNumber(env, 'FLAKY_RATE', base.flaky.rate, 0, 1), seed },
-    slowMs: {
-      min: 0,
-      max: slowMax,
-      default: envInt(env, 'SLOW_MS_DEFAULT', Math.min(base.slowMs.default, slowMax), 0, slowMax),
-    },
-    streamCount: {
-      min: 1,
-      max: countMax,
-      default: envInt(env, 'STREAM_COUNT_DEFAULT', Math.min(base.streamCount.default, countMax), 1, countMax),
-    },
-    streamIntervalMs: envInt(env, 'STREAM_INTERVAL_MS', base.streamIntervalMs, 1, 60_000),
-    limits: {
-      bodyBytes: envInt(env, 'BODY_LIMIT_BYTES', defaultLimits.bodyBytes, 1, 100 * 1024 * 1024),
-      fileBytes: envInt(env, 'UPLOAD_FILE_BYTES', defaultLimits.fileBytes, 1, 100 * 1024 * 1024),
-      files: envInt(env, 'UPLOAD_FILES', defaultLimits.files, 0, 100),
-      fields: envInt(env, 'FORM_FIELDS', defaultLimits.fields, 1, 1_000),
-      fieldBytes: envInt(env, 'FORM_FIELD_BYTES', defaultLimits.fieldBytes, 1, 10 * 1024 * 1024),
-      titleChars: envInt(env, 'TITLE_MAX_CHARS', defaultLimits.titleChars, 1, 100_000),
-      authorChars: envInt(env, 'AUTHOR_MAX_CHARS', defaultLimits.authorChars, 1, 100_000),
-    },
-    visitorLimits: {
-      inFlight: envInt(env, 'VISITOR_MAX_IN_FLIGHT', base.visitorLimits.inFlight, 0, 100_000),
-      streams: envInt(env, 'VISITOR_MAX_STREAMS', base.visitorLimits.streams, 0, 100_000),
-      slow: envInt(env, 'VISITOR_MAX_SLOW', base.visitorLimits.slow, 0, 100_000),
-    },
-    postsMax: envInt(env, 'POSTS_MAX', base.postsMax, 1, 1_000_000),
-    beaconJournal: envInt(env, 'BEACON_JOURNAL', base.beaconJournal, 0, 10_000),
-    journal: {
-      entriesPerVisitor: envInt(env, 'JOURNAL_ENTRIES', base.journal.entriesPerVisitor, 1, 100_000),
-      visitors: envInt(env, 'JOURNAL_VISITORS', base.journal.visitors, 0, 1_000_000),
-      idleSeconds: envInt(env, 'JOURNAL_IDLE_SECONDS', base.journal.idleSeconds, 1, 7 * 86_400),
-      streamBufferBytes: envInt(
-        env,
-        'JOURNAL_STREAM_BUFFER_BYTES',
-        base.journal.streamBufferBytes,
-        1_024,
-        64 * 1024 * 1024,
-      ),
-      keepAliveMs: base.journal.keepAliveMs,
-    },
-    lab: {
-      listItems: envInt(env, 'LAB_LIST_ITEMS', base.lab.listItems, 1, 1_000),
-      valueChars: envInt(env, 'LAB_VALUE_CHARS', base.lab.valueChars, 16, 8_192),
-      streamMaxTicks: envInt(env, 'LAB_STREAM_MAX_TICKS', base.lab.streamMaxTicks, 1, 1_000),
-    },
-    upstream: {
-      url: envString(env, 'UPSTREAM_URL', base.upstream.url),
-      apiKey: upstreamKeyFromEnv(env, base.upstream.apiKey),
-      timeoutMs: envInt(env, 'UPSTREAM_TIMEOUT_MS', base.upstream.timeoutMs, 1, 600_000),
-      cacheTtlSeconds: envInt(env, 'PROXY_CACHE_TTL_SECONDS', base.upstream.cacheTtlSeconds, 0, 86_400),
-      cacheMaxEntries: envInt(env, 'PROXY_CACHE_MAX_ENTRIES', base.upstream.cacheMaxEntries, 1, 1_000_000),
-      cacheMaxBytes: envInt(env, 'PROXY_CACHE_MAX_BYTES', base.upstream.cacheMaxBytes, 1, 1024 * 1024 * 1024),
-      maxBodyBytes: envInt(env, 'UPSTREAM_MAX_BODY_BYTES', base.upstream.maxBodyBytes, 1, 1024 * 1024 * 1024),
-      maxQueryChars: envInt(env, 'PROXY_MAX_QUERY_CHARS', base.upstream.maxQueryChars, 0, 8_192),
-    },
-    redis: redisFromEnv(env),
-    holdCountTtlSeconds: envInt(env, 'REDIS_HOLD_TTL_SECONDS', base.holdCountTtlSeconds, 10, 7 * 86_400),
-    replica: envString(env, 'REPLICA_NAME', base.replica),
-    logRequests: envBool(env, 'LOG_REQUESTS', true),
-    logRequestLinesPerSecond: envInt(env, 'LOG_REQUEST_LINES_PER_SECOND', base.logRequestLinesPerSecond, 0, 1_000_000),
-  });
-}
-
-/** REDIS_URL switches the shared state to Redis; unset (or empty) keeps it in memory. */
-function redisFromEnv(env: Env): RedisSettings | null {
-  const url = env.REDIS_URL ?? '';
-  if (url === '') return null;
-  if (!/^rediss?:\/\/[^/]/.test(url))
-    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, such as redis://redis:6379 (got "${url}")`);
-  return {
-    url,
-    commandTimeoutMs: envInt(env, 'REDIS_TIMEOUT_MS', 1_000, 10, 60_000),
-    keyPrefix: envString(env, 'REDIS_KEY_PREFIX', 'origin-lab:'),
-  };
+  return apiConfig(readSettings(API_SETTINGS, env, { ALLOWED_ORIGINS: defaultOrigins(port) }));
 }

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { waitAtLeast } from '../src/routes/slow.js';
+import { waitAtLeast } from '../src/slow/slow.js';
 
 /** Holds the thread for ms, to begin the next wait at a chosen point within a millisecond. */
 function busyFor(ms: number): void {

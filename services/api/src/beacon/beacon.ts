@@ -1,6 +1,5 @@
 import type { Middleware } from 'koa';
 import type { BeaconJournal } from '@origin-lab/contract';
-import type { ApiConfig } from '../config.js';
 import { readBody } from '../http/read-body.js';
 import type { BeaconStore } from './beacon-store.js';
 
@@ -11,13 +10,18 @@ export interface BeaconHandlers {
   list: Middleware;
 }
 
-export function beacon(config: ApiConfig, store: BeaconStore): BeaconHandlers {
+export interface BeaconOptions {
+  /** Largest beacon body read (413 past it). */
+  bodyBytes: number;
+}
+
+export function beacon({ bodyBytes }: BeaconOptions, store: BeaconStore): BeaconHandlers {
   return {
     list: async (ctx) => {
       ctx.body = { beacons: [...(await store.list())] } satisfies BeaconJournal;
     },
     receive: async (ctx) => {
-      const body = await readBody(ctx, config.limits.bodyBytes);
+      const body = await readBody(ctx, bodyBytes);
       // Stored before the 202, so an acknowledged beacon is never lost to a Redis that is down.
       await store.add({
         receivedAt: new Date().toISOString(),

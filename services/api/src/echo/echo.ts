@@ -1,17 +1,20 @@
 import type { Context, Middleware } from 'koa';
 import { isUtf8 } from 'node:buffer';
 import { bodyKindOf, type EchoReflection } from '@origin-lab/contract';
-import type { ApiConfig } from '../config.js';
 import { declaresNoBody, NO_BODY, readSentBody } from '../http/read-body.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+export interface EchoOptions {
+  /** Largest body read (413 past it). */
+  bodyBytes: number;
+}
 
 /**
  * Reflects the request: method, path, query, every header, the raw body as text, and bodyKind.
  * Bytes that are not valid UTF-8 are also given as base64, so the text never hides what arrived.
  */
-export function echo(config: ApiConfig): Middleware {
-  const limit = config.limits.bodyBytes;
+export function echo({ bodyBytes: limit }: EchoOptions): Middleware {
   // Not async: a request without a body (most GETs) is answered without a promise or a tick.
   return (ctx) => {
     if (declaresNoBody(ctx.req)) return reflect(ctx, NO_BODY);

@@ -1,8 +1,7 @@
 import type { Context, Middleware, Next } from 'koa';
 import { HttpError, onResponseDone, type LogSink } from '@origin-lab/server-kit';
 import { visitorOf } from '../journal/visitor-token.js';
-import { JOURNAL_PATH } from '../journal/journal-stream.js';
-import { LAB_STREAM_PATH } from '../lab/lab-stream.js';
+import type { LongHold } from './holds.js';
 import { MemoryHoldings, type Held, type HoldingStore, type HoldKind } from './holdings.js';
 
 /**
@@ -20,12 +19,14 @@ export interface VisitorLimits {
   slow: number;
 }
 
-/** The setting that raises each limit, named in the 429 so a teacher knows what to change. */
-export const VISITOR_LIMIT_SETTINGS: Record<keyof VisitorLimits, string> = {
-  inFlight: 'VISITOR_MAX_IN_FLIGHT',
-  streams: 'VISITOR_MAX_STREAMS',
-  slow: 'VISITOR_MAX_SLOW',
-};
+export interface VisitorLimitsOptions {
+  /** Which long hold a request is, besides being in flight: the route table's marks (holds.ts). */
+  holdOf?: (ctx: Context) => LongHold | null;
+  /** The setting that raises each limit, named in the 429 so a teacher knows what to change. */
+  settings: Record<keyof VisitorLimits, string>;
+  store?: HoldingStore;
+  log?: LogSink;
+}
 
 const LIMIT_WORDS: Record<keyof VisitorLimits, string> = {
   inFlight: 'requests in flight',
@@ -38,26 +39,14 @@ export type VisitorLimitsMiddleware = Middleware & {
   holding(token: string): Promise<Held>;
 };
 
-/** Which long hold, besides being in flight, a request is. */
-function holdOf(ctx: Context): 'streams' | 'slow' | null {
-  if (ctx.method !== 'GET') return null;
-  if (ctx.path === '/api/stream' || ctx.path === LAB_STREAM_PATH) return 'streams';
-  if (ctx.path === JOURNAL_PATH && (ctx.get('Accept') || '').includes('text/event-stream')) return 'streams';
-  if (ctx.path === '/api/slow') return 'slow';
-  return null;
-}
-
 /**
  * Counts what each visitor holds, and throws a 429 naming the limit (for errorsAsJson to write) when a
  * request would go past one. A limit of 0 is no limit. The counts are in store (memory, or
  * Redis for every replica); when Redis does not answer, this replica counts on its own until
  * it does (the share is then per replica), and the request goes on.
  */
-export function visitorLimits(
-  limits: VisitorLimits,
-  store: HoldingStore = new MemoryHoldings(),
-  log: LogSink = () => {},
-): VisitorLimitsMiddleware {
+export function visitorLimits(limits: VisitorLimits, options: VisitorLimitsOptions): VisitorLimitsMiddleware {
+  const { holdOf = () => null, settings, store = new MemoryHoldings(), log = () => {} } = options;
   const local = store instanceof MemoryHoldings ? store : new MemoryHoldings();
   let degraded = false;
   const fallBack = (err: unknown) => {
@@ -70,7 +59,7 @@ export function visitorLimits(
     throw new HttpError(
       429,
       `too many ${LIMIT_WORDS[over]} for this visitor (at most ${limits[over]} at once)`,
-      { limit: over, max: limits[over], setting: VISITOR_LIMIT_SETTINGS[over] },
+      { limit: over, max: limits[over], setting: settings[over] },
       { 'Retry-After': '1' },
     );
   };

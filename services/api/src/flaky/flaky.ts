@@ -1,17 +1,23 @@
 import type { Middleware } from 'koa';
-import type { ApiConfig } from '../config.js';
 import { HttpError } from '@origin-lab/server-kit';
 import { seededRandom } from './seeded-random.js';
+
+export interface FlakyOptions {
+  /** How often a call fails, from 0 to 1. */
+  rate: number;
+  /** Makes the sequence of outcomes repeat; undefined: random. */
+  seed?: number | undefined;
+}
 
 /**
  * GET /api/flaky fails at random with 500 { error, rate }. The rate comes from configuration;
  * ?rate=0..1 overrides it for one call (rate=1 always fails, for a demo that must fail).
  * With a configured seed the sequence of outcomes repeats from one start to the next.
  */
-export function flaky(config: ApiConfig): Middleware {
-  const random = config.flaky.seed === undefined ? Math.random : seededRandom(config.flaky.seed);
+export function flaky(options: FlakyOptions): Middleware {
+  const random = options.seed === undefined ? Math.random : seededRandom(options.seed);
   return (ctx) => {
-    const rate = rateFrom(ctx.query.rate, config.flaky.rate);
+    const rate = rateFrom(ctx.query.rate, options.rate);
     if (random() < rate) throw new HttpError(500, 'flaky failure, on purpose', { rate });
     ctx.body = { ok: true, rate };
   };

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { JournalPage, ServerJournalEntry } from '@origin-lab/contract';
 import { HttpError } from '@origin-lab/server-kit';
 import { openEventStream, type OpenStreams } from '../http/sse.js';
@@ -95,7 +95,17 @@ export function journalStream(journals: JournalStore<ServerJournalEntry>, option
   };
 }
 
-/** The journal's route when JOURNAL_VISITORS=0 switched recording off. */
-export const journalOff: Middleware = () => {
-  throw new HttpError(404, 'the journal is switched off on this server (JOURNAL_VISITORS=0)', { path: JOURNAL_PATH });
-};
+/**
+ * Whether a request asks for the journal as an event stream (a poll asks for JSON): only then does
+ * it hold a stream, in the fair shares' count.
+ */
+export function asksForEventStream(ctx: Context): boolean {
+  return (ctx.get('Accept') || '').includes('text/event-stream');
+}
+
+/** The journal's route when its setting (JOURNAL_VISITORS) at 0 switched recording off. */
+export function journalOff(setting: string): Middleware {
+  return () => {
+    throw new HttpError(404, `the journal is switched off on this server (${setting}=0)`, { path: JOURNAL_PATH });
+  };
+}

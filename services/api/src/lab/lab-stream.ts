@@ -1,7 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { StreamRecords } from '@origin-lab/contract';
-import type { Bounds } from '../config.js';
-import { HttpError, oneOf, queryInt } from '@origin-lab/server-kit';
+import { HttpError, oneOf, queryInt, type IntBounds } from '@origin-lab/server-kit';
 import { holdStream, openEventStream, sseComment, sseRecord, type OpenStreams } from '../http/sse.js';
 import { runTicks } from '../http/sse-ticks.js';
 
@@ -19,7 +18,7 @@ const RECONNECT_ANSWERS = ['stream', '204', 'text'] as const;
 type ReconnectAnswer = (typeof RECONNECT_ANSWERS)[number];
 
 const KNOWN = ['of', 'per', 'interval', 'retry', 'id', 'reconnect', 'visitor', 'mark'];
-const INTERVAL_MS: Bounds = { min: 10, max: 5_000, default: 100 };
+const INTERVAL_MS: IntBounds = { min: 10, max: 5_000, default: 100 };
 const RETRY_MS = { min: 0, max: 60_000 };
 
 export interface LabStreamLimits {
@@ -50,7 +49,7 @@ function readRequest(ctx: Context, limits: LabStreamLimits): LabStreamRequest {
       parameter: unknown.slice(0, 64),
       detail: `known: ${KNOWN.join(', ')}`,
     });
-  const ticks: Bounds = { min: 1, max: limits.streamMaxTicks, default: 4 };
+  const ticks: IntBounds = { min: 1, max: limits.streamMaxTicks, default: 4 };
   return {
     of: queryInt(ctx, 'of', ticks),
     per: queryInt(ctx, 'per', { ...ticks, default: 2 }),

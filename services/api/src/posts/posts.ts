@@ -1,11 +1,10 @@
 import type { Context, Middleware } from 'koa';
 import multer from '@koa/multer';
 import { mimeEssence, type FormFields } from '@origin-lab/contract';
-import type { ApiConfig } from '../config.js';
 import { HttpError } from '@origin-lab/server-kit';
 import { readBody, bodyTooLarge } from '../http/read-body.js';
 import type { Attachment, PostStore } from './post-store.js';
-import { validatePost } from './post-validation.js';
+import { validatePost, type PostLimits } from './post-validation.js';
 
 export interface PostsHandlers {
   /** GET: every post, oldest first. */
@@ -14,9 +13,19 @@ export interface PostsHandlers {
   create: Middleware;
 }
 
+/** What a post may carry: the urlencoded body, the multipart parts, and the fields validated. */
+export interface PostsLimits extends PostLimits {
+  /** Largest urlencoded body. */
+  bodyBytes: number;
+  /** Multipart: largest single file, number of files, number of non-file fields, largest field value. */
+  fileBytes: number;
+  files: number;
+  fields: number;
+  fieldBytes: number;
+}
+
 /** The handlers over a store: in memory (one process) or Redis (every replica). */
-export function posts(config: ApiConfig, store: PostStore): PostsHandlers {
-  const { limits } = config;
+export function posts(limits: PostsLimits, store: PostStore): PostsHandlers {
   const multipart = multer({
     storage: multer.memoryStorage(),
     limits: {

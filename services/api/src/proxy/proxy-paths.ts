@@ -1,5 +1,4 @@
 import { ConfigError } from '@origin-lab/server-kit';
-import type { ProxySettings } from './proxy-settings.js';
 
 /**
  * The upstream resources the proxy forwards to: the one place to add or remove one.
@@ -63,7 +62,10 @@ const QUERY = /^[\x21-\x22\x24-\x7e]*$/;
  * `%2f`, double encoding, backslashes, `//host`, `@`, `:`, trailing slashes, case variants and
  * absolute-form targets can never name anything else. The host comes only from configuration.
  */
-export function proxyTarget(rawUrl: string, { base, maxQueryChars }: ProxySettings): ProxyTarget {
+export function proxyTarget(
+  rawUrl: string,
+  { base, maxQueryChars }: { base: UpstreamBase; maxQueryChars: number },
+): ProxyTarget {
   if (!rawUrl.startsWith(PROXY_PREFIX)) return { kind: 'not-proxied' };
   const questionMark = rawUrl.indexOf('?');
   const rawPath = questionMark === -1 ? rawUrl : rawUrl.slice(0, questionMark);

@@ -1,4 +1,3 @@
-import type { ApiConfig } from '../config.js';
 import { assertUsableKey } from './proxy-key.js';
 import { parseUpstreamBase, type UpstreamBase } from './proxy-paths.js';
 
@@ -13,8 +12,24 @@ export interface ProxySettings {
   cache: { ttlMs: number; maxEntries: number; maxBytes: number; now: () => number };
 }
 
-export function proxySettings(config: ApiConfig): ProxySettings {
-  const upstream = config.upstream;
+/** What the proxy is configured with: the third party, the key, and the bounds of a call and of the cache. */
+export interface UpstreamOptions {
+  /** Base URL of the third party; the proxy only ever appends an allowed path and the query. */
+  url: string;
+  /** Held server-side only. */
+  apiKey: string;
+  timeoutMs: number;
+  cacheTtlSeconds: number;
+  cacheMaxEntries: number;
+  cacheMaxBytes: number;
+  /** Largest upstream answer body the proxy reads (502 past it). */
+  maxBodyBytes: number;
+  /** Longest query string the proxy forwards (414 past it). */
+  maxQueryChars: number;
+}
+
+/** Checks the options (a bad URL or key is a ConfigError) and derives what requests read. now: the cache's clock. */
+export function proxySettings(upstream: UpstreamOptions, now: () => number): ProxySettings {
   assertUsableKey(upstream.apiKey);
   return {
     base: parseUpstreamBase(upstream.url),
@@ -27,7 +42,7 @@ export function proxySettings(config: ApiConfig): ProxySettings {
       ttlMs: upstream.cacheTtlSeconds * 1_000,
       maxEntries: upstream.cacheMaxEntries,
       maxBytes: upstream.cacheMaxBytes,
-      now: config.now,
+      now,
     },
   };
 }

@@ -44,7 +44,15 @@ describe('a fair share taken from a store that answers later', () => {
   it('is given back when the client left before the store answered', async () => {
     const store = new SlowToTake();
     const app = new Koa();
-    app.use(visitorLimits({ inFlight: 4, streams: 4, slow: 4 }, store));
+    app.use(
+      visitorLimits(
+        { inFlight: 4, streams: 4, slow: 4 },
+        {
+          settings: { inFlight: 'VISITOR_MAX_IN_FLIGHT', streams: 'VISITOR_MAX_STREAMS', slow: 'VISITOR_MAX_SLOW' },
+          store,
+        },
+      ),
+    );
     app.use((ctx) => {
       ctx.body = 'answered';
     });

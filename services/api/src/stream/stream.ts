@@ -1,19 +1,24 @@
 import type { Middleware } from 'koa';
 import type { StreamRecords } from '@origin-lab/contract';
-import type { ApiConfig } from '../config.js';
-import { queryInt } from '@origin-lab/server-kit';
+import { queryInt, type IntBounds } from '@origin-lab/server-kit';
 import { holdStream, openEventStream, sseComment, sseRecord, type OpenStreams } from '../http/sse.js';
 import { runTicks } from '../http/sse-ticks.js';
+
+export interface StreamOptions {
+  /** The ticks a request may ask for, and the number it gets when it asks for none. */
+  count: IntBounds;
+  /** Pause between records; one second in the spec, shorter in tests. */
+  intervalMs: number;
+}
 
 /**
  * GET /api/stream?count=N: N tick records one interval apart (the first at once), then done,
  * then the end of the response. No id: or retry: field. Written straight to the socket, unbuffered
  * and uncompressed; the timer is cleared the moment the client goes away.
  */
-export function stream(config: ApiConfig, open: OpenStreams): Middleware {
-  const interval = config.streamIntervalMs;
+export function stream({ count: countBounds, intervalMs: interval }: StreamOptions, open: OpenStreams): Middleware {
   return (ctx) => {
-    const count = queryInt(ctx, 'count', config.streamCount);
+    const count = queryInt(ctx, 'count', countBounds);
     const res = ctx.res;
     ctx.respond = false;
     openEventStream(res);

@@ -1,16 +1,16 @@
 import type { ServerJournalEntry } from '@origin-lab/contract';
-import type { ApiConfig } from '../config.js';
-import { MemoryBeaconStore, type BeaconStore } from '../beacon/beacon-store.js';
-import { RedisBeaconStore } from '../beacon/redis-beacon-store.js';
-import { MemoryHoldings, type HoldingStore } from '../fair-share/holdings.js';
-import { RedisHoldings } from '../fair-share/redis-holdings.js';
-import { RedisVisitorJournals } from '../journal/redis-visitor-journals.js';
-import { VisitorJournals, type JournalStore } from '../journal/visitor-journals.js';
-import { MemoryPostStore, type PostStore } from '../posts/post-store.js';
-import { RedisPostStore } from '../posts/redis-post-store.js';
-import { ProxyCache, type AnswerCache, type ProxyCacheOptions } from '../proxy/proxy-cache.js';
-import { RedisProxyCache } from '../proxy/redis-proxy-cache.js';
-import { connectRedis, type SharedRedis } from './redis.js';
+import type { ApiConfig } from './config.js';
+import { MemoryBeaconStore, type BeaconStore } from './beacon/beacon-store.js';
+import { RedisBeaconStore } from './beacon/redis-beacon-store.js';
+import { MemoryHoldings, type HoldingStore } from './fair-share/holdings.js';
+import { RedisHoldings } from './fair-share/redis-holdings.js';
+import { RedisVisitorJournals } from './journal/redis-visitor-journals.js';
+import { VisitorJournals, type JournalStore } from './journal/visitor-journals.js';
+import { MemoryPostStore, type PostStore } from './posts/post-store.js';
+import { RedisPostStore } from './posts/redis-post-store.js';
+import { ProxyCache, type AnswerCache, type ProxyCacheOptions } from './proxy/proxy-cache.js';
+import { RedisProxyCache } from './proxy/redis-proxy-cache.js';
+import { connectRedis, type SharedRedis } from './shared-state/redis.js';
 
 /** Every piece of state the api keeps between requests, each behind its own small interface. */
 export interface Stores {

@@ -1,11 +1,15 @@
 import type { Middleware } from 'koa';
-import type { ApiConfig } from '../config.js';
-import { queryInt } from '@origin-lab/server-kit';
+import { queryInt, type IntBounds } from '@origin-lab/server-kit';
+
+export interface SlowOptions {
+  /** The wait a request may ask for, and the one it gets when it asks for none. */
+  ms: IntBounds;
+}
 
 /** GET /api/slow?ms=N answers after N ms, and stops waiting as soon as the client leaves. */
-export function slow(config: ApiConfig): Middleware {
+export function slow({ ms: bounds }: SlowOptions): Middleware {
   return async (ctx) => {
-    const ms = queryInt(ctx, 'ms', config.slowMs);
+    const ms = queryInt(ctx, 'ms', bounds);
     await waitAtLeast(ms, ctx.res);
     ctx.body = { waitedMs: ms };
   };
