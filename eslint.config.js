@@ -2,6 +2,15 @@
 // promises nobody awaits or handles (a forgotten await in a test or a handler fails silently).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+// The api's layers (docs/architecture.md, "Wiring at the top"): the wiring beside app.ts, the
+// feature folders, and the shared folders every feature uses. Arrows point down only.
+const API = 'services/api/src';
+const API_WIRING = `${API}/*.ts`;
+const API_FEATURES = `${API}/{bad-json,beacon,echo,fair-share,flaky,journal,lab,posts,proxy,slow,stream}/**`;
+const API_SHARED = `${API}/{http,middleware,shared-state}/**`;
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/results/**'] },
@@ -45,6 +54,39 @@ export default tseslint.config(
         'error',
         {
           patterns: [{ group: ['../server-view/*', '../page/*'], message: 'frame/ sits below server-view/ and page/' }],
+        },
+      ],
+    },
+  },
+  // No import circle, in any package, and no arrow up. no-cycle skips type-only imports:
+  // `npm run check:cycles` (madge) counts those too.
+  {
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: ['./tsconfig.json', './tsconfig.tests.json'] }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: API_SHARED,
+              from: [API_FEATURES, API_WIRING],
+              message: 'a shared folder (http/, middleware/, shared-state/) imports no feature and no wiring',
+            },
+            {
+              target: API_FEATURES,
+              from: [API_WIRING],
+              message:
+                'a feature is handed its options by the wiring (app.ts, config.ts, stores.ts); it never imports them',
+            },
+          ],
         },
       ],
     },
