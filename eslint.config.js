@@ -66,7 +66,10 @@ export default tseslint.config(
     settings: {
       ...importX.flatConfigs.typescript.settings,
       'import-x/resolver-next': [
-        createTypeScriptImportResolver({ project: ['./tsconfig.json', './tsconfig.tests.json'] }),
+        createTypeScriptImportResolver({
+          project: ['./tsconfig.json', './tsconfig.tests.json'],
+          noWarnOnMultipleProjects: true,
+        }),
       ],
     },
     rules: {

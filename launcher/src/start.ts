@@ -1,8 +1,9 @@
-import { ConfigError, envInt, freePort, stopOnSignals } from '@origin-lab/server-kit';
+import { ConfigError, freePort, readSettings, stopOnSignals } from '@origin-lab/server-kit';
 import { defaultOrigins } from '@origin-lab/api';
 import { startEmbedded } from './embedded.js';
 import { CaddyError, findCaddy, originOf, startCaddy, type CaddyOptions, type RunningCaddy } from './caddy.js';
 import { siteNamesFromEnv, type SiteNames } from './site-names.js';
+import { LAUNCHER_SETTINGS, TLS_FRONT_SETTINGS } from './settings.js';
 
 const usage = 'usage: npm start [-- --tls]';
 
@@ -12,7 +13,8 @@ try {
   if (unknown.length > 0) throw new ConfigError(`unknown option ${unknown.join(' ')}; ${usage}`);
   const tls = args.includes('--tls');
 
-  let port = envInt(process.env, 'PORT', 8080, 0, 65_535);
+  const launcher = readSettings(LAUNCHER_SETTINGS, process.env);
+  let port = launcher.port;
   const env: Record<string, string | undefined> = { ...process.env };
   const named = siteNamesFromEnv(process.env);
   // The api's allowlist needs the real ports, so 0 (any free port) is settled here.
@@ -24,8 +26,9 @@ try {
       throw new ConfigError(
         '--tls runs the Caddyfile with Caddy, which is not installed: apt-get install caddy (or set CADDY_PATH)',
       );
-    const httpsPort = envInt(process.env, 'HTTPS_PORT', 8443, 0, 65_535) || (await freePort());
-    const httpPort = envInt(process.env, 'HTTP_PORT', 8880, 0, 65_535) || (await freePort());
+    const ports = readSettings(TLS_FRONT_SETTINGS, process.env);
+    const httpsPort = ports.httpsPort || (await freePort());
+    const httpPort = ports.httpPort || (await freePort());
     sites ??= ['a.localhost', 'b.localhost'];
     front = {
       sites,
@@ -52,7 +55,7 @@ try {
   // The pages swap between the two names; keep the embedded pair as well.
   if (sites) env.SITE_PAIRS ||= `localhost<->127.0.0.1,${sites[0]}<->${sites[1]}`;
 
-  const stack = await startEmbedded({ port, host: process.env.HOST || undefined, env, behindCaddy: tls });
+  const stack = await startEmbedded({ port, host: launcher.host || undefined, env, behindCaddy: tls });
   let caddy: RunningCaddy | undefined;
   if (front) {
     try {
@@ -129,7 +132,9 @@ try {
     process.exit(2);
   }
   if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-    process.stderr.write(`port ${process.env.PORT ?? 8080} is taken: start with another, e.g. PORT=8081 npm start\n`);
+    process.stderr.write(
+      `port ${process.env.PORT || LAUNCHER_SETTINGS.port.default} is taken: start with another, e.g. PORT=8081 npm start\n`,
+    );
     process.exit(2);
   }
   throw err;

@@ -3,5 +3,5 @@
  * Everything else in src/ is the api's own.
  */
 export { createApp, type ApiApp } from './app.js';
-export { apiConfig, apiConfigFromEnv, defaultOrigins, type ApiConfig } from './config.js';
+export { API_SETTINGS, apiConfig, apiConfigFromEnv, defaultOrigins, type ApiConfig } from './config.js';
 export { HTTP_VERSION_HEADER } from './journal/journal-entry.js';

@@ -1,26 +1,49 @@
-import { envString } from '@origin-lab/server-kit';
-import type { HostPair } from '@origin-lab/contract';
+import { envString, readSettings, setting, type Env, type ValuesOf } from '@origin-lab/server-kit';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SITE_PAIRS, parseSitePairs } from './site-pairs.js';
-
-/** Everything the pages server needs; createApp takes it whole and reads nothing else. */
-export interface PagesConfig {
-  /** The folder of built pages. */
-  root: string;
-  /** Host pairs the pages swap between. */
-  sitePairs: HostPair[];
-}
+import { studentOriginsFromEnv } from './student-origins.js';
 
 /** The build writes the pages beside the compiled server, in dist/public. */
 export const defaultPagesRoot = fileURLToPath(new URL('./public', import.meta.url));
 
 /**
- * The settings from the environment: PAGES_ROOT and SITE_PAIRS, each falling back to its
- * default when unset or empty. The only place the pages' defaults live.
+ * Every setting of the pages server, each written once (the README's table comes from here):
+ * each falls back to its default when unset or empty.
  */
-export function pagesConfigFromEnv(env: Record<string, string | undefined>): PagesConfig {
-  return {
-    root: envString(env, 'PAGES_ROOT', defaultPagesRoot),
-    sitePairs: parseSitePairs(envString(env, 'SITE_PAIRS', DEFAULT_SITE_PAIRS)),
-  };
+export const PAGES_SETTINGS = {
+  root: setting.text('PAGES_ROOT', defaultPagesRoot, {
+    doc: 'the folder of built pages',
+    shown: '`services/pages/dist/public`',
+    accepts: 'a folder',
+  }),
+  sitePairs: setting.custom('SITE_PAIRS', parseSitePairs(DEFAULT_SITE_PAIRS), {
+    doc: 'host pairs the pages swap between ([docs/pages.md](docs/pages.md))',
+    shown: `\`${DEFAULT_SITE_PAIRS}\``,
+    accepts: 'comma-separated `host<->host` pairs',
+    read: (env, fallback) => {
+      const raw = envString(env, 'SITE_PAIRS', '');
+      return raw === '' ? fallback : parseSitePairs(raw);
+    },
+  }),
+};
+
+/** Everything the pages server needs; createApp takes it whole and reads nothing else. */
+export type PagesConfig = ValuesOf<typeof PAGES_SETTINGS>;
+
+/** The settings from the environment; a bad value throws a ConfigError naming the variable. */
+export function pagesConfigFromEnv(env: Env): PagesConfig {
+  return readSettings(PAGES_SETTINGS, env);
 }
+
+/** What only the pages server's own start reads: where it listens, and what it prints for a class. */
+export const PAGES_START_SETTINGS = {
+  port: setting.int('PORT', 3001, 0, 65_535, { doc: 'port the pages server listens on when it runs on its own' }),
+  host: setting.text('HOST', '', { doc: 'address to listen on', shown: 'every interface' }),
+  studentOrigins: setting.custom('STUDENT_ORIGINS', [] as string[], {
+    doc: 'the addresses a class opens, printed on start for the teacher to hand out',
+    shown: 'none',
+    accepts: 'a comma-separated list of http(s) URLs',
+    read: (env, fallback) =>
+      envString(env, 'STUDENT_ORIGINS', '').trim() === '' ? fallback : studentOriginsFromEnv(env),
+  }),
+};
