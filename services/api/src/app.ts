@@ -113,7 +113,8 @@ export function createApp(config: ApiConfig): ApiApp {
 
   // First, so each visitor's journal has every request as it arrived and every answer as it left.
   if (journalOn) app.use(recordVisitors(journals, stores.redis ? config.replica : undefined));
-  if (config.logRequests) app.use(requestLog(config.log, config.logRequestLinesPerSecond));
+  if (config.logRequests)
+    app.use(requestLog(config.log, config.logRequestLinesPerSecond, API_SETTINGS.logRequestLinesPerSecond.env));
   app.use(
     byPathPrefix(
       LAB_PREFIX,
