@@ -220,8 +220,12 @@ export function rowsOf(table: SettingsTable, prefix = ''): { path: string; row: 
 }
 
 /** The variable of each row of a flat table: what an error names so a teacher knows what to change. */
-export function variablesOf<S extends Record<string, Setting<unknown>>>(table: S): Record<keyof S, string> {
-  return Object.fromEntries(Object.entries(table).map(([key, row]) => [key, row.env])) as Record<keyof S, string>;
+export function variablesOf<S extends SettingsTable>(
+  table: S,
+): { [K in keyof S as S[K] extends { kind: 'setting' } ? K : never]: string } {
+  return Object.fromEntries(
+    Object.entries(table).flatMap(([key, entry]) => (isSetting(entry) ? [[key, entry.env]] : [])),
+  ) as never;
 }
 
 /** How a default reads in the docs. */
