@@ -59,9 +59,11 @@ run npm run --silent build
 if [ "$only" != e2e ]; then
   step "type-check"
   run npm run --silent typecheck
-  step "lint and format"
+  step "lint, format and import circles"
   run npm run --silent lint
   run npm run --silent format:check
+  # import-x/no-cycle in lint skips type-only imports; madge sees those too.
+  run npm run --silent check:cycles
   step "unit and integration tests (vitest)"
   run node_modules/.bin/vitest run
 fi
