@@ -63,98 +63,66 @@ interface RowText {
 /** An upper bound: a number, or the variable of an earlier row (then the default is capped by it). */
 type UpperBound = number | string;
 
+/** One row: every builder below ends here, with its own words for what it accepts and its own reader. */
+function row<T>(env: string, defaultValue: T, accepts: string, text: RowText, read: Setting<T>['read']): Setting<T> {
+  return { kind: 'setting', env, default: defaultValue, accepts, ...text, read };
+}
+
 function int(env: string, defaultValue: number, min: number, max: UpperBound, text: RowText): Setting<number> {
-  return {
-    kind: 'setting',
-    env,
-    default: defaultValue,
-    accepts: `${min} to ${max}`,
-    ...text,
-    read: (source, fallback, soFar) => {
-      if (typeof max === 'number') return envInt(source, env, fallback, min, max);
-      const top = soFar.get(max);
-      if (typeof top !== 'number') throw new Error(`${env}: its bound ${max} must be read before it`);
-      return envInt(source, env, Math.min(fallback, top), min, top);
-    },
-  };
+  return row(env, defaultValue, `${min} to ${max}`, text, (source, fallback, soFar) => {
+    if (typeof max === 'number') return envInt(source, env, fallback, min, max);
+    const top = soFar.get(max);
+    if (typeof top !== 'number') throw new Error(`${env}: its bound ${max} must be read before it`);
+    return envInt(source, env, Math.min(fallback, top), min, top);
+  });
 }
 
 /** A whole number that is unset (undefined) unless the variable gives one. */
 function optionalInt(env: string, min: number, max: number, text: RowText): Setting<number | undefined> {
-  return {
-    kind: 'setting',
-    env,
-    default: undefined,
-    accepts: `${min} to ${max}`,
-    ...text,
-    read: (source, fallback) =>
-      source[env] === undefined || source[env] === '' ? fallback : envInt(source, env, 0, min, max),
-  };
+  return row<number | undefined>(env, undefined, `${min} to ${max}`, text, (source, fallback) =>
+    source[env] === undefined || source[env] === '' ? fallback : envInt(source, env, 0, min, max),
+  );
 }
 
 function number(env: string, defaultValue: number, min: number, max: number, text: RowText): Setting<number> {
-  return {
-    kind: 'setting',
-    env,
-    default: defaultValue,
-    accepts: `${min} to ${max}`,
-    ...text,
-    read: (source, fallback) => envNumber(source, env, fallback, min, max),
-  };
+  return row(env, defaultValue, `${min} to ${max}`, text, (source, fallback) =>
+    envNumber(source, env, fallback, min, max),
+  );
 }
 
 function bool(env: string, defaultValue: boolean, text: RowText): Setting<boolean> {
-  return {
-    kind: 'setting',
-    env,
-    default: defaultValue,
-    accepts: 'true or false',
-    ...text,
-    read: (source, fallback) => envBool(source, env, fallback),
-  };
+  return row(env, defaultValue, 'true or false', text, (source, fallback) => envBool(source, env, fallback));
 }
 
 /** Text; an empty value is the default. check may refuse a value with a ConfigError. */
 function text(
   env: string,
   defaultValue: string,
-  row: RowText & { accepts?: string; check?: (value: string) => void },
+  options: RowText & { accepts?: string; check?: (value: string) => void },
 ): Setting<string> {
-  const { check, accepts = 'text', ...rest } = row;
-  return {
-    kind: 'setting',
-    env,
-    default: defaultValue,
-    accepts,
-    ...rest,
-    read: (source, fallback) => {
-      const value = envString(source, env, fallback);
-      check?.(value);
-      return value;
-    },
-  };
+  const { check, accepts = 'text', ...words } = options;
+  return row(env, defaultValue, accepts, words, (source, fallback) => {
+    const value = envString(source, env, fallback);
+    check?.(value);
+    return value;
+  });
 }
 
 /** A comma-separated list; blank items are dropped, an empty value is the default. */
 function list(env: string, defaultValue: readonly string[], text: RowText): Setting<string[]> {
-  return {
-    kind: 'setting',
-    env,
-    default: [...defaultValue],
-    accepts: 'a comma-separated list',
-    ...text,
-    read: (source, fallback) => envList(source, env, fallback),
-  };
+  return row(env, [...defaultValue], 'a comma-separated list', text, (source, fallback) =>
+    envList(source, env, fallback),
+  );
 }
 
 /** A row whose reading is its own (a secret read from a file, a parsed list of pairs). */
 function custom<T>(
   env: string,
   defaultValue: T,
-  row: RowText & { accepts: string; read: (env: Env, fallback: T) => T },
+  options: RowText & { accepts: string; read: (env: Env, fallback: T) => T },
 ): Setting<T> {
-  const { read, ...rest } = row;
-  return { kind: 'setting', env, default: defaultValue, ...rest, read: (source, fallback) => read(source, fallback) };
+  const { read, accepts, ...words } = options;
+  return row(env, defaultValue, accepts, words, (source, fallback) => read(source, fallback));
 }
 
 function group<Rows extends SettingsTable, T>(rows: Rows, build: (values: ValuesOf<Rows>) => T): SettingGroup<Rows, T> {
