@@ -12,6 +12,9 @@ say() { echo "[setup] $*"; }
 
 all_stacks=(embedded lan caddy compose)
 all_browsers=(chromium firefox)
+# Browsers a run uses only when E2E_BROWSERS names them; the default run stays as it is.
+# webkit: WebKitGTK's MiniBrowser over W3C WebDriver, on an Xvfb display (issue 32).
+opt_in_browsers=(webkit)
 
 # Names from a comma list, checked against the known ones.
 pick() {
@@ -33,7 +36,7 @@ wanted_parts() {
   local list
   list=$(pick E2E_STACKS "${E2E_STACKS:-$(IFS=,; echo "${all_stacks[*]}")}" "${all_stacks[*]}") || return 2
   mapfile -t chosen_stacks <<<"$list"
-  list=$(pick E2E_BROWSERS "${E2E_BROWSERS:-$(IFS=,; echo "${all_browsers[*]}")}" "${all_browsers[*]}") || return 2
+  list=$(pick E2E_BROWSERS "${E2E_BROWSERS:-$(IFS=,; echo "${all_browsers[*]}")}" "${all_browsers[*]} ${opt_in_browsers[*]}") || return 2
   mapfile -t chosen_browsers <<<"$list"
   if [ -z "${chosen_stacks[*]}" ] || [ -z "${chosen_browsers[*]}" ]; then
     echo "[setup] E2E_STACKS and E2E_BROWSERS must each name at least one" >&2
@@ -57,6 +60,12 @@ needed_tools() {
   echo "redis-server|${REDIS_SERVER:-redis-server}|the shared-state tests run every store against a real Redis"
   wants chromium && echo "chromium|${CHROMIUM_PATH:-/usr/lib/chromium/chromium}|the chromium e2e projects"
   wants firefox && echo "firefox-esr|${FIREFOX_PATH:-/usr/bin/firefox-esr}|the firefox e2e projects"
+  if wants webkit; then
+    echo "webkit2gtk-driver|${WEBKIT_DRIVER_PATH:-/usr/bin/WebKitWebDriver}|the webkit e2e projects (WebKitWebDriver and its MiniBrowser)"
+    echo "xvfb|xvfb-run|WebKitGTK has no headless mode: the webkit projects give it an Xvfb display"
+    echo "xauth|xauth|xvfb-run hands the Xvfb display's cookie to the browser with xauth"
+    echo "dbus|dbus-run-session|WebKitGTK wants a session bus: the webkit projects start one of their own"
+  fi
   if wants caddy || wants compose || is_ci; then
     echo "caddy|caddy|the caddy stack, npm start --tls's tests and the compose stack's caddy:2 stand-in"
     echo "pebble|pebble|the test that the Caddyfile gets public names' certificates from an ACME CA"
