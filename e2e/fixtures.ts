@@ -1,5 +1,22 @@
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Browser } from '@playwright/test';
 import { stackEnvName, type StackInfo, type StackName } from './stacks/stack.js';
+
+/**
+ * The titles of the tests that run in every engine, WebKit over WebDriver included: the
+ * per-experiment tests (specs/support/per-experiment.ts adds them as it declares them). In a webkit
+ * project every other test is skipped: it drives a Playwright page, and Playwright cannot drive
+ * WebKitGTK.
+ */
+export const engineNeutralTests = new Set<string>();
+
+/** What a webkit project gets for Playwright's browser: nothing is launched, and any use says why. */
+const noPlaywrightBrowser = new Proxy({} as Browser, {
+  get(_target, property) {
+    throw new Error(
+      `Playwright drives no browser in a webkit project (browser.${String(property)}): WebKitGTK runs over WebDriver (e2e/engines/webdriver.ts)`,
+    );
+  },
+});
 
 export interface StackOptions {
   stackName: StackName;
@@ -16,8 +33,33 @@ export interface StackFixtures {
  * The stack is the project's: one per worker, so a beforeAll (a page's one run of its
  * experiments, support/per-experiment.ts) can reach it too.
  */
-export const test = base.extend<object, StackFixtures & StackOptions>({
+export const test = base.extend<{ _engineNeutralOnly: void }, StackFixtures & StackOptions>({
   stackName: ['embedded', { option: true, scope: 'worker' }],
+  /**
+   * Playwright's own browser fixture (@playwright/test 1.64: launched with the project's launch
+   * options, closed at the worker's end), except in a webkit project, where it launches nothing:
+   * a per-experiment run's beforeAll asks for it in every project, and in a webkit project uses
+   * engines/webdriver.ts instead.
+   */
+  browser: [
+    async ({ playwright, browserName }, use) => {
+      if (browserName === 'webkit') return use(noPlaywrightBrowser);
+      const browser = await playwright[browserName].launch();
+      await use(browser);
+      await browser.close({ reason: 'Test ended.' });
+    },
+    { scope: 'worker', timeout: 0 },
+  ],
+  _engineNeutralOnly: [
+    async ({ browserName }, use, testInfo) => {
+      testInfo.skip(
+        browserName === 'webkit' && !engineNeutralTests.has(testInfo.title),
+        'drives a Playwright page; WebKitGTK runs the per-experiment tests only (docs/testing.md, "WebKit")',
+      );
+      await use();
+    },
+    { auto: true },
+  ],
   stack: [
     async ({ stackName }, use) => {
       const raw = process.env[stackEnvName(stackName)];

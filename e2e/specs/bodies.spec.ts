@@ -1,6 +1,5 @@
 import type { BodyKind } from '@origin-lab/contract';
 import { expect } from '../fixtures.js';
-import { openPage, runAll } from './support/experiments.js';
 import { experimentTests } from './support/per-experiment.js';
 
 type ContentTypeRow = { contentType?: string | null; bodyKind?: BodyKind; error?: string };
@@ -10,11 +9,11 @@ experimentTests({
   page: 'bodies',
   runTimeout: 60_000,
   async run(page, { origins }) {
-    await openPage(page, `${origins.self}/bodies.html`);
+    await page.open(`${origins.self}/bodies.html`);
     const protocol = await page.evaluate(
       () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).nextHopProtocol,
     );
-    return { protocol, results: await runAll(page) };
+    return { protocol, results: await page.runAll(60_000) };
   },
   afterRun: {
     'content-types': ({ observed }, { browserName, run }) => {

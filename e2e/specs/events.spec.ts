@@ -30,9 +30,9 @@ experimentTests({
   page: 'events',
   runTimeout: SHARED_RUN.reduce((sum, [, timeout]) => sum + timeout, 0),
   async run(page, { origins }) {
-    await openPage(page, `${origins.self}/events.html`);
+    await page.open(`${origins.self}/events.html`);
     const results: Record<string, ExperimentResult> = {};
-    for (const [id, timeout] of SHARED_RUN) results[id] = await runExperiment(page, id, timeout);
+    for (const [id, timeout] of SHARED_RUN) results[id] = await page.runExperiment(id, timeout);
     return { results };
   },
   afterRun: {

@@ -1,5 +1,5 @@
-import { expect } from '../fixtures.js';
-import { openPage, runAll } from './support/experiments.js';
+import { PlaywrightPage } from '../engines/playwright.js';
+import { expect, test } from '../fixtures.js';
 import { experimentTests } from './support/per-experiment.js';
 
 // SPEC.md, the same-origin proxy: one expectation per experiment, written from the spec.
@@ -7,13 +7,16 @@ experimentTests({
   page: 'proxy',
   runTimeout: 60_000,
   async run(page, { origins }) {
-    const crossOriginRequests: string[] = [];
-    await openPage(page, `${origins.self}/proxy.html`);
-    page.on('request', (request) => {
-      if (new URL(request.url()).origin !== origins.self)
-        crossOriginRequests.push(`${request.method()} ${request.url()}`);
-    });
-    return { crossOriginRequests, results: await runAll(page) };
+    await page.open(`${origins.self}/proxy.html`);
+    // Only Playwright reports the requests a page makes; WebKit over classic WebDriver cannot.
+    let crossOriginRequests: string[] | undefined;
+    if (page instanceof PlaywrightPage) {
+      const seen: string[] = (crossOriginRequests = []);
+      page.page.on('request', (request) => {
+        if (new URL(request.url()).origin !== origins.self) seen.push(`${request.method()} ${request.url()}`);
+      });
+    }
+    return { crossOriginRequests, results: await page.runAll(60_000) };
   },
   afterRun: {
     'miss-then-hit': ({ observed: hit }) => {
@@ -38,11 +41,15 @@ experimentTests({
       server,
       run,
     }) => {
-      // Only the last experiment left the page's origin; the proxy calls themselves never did.
-      expect(run.crossOriginRequests.every((line) => line.includes('/api/upstream/tags'))).toBe(true);
       // The server's key never reaches the page.
       const seen = await server.get(`${origins.self}/api/upstream/tags`);
       expect(JSON.stringify(seen.headers) + seen.text).not.toMatch(/bearer/i);
+      test.skip(
+        run.crossOriginRequests === undefined,
+        'the requests the page made: WebKit over classic WebDriver reports no network events',
+      );
+      // Only the last experiment left the page's origin; the proxy calls themselves never did.
+      expect(run.crossOriginRequests!.every((line) => line.includes('/api/upstream/tags'))).toBe(true);
     },
   },
 });

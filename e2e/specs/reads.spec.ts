@@ -1,5 +1,5 @@
 import { test, expect } from './support/server.js';
-import { openPage, runAll } from './support/experiments.js';
+import { openPage } from './support/experiments.js';
 import { experimentTests } from './support/per-experiment.js';
 
 // A deliberate test oracle: the CORS-safelisted response header names, written from the Fetch
@@ -19,9 +19,9 @@ experimentTests({
   page: 'reads',
   runTimeout: 120_000,
   async run(page, { origins }) {
-    await openPage(page, `${origins.self}/reads.html`);
-    await expect(page.locator('#origin-other')).toHaveText(origins.other);
-    return { results: await runAll(page, 120_000) };
+    await page.open(`${origins.self}/reads.html`);
+    await expect.poll(() => page.text('#origin-other')).toBe(origins.other);
+    return { results: await page.runAll(120_000) };
   },
   afterRun: {
     'get-self': ({ observed }) => expect(observed).toEqual({ status: 200, postsIsArray: true }),

@@ -1,7 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { findCaddy } from '../../launcher/src/caddy.js';
-import { allBrowsers, browserExecutable, browserPackage, type BrowserName } from '../browsers.js';
+import {
+  allBrowsers,
+  browserExecutable,
+  browserPackage,
+  knownBrowsers,
+  miniBrowser,
+  type BrowserName,
+} from '../browsers.js';
 import type { Stack, StackName } from './stack.js';
 import { startEmbedded } from './embedded.js';
 import { startLanStack } from './lan.js';
@@ -36,10 +43,20 @@ const missingTool: Record<StackName, () => string | undefined> = {
   },
 };
 
-const missingBrowser = (browser: BrowserName): string | undefined =>
-  existsSync(browserExecutable(browser))
-    ? undefined
-    : `${browserExecutable(browser)} is not there (apt-get install ${browserPackage[browser]})`;
+const missingBrowser = (browser: BrowserName): string | undefined => {
+  if (!existsSync(browserExecutable(browser)))
+    return `${browserExecutable(browser)} is not there (apt-get install ${browserPackage[browser]})`;
+  if (browser !== 'webkit') return undefined;
+  // WebKitGTK has no headless mode: an Xvfb display and a session bus of its own (engines/webdriver.ts).
+  if (!existsSync(miniBrowser)) return `${miniBrowser} is not there (apt-get install webkit2gtk-driver)`;
+  for (const [program, pkg] of [
+    ['xvfb-run', 'xvfb'],
+    ['xauth', 'xauth'],
+    ['dbus-run-session', 'dbus'],
+  ] as const)
+    if (!onPath(program)) return `${program} is not installed (apt-get install ${pkg})`;
+  return undefined;
+};
 
 /**
  * The stacks this run uses. E2E_STACKS=embedded,caddy,... picks some; by default every stack.
@@ -50,12 +67,16 @@ const missingBrowser = (browser: BrowserName): string | undefined =>
  * and passes the answer on to the workers through the environment.
  */
 export function selectedStacks(): StackName[] {
-  return select('E2E_STACKS', Object.keys(starters) as StackName[], (name) => missingTool[name](), 'stack');
+  const all = Object.keys(starters) as StackName[];
+  return select('E2E_STACKS', all, (name) => missingTool[name](), 'stack', all);
 }
 
-/** The browsers this run uses: E2E_BROWSERS=chromium,firefox picks some; the same policy as stacks. */
+/**
+ * The browsers this run uses: E2E_BROWSERS=chromium,firefox picks some; the same policy as stacks.
+ * By default chromium and firefox; webkit only when named.
+ */
 export function selectedBrowsers(): BrowserName[] {
-  return select('E2E_BROWSERS', allBrowsers, missingBrowser, 'browser');
+  return select('E2E_BROWSERS', knownBrowsers, missingBrowser, 'browser', allBrowsers);
 }
 
 function select<T extends string>(
@@ -63,6 +84,7 @@ function select<T extends string>(
   known: readonly T[],
   missing: (name: T) => string | undefined,
   kind: string,
+  defaults: readonly T[],
 ): T[] {
   const decided = process.env[`${variable}_DECIDED`];
   if (decided !== undefined) return decided.split(',').filter(Boolean) as T[];
@@ -78,7 +100,7 @@ function select<T extends string>(
   const strict = isCi() || wanted !== undefined;
   const chosen: T[] = [];
   const problems: string[] = [];
-  for (const name of (wanted as T[] | undefined) ?? known) {
+  for (const name of (wanted as T[] | undefined) ?? defaults) {
     const reason = missing(name);
     if (reason === undefined) chosen.push(name);
     else if (strict) problems.push(`${kind} ${name}: ${reason}`);

@@ -1,9 +1,7 @@
 import { expect, type Page } from '@playwright/test';
+import type { ExperimentResult } from '../../engines/engine.js';
 
-export interface ExperimentResult {
-  state: string;
-  observed: Record<string, any>;
-}
+export type { ExperimentResult };
 
 /** Opens a demonstration page and waits until its module has built the frame. */
 export async function openPage(page: Page, url: string): Promise<void> {

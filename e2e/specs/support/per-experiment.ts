@@ -1,10 +1,15 @@
 import type { Browser, Page } from '@playwright/test';
-import { experimentIds, openPage, runAll, type ExperimentResult } from './experiments.js';
+import type { EnginePage, ExperimentResult } from '../../engines/engine.js';
+import { PlaywrightPage } from '../../engines/playwright.js';
+import { engineNeutralTests } from '../../fixtures.js';
 import { expect, test, type ServerClient } from './server.js';
 
 /** What a page's run and its expectations may look at besides an experiment's own result. */
 export interface RunContext {
-  /** 'chromium' or 'firefox': where the spec lets engines differ, the expectation names the engine. */
+  /**
+   * 'chromium', 'firefox' or 'webkit': where the spec lets engines differ, the expectation names
+   * the engine.
+   */
   browserName: string;
   origins: { self: string; other: string };
 }
@@ -32,10 +37,11 @@ export interface ExperimentPlan<R extends PageRun> {
   /** How long the page's one run may take. */
   runTimeout: number;
   /**
-   * Runs the page's experiments once, in a context of its own. By default: open the page on
-   * its own origin and press "Run all".
+   * Runs the page's experiments once, in a page of its own, through the engine interface (so the
+   * same run drives Playwright's Chromium and Firefox and WebKitGTK over WebDriver). By default:
+   * open the page on its own origin and press "Run all".
    */
-  run?: (page: Page, context: RunContext) => Promise<R>;
+  run?: (page: EnginePage, context: RunContext) => Promise<R>;
   /** Per experiment the run runs: its expectation. The state must be 'agree' unless knownDifferences says otherwise. */
   afterRun: Record<string, Check<R>>;
   /** Per experiment, where the spec lets this engine differ: true when the page must say 'known-difference'. */
@@ -71,6 +77,8 @@ export function experimentTests<R extends PageRun>(plan: ExperimentPlan<R>): voi
   test.describe(() => {
     test.describe.configure({ mode: 'default' });
     let run: (R & { ids: string[] }) | undefined;
+    // Playwright's browser in chromium and firefox projects; in a webkit project nothing is
+    // launched for it (fixtures.ts), and the run goes through WebDriver.
     test.beforeAll(async ({ browser, browserName, origins }) => {
       test.setTimeout(plan.runTimeout + 30_000);
       run = await runPage(browser, plan, { browserName, origins });
@@ -80,6 +88,7 @@ export function experimentTests<R extends PageRun>(plan: ExperimentPlan<R>): voi
       return run;
     };
 
+    engineNeutralTests.add(`${plan.page}: every experiment on the page has exactly one test`);
     test(`${plan.page}: every experiment on the page has exactly one test`, () => {
       const { ids } = ran();
       const untested = ids.filter((id) => !tested.includes(id));
@@ -89,6 +98,9 @@ export function experimentTests<R extends PageRun>(plan: ExperimentPlan<R>): voi
       expect(notOnPage, `tests of experiments not on ${plan.page}.html: ${notOnPage.join(', ')}`).toEqual([]);
       expect(repeated, `ids used twice on ${plan.page}.html: ${repeated.join(', ')}`).toEqual([]);
     });
+
+    for (const id of Object.keys(plan.afterRun)) engineNeutralTests.add(`${plan.page}: ${id}`);
+    for (const title of Object.keys(plan.wholeRun ?? {})) engineNeutralTests.add(`${plan.page}: ${title}`);
 
     for (const [id, check] of Object.entries(plan.afterRun))
       test(`${plan.page}: ${id}`, async ({ browserName, origins, server }) => {
@@ -113,24 +125,31 @@ export function experimentTests<R extends PageRun>(plan: ExperimentPlan<R>): voi
     });
 }
 
-/** The page's one run, in a browser context of its own (the tests that read it open no page). */
+/**
+ * The page's one run, in a page of its own (the tests that read it open no page): a browser
+ * context of Playwright's browser, or in a webkit project a WebKitGTK of its own over WebDriver,
+ * stopped with everything it started when the run ends, however it ends.
+ */
 async function runPage<R extends PageRun>(
   browser: Browser,
   plan: ExperimentPlan<R>,
   context: RunContext,
 ): Promise<R & { ids: string[] }> {
-  const browserContext = await browser.newContext();
+  const page =
+    context.browserName === 'webkit'
+      ? // Loaded only here: chromium and firefox runs never load webdriverio.
+        await (await import('../../engines/webdriver.js')).WebDriverPage.open()
+      : await PlaywrightPage.open(browser, context.browserName);
   try {
-    const page = await browserContext.newPage();
     const run =
       plan.run ??
-      (async (p: Page, { origins }: RunContext) => {
-        await openPage(p, `${origins.self}/${plan.page}.html`);
-        return { results: await runAll(p, plan.runTimeout) } as R;
+      (async (p: EnginePage, { origins }: RunContext) => {
+        await p.open(`${origins.self}/${plan.page}.html`);
+        return { results: await p.runAll(plan.runTimeout) } as R;
       });
     const result = await run(page, context);
-    return { ...result, ids: await experimentIds(page) };
+    return { ...result, ids: await page.ids() };
   } finally {
-    await browserContext.close();
+    await page.close();
   }
 }

@@ -1,0 +1,36 @@
+/**
+ * One engine-neutral way to drive a demonstration page: what the per-experiment specs need and
+ * nothing more. Playwright drives Chromium and Firefox (playwright.ts); W3C WebDriver drives
+ * WebKitGTK (webdriver.ts), which Playwright cannot. Everything a result says comes from the page
+ * itself (`section.experiment#<id>`'s data-state and its output's data-observed JSON).
+ */
+
+/** What the page says of one experiment: its verdict and what it observed. */
+export interface ExperimentResult {
+  state: string;
+  observed: Record<string, any>;
+}
+
+export interface EnginePage {
+  /** How reports name the engine, e.g. "WebKit (GTK) 2.50". */
+  readonly label: string;
+  /** Loads url and waits until the page's module has built the frame (#origin-self shows the origin). */
+  open(url: string): Promise<void>;
+  /** The text of the first element matching selector, or null when there is none. */
+  text(selector: string): Promise<string | null>;
+  /** Runs fn in the page (no arguments; it must not close over anything) and returns its JSON result. */
+  evaluate<T>(fn: () => T): Promise<T>;
+  /** Clicks "Run all", waits until the page says it ran, and returns every experiment it ran, by id. */
+  runAll(timeout: number): Promise<Record<string, ExperimentResult>>;
+  /** Clicks one experiment's Run button and waits until it has a verdict. */
+  runExperiment(id: string, timeout: number): Promise<ExperimentResult>;
+  /** What the page says of one experiment now. */
+  read(id: string): Promise<ExperimentResult>;
+  /** The id of every experiment on the page ("Run all" leaves some out), in page order. */
+  ids(): Promise<string[]>;
+  /** Ends the page and everything the engine started for it; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** The verdicts an experiment ends with. */
+export const FINISHED = /^(agree|disagree|known-difference|error)$/;

@@ -1,0 +1,281 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { remote } from 'webdriverio';
+import { miniBrowser, webkitDriver } from '../browsers.js';
+import { FINISHED, type EnginePage, type ExperimentResult } from './engine.js';
+
+/** Every wait here is bounded: these are the bounds. */
+const DRIVER_READY_MS = 20_000;
+const SESSION_MS = 30_000;
+const PAGE_LOAD_MS = 20_000;
+const STOP_MS = 5_000;
+
+/**
+ * Runs the rest of its arguments and stays beside them in their process group: when the worker
+ * that started it is gone (however it ended, SIGKILL included) or the driver exits, it kills the
+ * whole group. dbus-run-session and the accessibility bus daemons outlive a killed driver
+ * otherwise (PLATFORM.md).
+ */
+const WATCHDOG = `parent=$1; shift
+"$@" &
+while kill -0 "$parent" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done
+kill -KILL 0`;
+
+type Browser = WebdriverIO.Browser;
+
+/**
+ * WebKitGTK's MiniBrowser through WebKitWebDriver, over classic W3C WebDriver (this build has no
+ * BiDi): no console and no network events, so everything comes from the page. There is no
+ * headless mode: the driver runs on an Xvfb display with a session bus of its own, all in one
+ * process group that close() stops, as does the worker's exit (and the watchdog, if the worker
+ * is killed).
+ */
+export class WebDriverPage implements EnginePage {
+  private closed = false;
+
+  private constructor(
+    readonly label: string,
+    private readonly browser: Browser,
+    private readonly driver: DriverGroup,
+  ) {}
+
+  static async open(): Promise<WebDriverPage> {
+    const driver = await DriverGroup.start();
+    try {
+      const browser = await withTimeout(
+        remote({
+          hostname: '127.0.0.1',
+          port: driver.port,
+          path: '/',
+          logLevel: 'silent',
+          connectionRetryTimeout: SESSION_MS,
+          connectionRetryCount: 0,
+          capabilities: {
+            browserName: 'MiniBrowser',
+            'webkitgtk:browserOptions': { binary: miniBrowser, args: ['--automation'] },
+            'wdio:enforceWebDriverClassic': true,
+          } as WebdriverIO.Capabilities,
+        }),
+        SESSION_MS,
+        'a WebKitWebDriver session',
+      );
+      const version = String((browser.capabilities as { browserVersion?: string }).browserVersion ?? '');
+      const label = `WebKit (GTK) ${version.split('.').slice(0, 2).join('.') || '?'}`;
+      return new WebDriverPage(label, browser, driver);
+    } catch (err) {
+      await driver.stop();
+      throw new Error(`WebKit could not start: ${(err as Error).message}\n${driver.lastOutput()}`, { cause: err });
+    }
+  }
+
+  async open(url: string): Promise<void> {
+    await withTimeout(this.browser.url(url), PAGE_LOAD_MS, `loading ${url}`);
+    const origin = new URL(url).origin;
+    await this.browser.waitUntil(async () => (await this.text('#origin-self')) === origin, {
+      timeout: PAGE_LOAD_MS,
+      interval: 250,
+      timeoutMsg: `${url}: #origin-self did not show ${origin} within ${PAGE_LOAD_MS} ms`,
+    });
+  }
+
+  text(selector: string): Promise<string | null> {
+    return this.browser.execute((sel: string) => document.querySelector(sel)?.textContent ?? null, selector) as Promise<
+      string | null
+    >;
+  }
+
+  evaluate<T>(fn: () => T): Promise<T> {
+    return this.browser.execute(fn) as Promise<T>;
+  }
+
+  /** "Run all" needs a real WebDriver element click: a script's click() does not start it (measured). */
+  async runAll(timeout: number): Promise<Record<string, ExperimentResult>> {
+    await this.browser.$('#run-all').click();
+    try {
+      await this.browser.waitUntil(
+        async () => (await this.browser.execute(() => document.body.dataset.ranAll)) === 'true',
+        { timeout, interval: 250 },
+      );
+    } catch (err) {
+      const unfinished = Object.entries(await this.readAll())
+        .filter(([, { state }]) => /^(idle|running)$/.test(state))
+        .map(([id, { state }]) => `${id} (${state})`);
+      throw new Error(`"Run all" did not finish within ${timeout} ms; not finished: ${unfinished.join(', ')}`, {
+        cause: err,
+      });
+    }
+    return this.readAll();
+  }
+
+  async runExperiment(id: string, timeout: number): Promise<ExperimentResult> {
+    await this.browser.$(`section#${id}`).$('button=Run').click();
+    await this.browser.waitUntil(async () => FINISHED.test((await this.read(id)).state), {
+      timeout,
+      interval: 250,
+      timeoutMsg: `${id} had no verdict within ${timeout} ms`,
+    });
+    return this.read(id);
+  }
+
+  async read(id: string): Promise<ExperimentResult> {
+    const raw = (await this.browser.execute((sectionId: string) => {
+      const section = document.getElementById(sectionId);
+      return {
+        state: section?.dataset.state ?? 'missing',
+        observed: section?.querySelector('output')?.dataset.observed ?? '{}',
+      };
+    }, id)) as { state: string; observed: string };
+    return { state: raw.state, observed: JSON.parse(raw.observed) as Record<string, any> };
+  }
+
+  ids(): Promise<string[]> {
+    return this.browser.execute(() =>
+      Array.from(document.querySelectorAll('section.experiment'), (s) => s.id),
+    ) as Promise<string[]>;
+  }
+
+  /** Every experiment "Run all" runs (not the manual ones), read in one round trip. */
+  private async readAll(): Promise<Record<string, ExperimentResult>> {
+    const raw = (await this.browser.execute(() =>
+      Array.from(document.querySelectorAll<HTMLElement>('section.experiment:not([data-manual])'), (s) => [
+        s.id,
+        s.dataset.state ?? 'missing',
+        s.querySelector('output')?.dataset.observed ?? '{}',
+      ]),
+    )) as unknown as [string, string, string][];
+    return Object.fromEntries(
+      raw.map(([id, state, observed]) => [id, { state, observed: JSON.parse(observed) as Record<string, any> }]),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await withTimeout(this.browser.deleteSession(), STOP_MS, 'ending the WebDriver session');
+    } catch {
+      // The group is stopped below either way.
+    } finally {
+      await this.driver.stop();
+    }
+  }
+}
+
+/** Xvfb, a session bus and WebKitWebDriver, in a process group of their own. */
+class DriverGroup {
+  private output = '';
+  private readonly onExit = () => this.kill('SIGKILL');
+
+  private constructor(
+    readonly port: number,
+    private readonly child: ChildProcess,
+    private readonly home: string,
+  ) {
+    process.on('exit', this.onExit);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.output = (this.output + chunk.toString('utf8')).slice(-4000);
+    });
+  }
+
+  static async start(): Promise<DriverGroup> {
+    const port = await freePort();
+    const home = mkdtempSync(join(tmpdir(), 'origin-lab-webkit-'));
+    const child = spawn(
+      'sh',
+      [
+        '-c',
+        WATCHDOG,
+        'watchdog',
+        String(process.pid),
+        'xvfb-run',
+        '-a',
+        '-s',
+        '-screen 0 1280x900x24',
+        'dbus-run-session',
+        webkitDriver,
+        `--port=${port}`,
+        '--host=127.0.0.1',
+      ],
+      // detached: setsid, a process group of its own, stopped as one.
+      { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, HOME: home } },
+    );
+    const group = new DriverGroup(port, child, home);
+    try {
+      await group.waitReady();
+      return group;
+    } catch (err) {
+      await group.stop();
+      throw err;
+    }
+  }
+
+  private async waitReady(): Promise<void> {
+    const deadline = Date.now() + DRIVER_READY_MS;
+    while (Date.now() < deadline) {
+      if (this.child.exitCode !== null || this.child.signalCode !== null)
+        throw new Error(`WebKitWebDriver exited at start:\n${this.output}`);
+      try {
+        const answer = await fetch(`http://127.0.0.1:${this.port}/status`, { signal: AbortSignal.timeout(1_000) });
+        const body = (await answer.json()) as { value?: { ready?: boolean } };
+        if (body.value?.ready) return;
+      } catch {
+        // Not listening yet.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`WebKitWebDriver was not ready within ${DRIVER_READY_MS} ms:\n${this.output}`);
+  }
+
+  lastOutput(): string {
+    return this.output;
+  }
+
+  /** SIGTERM to the group (xvfb-run removes its files), then SIGKILL to what is left after a bounded wait. */
+  async stop(): Promise<void> {
+    this.kill('SIGTERM');
+    const deadline = Date.now() + STOP_MS;
+    while (Date.now() < deadline && this.groupAlive()) await new Promise((resolve) => setTimeout(resolve, 100));
+    this.kill('SIGKILL');
+    process.off('exit', this.onExit);
+    rmSync(this.home, { recursive: true, force: true });
+  }
+
+  private kill(signal: NodeJS.Signals): void {
+    try {
+      process.kill(-this.child.pid!, signal);
+    } catch {
+      // The group is gone.
+    }
+  }
+
+  private groupAlive(): boolean {
+    try {
+      process.kill(-this.child.pid!, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
