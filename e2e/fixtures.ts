@@ -39,7 +39,8 @@ export const test = base.extend<{ _engineNeutralOnly: void }, StackFixtures & St
    * Playwright's own browser fixture (@playwright/test 1.64: launched with the project's launch
    * options, closed at the worker's end), except in a webkit project, where it launches nothing:
    * a per-experiment run's beforeAll asks for it in every project, and in a webkit project uses
-   * engines/webdriver.ts instead.
+   * engines/webdriver.ts instead. Left out of the copy: connecting to a remote browser
+   * (connectOptions, PW_TEST_CONNECT_WS_ENDPOINT), which this suite does not use.
    */
   browser: [
     async ({ playwright, browserName }, use) => {
