@@ -1,13 +1,15 @@
 import { test as base, expect, type Browser } from '@playwright/test';
+import type { EnginePage } from './engines/engine.js';
+import { openEnginePage } from './engines/open.js';
 import { stackEnvName, type StackInfo, type StackName } from './stacks/stack.js';
 
 /**
- * The titles of the tests that run in every engine, WebKit over WebDriver included: the
- * per-experiment tests (specs/support/per-experiment.ts adds them as it declares them). In a webkit
+ * The tag of the tests that run in every engine, WebKit over WebDriver included: they drive the
+ * page through the engine interface (the `enginePage` fixture, or engines/open.ts). In a webkit
  * project every other test is skipped: it drives a Playwright page, and Playwright cannot drive
  * WebKitGTK.
  */
-export const engineNeutralTests = new Set<string>();
+export const EVERY_ENGINE = '@every-engine';
 
 /** What a webkit project gets for Playwright's browser: nothing is launched, and any use says why. */
 const noPlaywrightBrowser = new Proxy({} as Browser, {
@@ -33,7 +35,16 @@ export interface StackFixtures {
  * The stack is the project's: one per worker, so a beforeAll (a page's one run of its
  * experiments, support/per-experiment.ts) can reach it too.
  */
-export const test = base.extend<{ _engineNeutralOnly: void }, StackFixtures & StackOptions>({
+export const test = base.extend<{ enginePage: EnginePage; _engineNeutralOnly: void }, StackFixtures & StackOptions>({
+  /** A page in the project's engine, closed with everything it started when the test ends. */
+  enginePage: async ({ browser, browserName }, use) => {
+    const page = await openEnginePage(browser, browserName);
+    try {
+      await use(page);
+    } finally {
+      await page.close();
+    }
+  },
   stackName: ['embedded', { option: true, scope: 'worker' }],
   /**
    * Playwright's own browser fixture (@playwright/test 1.64: launched with the project's launch
@@ -54,7 +65,7 @@ export const test = base.extend<{ _engineNeutralOnly: void }, StackFixtures & St
   _engineNeutralOnly: [
     async ({ browserName }, use, testInfo) => {
       testInfo.skip(
-        browserName === 'webkit' && !engineNeutralTests.has(testInfo.title),
+        browserName === 'webkit' && !testInfo.tags.includes(EVERY_ENGINE),
         'drives a Playwright page; WebKitGTK runs the per-experiment tests only (docs/testing.md, "WebKit")',
       );
       await use();

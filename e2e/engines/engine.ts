@@ -20,6 +20,10 @@ export interface EnginePage {
   text(selector: string): Promise<string | null>;
   /** Runs fn in the page (no arguments; it must not close over anything) and returns its JSON result. */
   evaluate<T>(fn: () => T): Promise<T>;
+  /** A real click on the first element matching selector (a script's click() does not count as the user's in WebKit). */
+  click(selector: string): Promise<void>;
+  /** Waits until fn, run in the page as evaluate runs it, returns true; fails naming what after timeout ms. */
+  waitFor(fn: () => boolean, timeout: number, what: string): Promise<void>;
   /** Clicks "Run all", waits until the page says it ran, and returns every experiment it ran, by id. */
   runAll(timeout: number): Promise<Record<string, ExperimentResult>>;
   /** Clicks one experiment's Run button and waits until it has a verdict. */

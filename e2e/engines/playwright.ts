@@ -33,6 +33,18 @@ export class PlaywrightPage implements EnginePage {
     return this.page.evaluate(fn) as Promise<T>;
   }
 
+  click(selector: string): Promise<void> {
+    return this.page.locator(selector).first().click();
+  }
+
+  async waitFor(fn: () => boolean, timeout: number, what: string): Promise<void> {
+    try {
+      await this.page.waitForFunction(fn, undefined, { timeout, polling: 250 });
+    } catch (err) {
+      throw new Error(`${what}: not within ${timeout} ms`, { cause: err });
+    }
+  }
+
   runAll(timeout: number): Promise<Record<string, ExperimentResult>> {
     return runAll(this.page, timeout);
   }

@@ -91,6 +91,18 @@ export class WebDriverPage implements EnginePage {
     return this.browser.execute(fn) as Promise<T>;
   }
 
+  async click(selector: string): Promise<void> {
+    await this.browser.$(selector).click();
+  }
+
+  async waitFor(fn: () => boolean, timeout: number, what: string): Promise<void> {
+    await this.browser.waitUntil(async () => (await this.browser.execute(fn)) === true, {
+      timeout,
+      interval: 250,
+      timeoutMsg: `${what}: not within ${timeout} ms`,
+    });
+  }
+
   /** "Run all" needs a real WebDriver element click: a script's click() does not start it (measured). */
   async runAll(timeout: number): Promise<Record<string, ExperimentResult>> {
     await this.browser.$('#run-all').click();

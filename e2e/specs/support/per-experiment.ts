@@ -1,7 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import type { EnginePage, ExperimentResult } from '../../engines/engine.js';
-import { PlaywrightPage } from '../../engines/playwright.js';
-import { engineNeutralTests } from '../../fixtures.js';
+import { openEnginePage } from '../../engines/open.js';
+import { EVERY_ENGINE } from '../../fixtures.js';
 import { expect, test, type ServerClient } from './server.js';
 
 /** What a page's run and its expectations may look at besides an experiment's own result. */
@@ -88,8 +88,7 @@ export function experimentTests<R extends PageRun>(plan: ExperimentPlan<R>): voi
       return run;
     };
 
-    engineNeutralTests.add(`${plan.page}: every experiment on the page has exactly one test`);
-    test(`${plan.page}: every experiment on the page has exactly one test`, () => {
+    test(`${plan.page}: every experiment on the page has exactly one test`, { tag: EVERY_ENGINE }, () => {
       const { ids } = ran();
       const untested = ids.filter((id) => !tested.includes(id));
       const notOnPage = tested.filter((id) => !ids.includes(id));
@@ -99,11 +98,8 @@ export function experimentTests<R extends PageRun>(plan: ExperimentPlan<R>): voi
       expect(repeated, `ids used twice on ${plan.page}.html: ${repeated.join(', ')}`).toEqual([]);
     });
 
-    for (const id of Object.keys(plan.afterRun)) engineNeutralTests.add(`${plan.page}: ${id}`);
-    for (const title of Object.keys(plan.wholeRun ?? {})) engineNeutralTests.add(`${plan.page}: ${title}`);
-
     for (const [id, check] of Object.entries(plan.afterRun))
-      test(`${plan.page}: ${id}`, async ({ browserName, origins, server }) => {
+      test(`${plan.page}: ${id}`, { tag: EVERY_ENGINE }, async ({ browserName, origins, server }) => {
         const context: CheckContext<R> = { browserName, origins, server, run: ran() };
         const result = context.run.results[id];
         if (!result)
@@ -114,7 +110,7 @@ export function experimentTests<R extends PageRun>(plan: ExperimentPlan<R>): voi
       });
 
     for (const [title, check] of Object.entries(plan.wholeRun ?? {}))
-      test(`${plan.page}: ${title}`, async ({ browserName, origins, server }) => {
+      test(`${plan.page}: ${title}`, { tag: EVERY_ENGINE }, async ({ browserName, origins, server }) => {
         await check({ browserName, origins, server, run: ran() });
       });
   });
@@ -135,11 +131,7 @@ async function runPage<R extends PageRun>(
   plan: ExperimentPlan<R>,
   context: RunContext,
 ): Promise<R & { ids: string[] }> {
-  const page =
-    context.browserName === 'webkit'
-      ? // Loaded only here: chromium and firefox runs never load webdriverio.
-        await (await import('../../engines/webdriver.js')).WebDriverPage.open()
-      : await PlaywrightPage.open(browser, context.browserName);
+  const page = await openEnginePage(browser, context.browserName);
   try {
     const run =
       plan.run ??

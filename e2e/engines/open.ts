@@ -1,0 +1,15 @@
+import type { Browser } from '@playwright/test';
+import type { EnginePage } from './engine.js';
+import { PlaywrightPage } from './playwright.js';
+
+/**
+ * A page in the project's engine: a context of Playwright's browser for chromium and firefox, a
+ * WebKitGTK of its own over WebDriver for webkit. The caller closes it (close() stops everything
+ * it started).
+ */
+export async function openEnginePage(browser: Browser, browserName: string): Promise<EnginePage> {
+  if (browserName === 'webkit')
+    // Loaded only here: chromium and firefox runs never load webdriverio.
+    return (await import('./webdriver.js')).WebDriverPage.open();
+  return PlaywrightPage.open(browser, browserName);
+}
