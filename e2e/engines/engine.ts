@@ -14,6 +14,8 @@ export interface ExperimentResult {
 export interface EnginePage {
   /** How reports name the engine, e.g. "WebKit (GTK) 2.50". */
   readonly label: string;
+  /** The engine's own version: Playwright's browser.version(), or WebDriver's browserVersion (e.g. 2.50.6). */
+  readonly version: string;
   /** Loads url and waits until the page's module has built the frame (#origin-self shows the origin). */
   open(url: string): Promise<void>;
   /** The text of the first element matching selector, or null when there is none. */

@@ -6,6 +6,7 @@ import type { EnginePage, ExperimentResult } from './engine.js';
 export class PlaywrightPage implements EnginePage {
   private constructor(
     readonly label: string,
+    readonly version: string,
     private readonly context: BrowserContext,
     /** The Playwright page: what only Playwright sees (network events) is read here. */
     readonly page: Page,
@@ -14,7 +15,7 @@ export class PlaywrightPage implements EnginePage {
   static async open(browser: Browser, label: string): Promise<PlaywrightPage> {
     const context = await browser.newContext();
     try {
-      return new PlaywrightPage(label, context, await context.newPage());
+      return new PlaywrightPage(label, browser.version(), context, await context.newPage());
     } catch (err) {
       await context.close();
       throw err;

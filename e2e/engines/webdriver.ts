@@ -38,6 +38,7 @@ export class WebDriverPage implements EnginePage {
 
   private constructor(
     readonly label: string,
+    readonly version: string,
     private readonly browser: Browser,
     private readonly driver: DriverGroup,
   ) {}
@@ -64,7 +65,7 @@ export class WebDriverPage implements EnginePage {
       );
       const version = String((browser.capabilities as { browserVersion?: string }).browserVersion ?? '');
       const label = `WebKit (GTK) ${version.split('.').slice(0, 2).join('.') || '?'}`;
-      return new WebDriverPage(label, browser, driver);
+      return new WebDriverPage(label, version, browser, driver);
     } catch (err) {
       await driver.stop();
       throw new Error(`WebKit could not start: ${(err as Error).message}\n${driver.lastOutput()}`, { cause: err });

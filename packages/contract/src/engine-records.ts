@@ -5,7 +5,7 @@
  */
 
 /** The engines the e2e suite drives. */
-export type EngineName = 'chromium' | 'firefox';
+export type EngineName = 'chromium' | 'firefox' | 'webkit';
 
 /** The outcome of one case in one engine, as the playground observed it. */
 export interface EngineOutcome {
@@ -28,7 +28,10 @@ export interface EngineOutcome {
 /** One record file: one engine on one stack. */
 export interface EngineRecord {
   engine: EngineName;
-  /** The browser's version as Playwright reports it. */
+  /**
+   * The engine's own version: Playwright's browser.version() for chromium and firefox (e.g.
+   * 156.0.7500.0), the WebDriver session's browserVersion for webkit (WebKitGTK's, e.g. 2.50.6).
+   */
   version: string;
   /** The e2e stack it ran on (embedded, caddy, compose). */
   stack: string;

@@ -1,7 +1,11 @@
 import type { EngineName, EngineOutcome, EngineRecord } from '@origin-lab/contract';
 
 /** The engines' names as people write them. */
-export const ENGINE_LABELS: Record<EngineName, string> = { chromium: 'Chromium', firefox: 'Firefox' };
+export const ENGINE_LABELS: Record<EngineName, string> = {
+  chromium: 'Chromium',
+  firefox: 'Firefox',
+  webkit: 'WebKit (GTK)',
+};
 
 /** The parts of an outcome a reader compares, in reading order, each as a short phrase. */
 const PARTS: { key: keyof EngineOutcome; say: (outcome: EngineOutcome) => string | null }[] = [

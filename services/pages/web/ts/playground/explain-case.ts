@@ -107,7 +107,7 @@ function knownDifference(
   seen: { preflight: boolean; sent: boolean; readable: boolean },
 ): string | null {
   const { planned } = plan;
-  // Measured on Chromium 156 and Firefox ESR 153: both let Authorization through under Allow-Headers: *.
+  // Measured on Chromium 156, Firefox ESR 153 and WebKitGTK 2.50.6: each lets Authorization through under Allow-Headers: *.
   if (prediction.failure === AUTHORIZATION_UNDER_WILDCARD && seen.preflight && seen.sent && seen.readable)
     return `${engine} lets Authorization through under Access-Control-Allow-Headers: *, which the spec says must name it.`;
   // Measured on Firefox ESR 153: fetch's headers given as pairs skip the total (and the joined value's) check.
