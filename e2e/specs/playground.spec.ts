@@ -221,6 +221,7 @@ test('the engines page shows every ready case in each engine, and the playground
   const table = page.getByRole('table', { name: 'What each engine did, case by case' });
   await expect(table.getByRole('columnheader', { name: 'Chromium' })).toBeVisible();
   await expect(table.getByRole('columnheader', { name: 'Firefox' })).toBeVisible();
+  await expect(table.getByRole('columnheader', { name: 'WebKit (GTK)' })).toBeVisible();
   for (const preset of PRESETS)
     await expect(table.getByRole('link', { name: preset.name, exact: true })).toHaveCount(1);
   await expect(page.locator('#summary')).toContainText(`${PRESETS.length} ready cases`);
@@ -238,9 +239,16 @@ test('the engines page shows every ready case in each engine, and the playground
   await expect(page.getByLabel(/^Request headers/)).toHaveValue('Authorization: Bearer demo');
   const row = page.locator('#engine-row');
   await expect(row).toContainText('Authorization is not covered by Allow-Headers: *');
-  await expect(row.locator('li')).toHaveCount(2);
+  // A line per engine; WebKit's says what it did where the row's stack has its record (not yet every stack).
+  await expect(row.locator('li')).toHaveCount(3);
   await expect(row).toContainText(/Chromium .*preflight sent/);
   await expect(row).toContainText(/Firefox .*preflight sent/);
+  const rowStack = /\(stack ([a-z0-9-]+)\)/.exec((await row.textContent()) ?? '')?.[1];
+  await expect(row).toContainText(
+    existsSync(`${RECORDS}${rowStack}-webkit.json`)
+      ? /WebKit \(GTK\) 2\.\d+\.\d+: preflight sent/
+      : 'WebKit (GTK): not recorded on this stack',
+  );
 
   await page.getByLabel('Method', { exact: true }).fill('PATCH');
   await page.getByLabel('Method', { exact: true }).dispatchEvent('change');

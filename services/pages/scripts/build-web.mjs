@@ -60,7 +60,7 @@ for (const page of PAGES) {
 // The engines page and the playground read what the e2e suite recorded of each engine
 // (engine-records/<stack>-<engine>.json, written by e2e/specs/playground.spec.ts): the page the
 // list of stacks (engine-records/stacks.json) and one stack at a time (engine-records/stacks/
-// <stack>.json), the playground one case at a time (engine-records/<case>.json).
+// <stack>.json), the playground one case at a time (engine-records/<scheme>/<case>.json).
 const recordsDir = here('../engine-records');
 const records = existsSync(recordsDir)
   ? readdirSync(recordsDir)
@@ -82,10 +82,17 @@ for (const stack of stacks) {
   const ofStack = records.filter((record) => record.stack === stack);
   writeFileSync(`${out}/engine-records/stacks/${stack}.json`, JSON.stringify(ofStack));
 }
-for (const id of new Set(records.flatMap((record) => Object.keys(record.cases)))) {
-  if (!/^[a-z0-9-]+$/.test(id))
-    throw new Error(`engine records name a case "${id}": ids are lowercase words and dashes`);
-  const one = records.map((record) => ({ ...record, cases: id in record.cases ? { [id]: record.cases[id] } : {} }));
-  writeFileSync(`${out}/engine-records/${id}.json`, JSON.stringify(one));
+// The playground shows one stack's records, the one for its own scheme (engines/compare.ts
+// recordsForScheme, compiled above): per scheme, only those, so its weight stays one stack's.
+const { recordsForScheme } = await import('../dist/public/js/engines/compare.js');
+for (const scheme of ['http', 'https']) {
+  const ofScheme = recordsForScheme(records, scheme);
+  mkdirSync(`${out}/engine-records/${scheme}`, { recursive: true });
+  for (const id of new Set(ofScheme.flatMap((record) => Object.keys(record.cases)))) {
+    if (!/^[a-z0-9-]+$/.test(id))
+      throw new Error(`engine records name a case "${id}": ids are lowercase words and dashes`);
+    const one = ofScheme.map((record) => ({ ...record, cases: id in record.cases ? { [id]: record.cases[id] } : {} }));
+    writeFileSync(`${out}/engine-records/${scheme}/${id}.json`, JSON.stringify(one));
+  }
 }
 writeFileSync(`${out}/js/build-info.js`, `export const builtAt = ${JSON.stringify(new Date().toISOString())};\n`);

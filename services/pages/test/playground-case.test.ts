@@ -3,11 +3,14 @@ import type { EngineOutcome, EngineRecord } from '@origin-lab/contract';
 import { canonicalCase, expandCase } from '../web/ts/playground/case-fragment.js';
 import { PRESETS } from '../web/ts/playground/presets.js';
 import {
+  casesByEngine,
   describeOutcome,
+  engineList,
   inShowingOrder,
   outcomesDiffer,
   recordedStacks,
   recordsForScheme,
+  recordsOfStack,
 } from '../web/ts/engines/compare.js';
 
 // The form's defaults as the page reads them: every field, the preflight's own ones included.
@@ -110,26 +113,68 @@ const record = (engine: EngineRecord['engine'], stack: string, scheme: string): 
 });
 
 describe('comparing engines', () => {
-  it('marks exactly the parts that differ', () => {
-    const parts = describeOutcome(outcome({ extraVisible: true }), outcome({ extraVisible: false }));
-    expect(parts.filter((part) => part.differs).map((part) => part.text)).toEqual(['X-Lab-Extra visible']);
-    expect(parts.map((part) => part.text)).toEqual([
-      'no preflight',
-      'request arrived',
-      'answer read',
-      'status 200',
-      'X-Lab-Extra visible',
+  it('marks exactly the parts that differ, naming the engines that did otherwise', () => {
+    const chromium = outcome({ extraVisible: true });
+    const firefox = outcome({ extraVisible: false });
+    const webkit = outcome({ extraVisible: false, status: 204 });
+    const parts = describeOutcome(chromium, [
+      { engine: 'firefox', outcome: firefox },
+      { engine: 'webkit', outcome: webkit },
+    ]);
+    expect(parts).toEqual([
+      { text: 'no preflight', differsFrom: [] },
+      { text: 'request arrived', differsFrom: [] },
+      { text: 'answer read', differsFrom: [] },
+      { text: 'status 200', differsFrom: ['webkit'] },
+      { text: 'X-Lab-Extra visible', differsFrom: ['firefox', 'webkit'] },
+    ]);
+    const ofFirefox = describeOutcome(firefox, [
+      { engine: 'chromium', outcome: chromium },
+      { engine: 'webkit', outcome: webkit },
+    ]);
+    expect(ofFirefox.filter((part) => part.differsFrom.length > 0)).toEqual([
+      { text: 'status 200', differsFrom: ['webkit'] },
+      { text: 'X-Lab-Extra hidden', differsFrom: ['chromium'] },
     ]);
   });
 
-  it('says nothing of a cookie or header the case does not set, and differ only in what a reader compares', () => {
-    expect(describeOutcome(outcome(), undefined).some((part) => /cookie|X-Lab/.test(part.text))).toBe(false);
-    expect(outcomesDiffer(outcome(), outcome())).toBe(false);
-    expect(outcomesDiffer(outcome(), outcome({ status: null, readable: false }))).toBe(true);
+  it('says nothing of a cookie or header the case does not set, and marks nothing against an engine not recorded', () => {
+    const parts = describeOutcome(outcome(), [
+      { engine: 'firefox', outcome: outcome() },
+      { engine: 'webkit', outcome: undefined },
+    ]);
+    expect(parts.some((part) => /cookie|X-Lab/.test(part.text))).toBe(false);
+    expect(parts.every((part) => part.differsFrom.length === 0)).toBe(true);
   });
 
-  it('shows the TLS stacks first, and for a page the stack of its own scheme', () => {
+  it('tells whether any two of the recorded engines differ, in what a reader compares only', () => {
+    expect(outcomesDiffer([outcome(), outcome(), outcome()])).toBe(false);
+    expect(outcomesDiffer([outcome(), outcome(), outcome({ cookieReturned: true })])).toBe(true);
+    expect(outcomesDiffer([outcome(), outcome({ status: null, readable: false }), outcome()])).toBe(true);
+    expect(outcomesDiffer([outcome(), undefined, outcome()])).toBe(false);
+    expect(outcomesDiffer([outcome(), undefined, undefined])).toBe(false);
+    expect(outcomesDiffer([outcome(), outcome({ agreement: 'known-difference' })])).toBe(false);
+  });
+
+  it('names the engines as people write them, WebKit as WebKit (GTK)', () => {
+    expect(engineList(['firefox'])).toBe('Firefox');
+    expect(engineList(['chromium', 'webkit'])).toBe('Chromium and WebKit (GTK)');
+    expect(engineList(['chromium', 'firefox', 'webkit'])).toBe('Chromium, Firefox and WebKit (GTK)');
+  });
+
+  it('gives each case one place per engine, chromium, firefox, webkit, recorded or not', () => {
+    const chromium = { ...record('chromium', 'caddy', 'https'), cases: { 'origin-star': outcome() } };
+    const firefox = { ...record('firefox', 'caddy', 'https'), cases: { 'origin-star': outcome({ status: 201 }) } };
+    expect(casesByEngine([firefox, chromium], 'origin-star')).toEqual([
+      { engine: 'chromium', outcome: outcome() },
+      { engine: 'firefox', outcome: outcome({ status: 201 }) },
+      { engine: 'webkit', outcome: undefined },
+    ]);
+  });
+
+  it('shows the TLS stacks first, and for a page the stack of its own scheme, its engines in a fixed order', () => {
     const records = [
+      record('webkit', 'embedded', 'http'),
       record('firefox', 'embedded', 'http'),
       record('chromium', 'compose', 'https'),
       record('chromium', 'caddy', 'https'),
@@ -145,6 +190,8 @@ describe('comparing engines', () => {
     expect(recordsForScheme(records, 'http').map((r) => `${r.engine}@${r.stack}`)).toEqual([
       'chromium@embedded',
       'firefox@embedded',
+      'webkit@embedded',
     ]);
+    expect(recordsOfStack(records, 'embedded').map((r) => r.engine)).toEqual(['chromium', 'firefox', 'webkit']);
   });
 });

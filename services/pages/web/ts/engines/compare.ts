@@ -1,11 +1,20 @@
 import type { EngineName, EngineOutcome, EngineRecord } from '@origin-lab/contract';
 
-/** The engines' names as people write them. */
+/** The engines' names as people write them (WebKit's is WebKitGTK, with libsoup: never "Safari"). */
 export const ENGINE_LABELS: Record<EngineName, string> = {
   chromium: 'Chromium',
   firefox: 'Firefox',
   webkit: 'WebKit (GTK)',
 };
+
+/** The order engines are shown in, everywhere: one column or line each, recorded or not. */
+export const ENGINE_ORDER: readonly EngineName[] = ['chromium', 'firefox', 'webkit'];
+
+/** One engine's outcome of a case, undefined where this stack has no record of it. */
+export interface EngineCase {
+  engine: EngineName;
+  outcome: EngineOutcome | undefined;
+}
 
 /** The parts of an outcome a reader compares, in reading order, each as a short phrase. */
 const PARTS: { key: keyof EngineOutcome; say: (outcome: EngineOutcome) => string | null }[] = [
@@ -23,20 +32,44 @@ const PARTS: { key: keyof EngineOutcome; say: (outcome: EngineOutcome) => string
   },
 ];
 
-/** One outcome as phrases, the ones that differ from other's marked. */
+/**
+ * One engine's outcome as phrases, each with the engines whose outcome says otherwise in that
+ * part (none when they agree, or when the others have no outcome).
+ */
 export function describeOutcome(
   outcome: EngineOutcome,
-  other: EngineOutcome | undefined,
-): { text: string; differs: boolean }[] {
+  others: readonly EngineCase[],
+): { text: string; differsFrom: EngineName[] }[] {
   return PARTS.flatMap(({ key, say }) => {
     const text = say(outcome);
-    return text === null ? [] : [{ text, differs: other !== undefined && other[key] !== outcome[key] }];
+    if (text === null) return [];
+    const differsFrom = others.flatMap(({ engine, outcome: other }) =>
+      other !== undefined && other[key] !== outcome[key] ? [engine] : [],
+    );
+    return [{ text, differsFrom }];
   });
 }
 
-/** Whether two engines' outcomes of one case differ in anything a reader compares. */
-export function outcomesDiffer(a: EngineOutcome, b: EngineOutcome): boolean {
-  return PARTS.some(({ key }) => a[key] !== b[key]);
+/** Whether any two of the engines' outcomes of one case differ in anything a reader compares. */
+export function outcomesDiffer(outcomes: readonly (EngineOutcome | undefined)[]): boolean {
+  const recorded = outcomes.filter((outcome) => outcome !== undefined);
+  return recorded.some((a, index) => recorded.slice(index + 1).some((b) => PARTS.some(({ key }) => a[key] !== b[key])));
+}
+
+/** The record of engine among one stack's records, if there is one. */
+export function recordOf(records: readonly EngineRecord[], engine: EngineName): EngineRecord | undefined {
+  return records.find((record) => record.engine === engine);
+}
+
+/** Each engine in ENGINE_ORDER with its outcome of caseId in one stack's records (undefined where none). */
+export function casesByEngine(records: readonly EngineRecord[], caseId: string): EngineCase[] {
+  return ENGINE_ORDER.map((engine) => ({ engine, outcome: recordOf(records, engine)?.cases[caseId] }));
+}
+
+/** "Firefox", "Firefox and WebKit (GTK)", "A, B and C". */
+export function engineList(engines: readonly EngineName[]): string {
+  const labels = engines.map((engine) => ENGINE_LABELS[engine]);
+  return labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}` : (labels[0] ?? '');
 }
 
 /** The stacks records exist for, the TLS ones (as a class uses it) first. */
@@ -51,9 +84,10 @@ export function inShowingOrder(stacks: readonly string[]): string[] {
   return [...new Set(stacks)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-/** One stack's records, one per engine, in a fixed order. */
+/** One stack's records, one per engine, in ENGINE_ORDER. */
 export function recordsOfStack(records: readonly EngineRecord[], stack: string | undefined): EngineRecord[] {
-  return records.filter((record) => record.stack === stack).sort((a, b) => a.engine.localeCompare(b.engine));
+  const rank = (record: EngineRecord) => ENGINE_ORDER.indexOf(record.engine);
+  return records.filter((record) => record.stack === stack).sort((a, b) => rank(a) - rank(b));
 }
 
 /**
@@ -69,11 +103,16 @@ export function recordsForScheme(records: readonly EngineRecord[], scheme: strin
 
 /**
  * The records the build published beside the pages: one stack's, or one ready case (by its id)
- * with only that case in each record. None if there are none.
+ * in the records a page of scheme shows (recordsForScheme), only that case in each. None if
+ * there are none.
  */
-export function loadEngineRecords(which: { stack: string } | { caseId: string }): Promise<EngineRecord[]> {
+export function loadEngineRecords(
+  which: { stack: string } | { caseId: string; scheme: string },
+): Promise<EngineRecord[]> {
   return readJson(
-    'stack' in which ? `/engine-records/stacks/${which.stack}.json` : `/engine-records/${which.caseId}.json`,
+    'stack' in which
+      ? `/engine-records/stacks/${which.stack}.json`
+      : `/engine-records/${which.scheme}/${which.caseId}.json`,
     [],
   );
 }

@@ -3,10 +3,14 @@ import { byId, h } from '../frame/dom.js';
 import { setupPage } from '../page/setup-page.js';
 import {
   ENGINE_LABELS,
+  ENGINE_ORDER,
+  casesByEngine,
   loadEngineRecords,
   loadRecordedStacks,
   outcomesDiffer,
+  recordOf,
   recordsOfStack,
+  type EngineCase,
 } from '../engines/compare.js';
 import { outcomePhrases } from '../engines/outcome-view.js';
 import { PRESETS } from '../playground/presets.js';
@@ -19,36 +23,39 @@ const VERDICTS: Record<EngineOutcome['agreement'], { sign: string; text: string 
   disagree: { sign: '\u2718', text: 'not as the spec says' },
 };
 
-/** One engine's cell: the verdict, then the outcome's phrases, those that differ from the other engine marked. */
-function cell(outcome: EngineOutcome | undefined, other: EngineOutcome | undefined): HTMLTableCellElement {
-  if (!outcome) return h('td', {}, 'not recorded');
+/** One engine's cell: the verdict, then the outcome's phrases, those where other engines did otherwise marked. */
+function cell({ engine, outcome }: EngineCase, cases: EngineCase[]): HTMLTableCellElement {
+  if (!outcome) return h('td', {}, 'not recorded on this stack');
   const verdict = VERDICTS[outcome.agreement];
   return h(
     'td',
     { class: `verdict-${outcome.agreement}` },
     h('span', { class: 'verdict', title: verdict.text }, `${verdict.sign} `),
     h('span', { class: 'visually-hidden' }, `${verdict.text}: `),
-    ...outcomePhrases(outcome, other),
+    ...outcomePhrases(engine, outcome, cases),
   );
 }
 
+/** A column per engine, in ENGINE_ORDER, whether or not this stack has its record. */
 function render(records: EngineRecord[], stack: string): void {
   const shown = recordsOfStack(records, stack);
-  byId('versions').textContent = shown
-    .map((record) => `${ENGINE_LABELS[record.engine]} ${record.version}, recorded ${record.recordedAt.slice(0, 10)}`)
-    .join('; ');
+  byId('versions').textContent = ENGINE_ORDER.map((engine) => {
+    const record = recordOf(shown, engine);
+    return record
+      ? `${ENGINE_LABELS[engine]} ${record.version}, recorded ${record.recordedAt.slice(0, 10)}`
+      : `${ENGINE_LABELS[engine]} not recorded on this stack`;
+  }).join('; ');
   byId('engines-head').replaceChildren(
     h('th', { scope: 'col' }, 'Case'),
-    ...shown.map((record) => h('th', { scope: 'col' }, ENGINE_LABELS[record.engine])),
+    ...ENGINE_ORDER.map((engine) => h('th', { scope: 'col' }, ENGINE_LABELS[engine])),
   );
   const table = byId<HTMLTableElement>('engines');
   for (const body of Array.from(table.tBodies)) body.remove();
   let differing = 0;
   for (const group of new Set(PRESETS.map((preset) => preset.group))) {
     const rows = PRESETS.filter((preset) => preset.group === group).map((preset) => {
-      const outcomes = shown.map((record) => record.cases[preset.id]);
-      const [first, second] = outcomes;
-      const differs = first !== undefined && second !== undefined && outcomesDiffer(first, second);
+      const cases = casesByEngine(shown, preset.id);
+      const differs = outcomesDiffer(cases.map(({ outcome }) => outcome));
       if (differs) differing++;
       return h(
         'tr',
@@ -59,14 +66,14 @@ function render(records: EngineRecord[], stack: string): void {
           h('a', { href: `/playground.html#${preset.fragment}` }, preset.name),
           differs ? h('span', { class: 'differs-mark' }, ' \u2260 the engines differ') : '',
         ),
-        ...outcomes.map((outcome, index) => cell(outcome, outcomes[1 - index])),
+        ...cases.map((one) => cell(one, cases)),
       );
     });
     table.append(
       h(
         'tbody',
         {},
-        h('tr', {}, h('th', { scope: 'rowgroup', colspan: String(shown.length + 1), class: 'group' }, group)),
+        h('tr', {}, h('th', { scope: 'rowgroup', colspan: String(ENGINE_ORDER.length + 1), class: 'group' }, group)),
         ...rows,
       ),
     );

@@ -1,13 +1,13 @@
 import type { EngineRecord } from '@origin-lab/contract';
 import { byId, h } from '../frame/dom.js';
-import { ENGINE_LABELS, loadEngineRecords, recordsForScheme } from '../engines/compare.js';
+import { ENGINE_LABELS, casesByEngine, loadEngineRecords, recordOf } from '../engines/compare.js';
 import { outcomePhrases } from '../engines/outcome-view.js';
 import type { CaseForm } from './case-form.js';
 import { PRESETS, type Preset } from './presets.js';
 
 /**
- * "Chromium did this, Firefox did that" for the case the form holds, when it is a ready case:
- * from the e2e suite's records, each case's fetched the first time the form holds it.
+ * "Chromium did this, Firefox that, WebKit (GTK) that" for the case the form holds, when it is a
+ * ready case: from the e2e suite's records, each case's fetched the first time the form holds it.
  */
 export function engineRow(form: CaseForm): () => Promise<void> {
   const recordsByCase = new Map<string, Promise<EngineRecord[]>>();
@@ -28,12 +28,17 @@ export function engineRow(form: CaseForm): () => Promise<void> {
       );
       return;
     }
-    if (!recordsByCase.has(preset.id)) recordsByCase.set(preset.id, loadEngineRecords({ caseId: preset.id }));
-    const records = recordsForScheme((await recordsByCase.get(preset.id)) ?? [], location.protocol.replace(':', ''));
+    if (!recordsByCase.has(preset.id))
+      recordsByCase.set(
+        preset.id,
+        loadEngineRecords({ caseId: preset.id, scheme: location.protocol.replace(':', '') }),
+      );
+    // One stack's: the one for this page's scheme.
+    const records = (await recordsByCase.get(preset.id)) ?? [];
     // The form may have moved on while the records came.
     if (currentPreset() !== preset) return;
-    const outcomes = records.map((record) => ({ record, outcome: record.cases[preset.id] }));
-    if (outcomes.every(({ outcome }) => outcome === undefined)) {
+    const cases = casesByEngine(records, preset.id);
+    if (cases.every(({ outcome }) => outcome === undefined)) {
       row.replaceChildren(h('p', {}, `\u201c${preset.name}\u201d has no engine records yet. `, allCases, '.'));
       return;
     }
@@ -42,14 +47,16 @@ export function engineRow(form: CaseForm): () => Promise<void> {
       h(
         'ul',
         {},
-        ...outcomes.map(({ record, outcome }) => {
-          const other = outcomes.find((item) => item.record !== record)?.outcome;
+        ...cases.map(({ engine, outcome }) => {
+          const record = recordOf(records, engine);
           return h(
             'li',
             {},
-            h('strong', {}, `${ENGINE_LABELS[record.engine]} ${record.version}`),
+            h('strong', {}, record ? `${ENGINE_LABELS[engine]} ${record.version}` : ENGINE_LABELS[engine]),
             ': ',
-            ...(outcome ? outcomePhrases(outcome, other) : ['not recorded']),
+            ...(outcome
+              ? outcomePhrases(engine, outcome, cases)
+              : [record ? 'not recorded' : 'not recorded on this stack']),
             '.',
           );
         }),
