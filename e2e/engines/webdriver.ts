@@ -38,7 +38,6 @@ export class WebDriverPage implements EnginePage {
 
   private constructor(
     readonly label: string,
-    readonly version: string,
     private readonly browser: Browser,
     private readonly driver: DriverGroup,
   ) {}
@@ -63,13 +62,18 @@ export class WebDriverPage implements EnginePage {
         SESSION_MS,
         'a WebKitWebDriver session',
       );
-      const version = String((browser.capabilities as { browserVersion?: string }).browserVersion ?? '');
+      const version = sessionVersion(browser);
       const label = `WebKit (GTK) ${version.split('.').slice(0, 2).join('.') || '?'}`;
-      return new WebDriverPage(label, version, browser, driver);
+      return new WebDriverPage(label, browser, driver);
     } catch (err) {
       await driver.stop();
       throw new Error(`WebKit could not start: ${(err as Error).message}\n${driver.lastOutput()}`, { cause: err });
     }
+  }
+
+  /** WebKitGTK's own version, as the session reports it (e.g. 2.50.6). */
+  get version(): string {
+    return sessionVersion(this.browser);
   }
 
   async open(url: string): Promise<void> {
@@ -272,6 +276,11 @@ class DriverGroup {
       return false;
     }
   }
+}
+
+/** The browserVersion a WebDriver session reports, or '' where it reports none. */
+function sessionVersion(browser: Browser): string {
+  return String((browser.capabilities as { browserVersion?: string }).browserVersion ?? '');
 }
 
 function freePort(): Promise<number> {
