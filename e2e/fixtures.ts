@@ -1,7 +1,7 @@
 import { test as base, expect, type Browser } from '@playwright/test';
 import type { EnginePage } from './engines/engine.js';
 import { openEnginePage } from './engines/open.js';
-import { stackEnvName, type StackInfo, type StackName } from './stacks/stack.js';
+import { browserSettings, stackEnvName, type StackInfo, type StackName } from './stacks/stack.js';
 
 /**
  * The tag of the tests that run in every engine, WebKit over WebDriver included: they drive the
@@ -37,8 +37,8 @@ export interface StackFixtures {
  */
 export const test = base.extend<{ enginePage: EnginePage; _engineNeutralOnly: void }, StackFixtures & StackOptions>({
   /** A page in the project's engine, closed with everything it started when the test ends. */
-  enginePage: async ({ browser, browserName }, use) => {
-    const page = await openEnginePage(browser, browserName);
+  enginePage: async ({ browser, browserName, stack }, use) => {
+    const page = await openEnginePage(browser, browserName, browserSettings(stack));
     try {
       await use(page);
     } finally {

@@ -1,19 +1,18 @@
 import { defineConfig } from '@playwright/test';
 import { launchOptions } from './browsers.js';
 import { selectedBrowsers, selectedStacks } from './stacks/index.js';
-import { stackEnvName, type StackInfo, type StackName } from './stacks/stack.js';
+import { browserSettings, stackEnvName, type BrowserSettings, type StackInfo, type StackName } from './stacks/stack.js';
 import type { StackOptions } from './fixtures.js';
 
 /**
- * What a stack tells its browsers: the CA its TLS front uses, and the names they resolve to
- * loopback. The global setup publishes these before the workers start, and each worker evaluates
- * this file, so the browsers a worker launches have them from the start. (The runner's own
- * evaluation, before the setup, launches no browser and needs none.)
+ * What a stack tells its browsers (stacks/stack.ts). The global setup publishes the stack before
+ * the workers start, and each worker evaluates this file, so the browsers a worker launches have
+ * them from the start. (The runner's own evaluation, before the setup, launches no browser and
+ * needs none.) WebKit gets the same settings through the stack fixture (engines/open.ts).
  */
-function browserSettings(stackName: StackName): { caCerts: string[]; loopbackNames: readonly string[] } {
+function settingsOf(stackName: StackName): BrowserSettings {
   const raw = process.env[stackEnvName(stackName)];
-  const info = raw ? (JSON.parse(raw) as StackInfo) : undefined;
-  return { caCerts: info?.caCert ? [info.caCert] : [], loopbackNames: info?.loopbackNames ?? [] };
+  return browserSettings(raw ? (JSON.parse(raw) as StackInfo) : undefined);
 }
 
 export default defineConfig<object, StackOptions>({
@@ -28,7 +27,7 @@ export default defineConfig<object, StackOptions>({
   reporter: process.env.CI ? [['list']] : [['list']],
   use: { actionTimeout: 15_000, navigationTimeout: 20_000, trace: 'off' },
   projects: selectedStacks().flatMap((stackName) => {
-    const { caCerts, loopbackNames } = browserSettings(stackName);
+    const { caCerts, loopbackNames } = settingsOf(stackName);
     return selectedBrowsers().map((browserName) => ({
       name: `${stackName}-${browserName}`,
       use: { stackName, browserName, launchOptions: launchOptions(browserName, caCerts, loopbackNames) },

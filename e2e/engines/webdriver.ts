@@ -4,8 +4,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { remote } from 'webdriverio';
-import { miniBrowser, webkitDriver } from '../browsers.js';
+import { webkitDriver } from '../browsers.js';
+import type { BrowserSettings } from '../stacks/stack.js';
 import { FINISHED, type EnginePage, type ExperimentResult } from './engine.js';
+import { startLoopbackProxy, type LoopbackProxy } from './loopback-proxy.js';
+import { verifiedServerCertificates } from './pinned-certificates.js';
+import { webkitCapabilities } from './webkit-capabilities.js';
 
 /** Every wait here is bounded: these are the bounds. */
 const DRIVER_READY_MS = 20_000;
@@ -31,7 +35,8 @@ type Browser = WebdriverIO.Browser;
  * BiDi): no console and no network events, so everything comes from the page. There is no
  * headless mode: the driver runs on an Xvfb display with a session bus of its own, all in one
  * process group that close() stops, as does the worker's exit (and the watchdog, if the worker
- * is killed).
+ * is killed). On a stack with names no DNS answers, a forward proxy of its own sends them to
+ * loopback (webkit-capabilities.ts); close() stops it too.
  */
 export class WebDriverPage implements EnginePage {
   private closed = false;
@@ -40,11 +45,20 @@ export class WebDriverPage implements EnginePage {
     readonly label: string,
     private readonly browser: Browser,
     private readonly driver: DriverGroup,
+    private readonly proxy: LoopbackProxy | undefined,
   ) {}
 
-  static async open(): Promise<WebDriverPage> {
-    const driver = await DriverGroup.start();
+  static async open(settings: BrowserSettings): Promise<WebDriverPage> {
+    const proxy = settings.loopbackNames.length > 0 ? await startLoopbackProxy(settings.loopbackNames) : undefined;
+    let driver: DriverGroup;
     try {
+      driver = await DriverGroup.start();
+    } catch (err) {
+      await proxy?.stop();
+      throw err;
+    }
+    try {
+      const certificates = await verifiedServerCertificates(settings, driver.home);
       const browser = await withTimeout(
         remote({
           hostname: '127.0.0.1',
@@ -53,20 +67,17 @@ export class WebDriverPage implements EnginePage {
           logLevel: 'silent',
           connectionRetryTimeout: SESSION_MS,
           connectionRetryCount: 0,
-          capabilities: {
-            browserName: 'MiniBrowser',
-            'webkitgtk:browserOptions': { binary: miniBrowser, args: ['--automation'] },
-            'wdio:enforceWebDriverClassic': true,
-          } as WebdriverIO.Capabilities,
+          capabilities: webkitCapabilities(certificates, proxy?.port),
         }),
         SESSION_MS,
         'a WebKitWebDriver session',
       );
       const version = sessionVersion(browser);
       const label = `WebKit (GTK) ${version.split('.').slice(0, 2).join('.') || '?'}`;
-      return new WebDriverPage(label, browser, driver);
+      return new WebDriverPage(label, browser, driver, proxy);
     } catch (err) {
       await driver.stop();
+      await proxy?.stop();
       throw new Error(`WebKit could not start: ${(err as Error).message}\n${driver.lastOutput()}`, { cause: err });
     }
   }
@@ -79,11 +90,18 @@ export class WebDriverPage implements EnginePage {
   async open(url: string): Promise<void> {
     await withTimeout(this.browser.url(url), PAGE_LOAD_MS, `loading ${url}`);
     const origin = new URL(url).origin;
-    await this.browser.waitUntil(async () => (await this.text('#origin-self')) === origin, {
-      timeout: PAGE_LOAD_MS,
-      interval: 250,
-      timeoutMsg: `${url}: #origin-self did not show ${origin} within ${PAGE_LOAD_MS} ms`,
-    });
+    try {
+      await this.browser.waitUntil(async () => (await this.text('#origin-self')) === origin, {
+        timeout: PAGE_LOAD_MS,
+        interval: 250,
+      });
+    } catch (err) {
+      // WebKit's own error page (a TLS or network failure) says why; so does the page's text.
+      const shown = (await this.evaluate(() => `${location.href}: ${document.body?.innerText ?? ''}`)).slice(0, 300);
+      throw new Error(`${url}: #origin-self did not show ${origin} within ${PAGE_LOAD_MS} ms; the page shows ${shown}`, {
+        cause: err,
+      });
+    }
   }
 
   text(selector: string): Promise<string | null> {
@@ -177,6 +195,7 @@ export class WebDriverPage implements EnginePage {
       // The group is stopped below either way.
     } finally {
       await this.driver.stop();
+      await this.proxy?.stop();
     }
   }
 }
@@ -189,7 +208,8 @@ class DriverGroup {
   private constructor(
     readonly port: number,
     private readonly child: ChildProcess,
-    private readonly home: string,
+    /** The group's HOME, removed when it stops: the session's own files go here too. */
+    readonly home: string,
   ) {
     process.on('exit', this.onExit);
     child.stderr?.on('data', (chunk: Buffer) => {

@@ -18,6 +18,23 @@ export interface Stack {
 /** What workers need to reach a stack started by the global setup. */
 export type StackInfo = Omit<Stack, 'stop'>;
 
+/** What a stack tells its browsers: the CA its TLS front uses, its origins, and the names they resolve to loopback. */
+export interface BrowserSettings {
+  caCerts: string[];
+  /** The stack's origins (WebKit is told per host which certificate to accept: engines/pinned-certificates.ts). */
+  origins: readonly string[];
+  loopbackNames: readonly string[];
+}
+
+/** A stack's browser settings; none for a stack that is not running (the runner's own evaluation). */
+export function browserSettings(info: StackInfo | undefined): BrowserSettings {
+  return {
+    caCerts: info?.caCert ? [info.caCert] : [],
+    origins: info?.origins ?? [],
+    loopbackNames: info?.loopbackNames ?? [],
+  };
+}
+
 export type StackName = 'embedded' | 'lan' | 'caddy' | 'compose';
 
 export function stackEnvName(name: StackName): string {

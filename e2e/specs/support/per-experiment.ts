@@ -2,6 +2,7 @@ import type { Browser, Page } from '@playwright/test';
 import type { EnginePage, ExperimentResult } from '../../engines/engine.js';
 import { openEnginePage } from '../../engines/open.js';
 import { EVERY_ENGINE } from '../../fixtures.js';
+import { browserSettings, type BrowserSettings } from '../../stacks/stack.js';
 import { expect, test, type ServerClient } from './server.js';
 
 /** What a page's run and its expectations may look at besides an experiment's own result. */
@@ -79,9 +80,9 @@ export function experimentTests<R extends PageRun>(plan: ExperimentPlan<R>): voi
     let run: (R & { ids: string[] }) | undefined;
     // Playwright's browser in chromium and firefox projects; in a webkit project nothing is
     // launched for it (fixtures.ts), and the run goes through WebDriver.
-    test.beforeAll(async ({ browser, browserName, origins }) => {
+    test.beforeAll(async ({ browser, browserName, origins, stack }) => {
       test.setTimeout(plan.runTimeout + 30_000);
-      run = await runPage(browser, plan, { browserName, origins });
+      run = await runPage(browser, plan, { browserName, origins }, browserSettings(stack));
     });
     const ran = () => {
       if (!run) throw new Error(`${plan.page}: the page's run did not happen`);
@@ -130,8 +131,9 @@ async function runPage<R extends PageRun>(
   browser: Browser,
   plan: ExperimentPlan<R>,
   context: RunContext,
+  settings: BrowserSettings,
 ): Promise<R & { ids: string[] }> {
-  const page = await openEnginePage(browser, context.browserName);
+  const page = await openEnginePage(browser, context.browserName, settings);
   try {
     const run =
       plan.run ??

@@ -1,8 +1,7 @@
-import dns from 'node:dns';
 import { readFileSync } from 'node:fs';
-import type { LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
 import { test as base } from '../../fixtures.js';
+import { loopbackLookup } from '../../stacks/loopback.js';
 import type { StackInfo } from '../../stacks/stack.js';
 
 export interface ServerAnswer {
@@ -15,22 +14,6 @@ export interface ServerAnswer {
 /** The server's view, read as curl would: no browser, no CORS, every header and body readable. */
 export interface ServerClient {
   get(url: string): Promise<ServerAnswer>;
-}
-
-/**
- * glibc does not resolve *.localhost (browsers do), and a LAN stack's names have no DNS here (its
- * browsers are told the same): send those names to loopback.
- */
-function loopbackLookup(loopbackNames: readonly string[]): LookupFunction {
-  return (hostname, options, callback) => {
-    if (hostname === 'localhost' || hostname.endsWith('.localhost') || loopbackNames.includes(hostname)) {
-      if (options.all)
-        (callback as (err: null, addresses: dns.LookupAddress[]) => void)(null, [{ address: '127.0.0.1', family: 4 }]);
-      else callback(null, '127.0.0.1', 4);
-      return;
-    }
-    dns.lookup(hostname, options, callback as never);
-  };
 }
 
 function serverClient(stack: StackInfo): { client: ServerClient; close: () => Promise<void> } {
