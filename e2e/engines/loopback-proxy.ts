@@ -15,8 +15,24 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
+/** headers without the hop's own; a WebSocket handshake keeps its Upgrade and Connection, which are its request. */
 function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+  const handshake = headers.upgrade !== undefined;
+  return Object.fromEntries(
+    Object.entries(headers).filter(
+      ([name]) => !HOP_BY_HOP.has(name) || (handshake && (name === 'upgrade' || name === 'connection')),
+    ),
+  );
+}
+
+/** The URL a proxy request names (absolute form): http:, or ws: for a WebSocket handshake; else undefined. */
+function targetOf(url: string | undefined): URL | undefined {
+  try {
+    const target = new URL(url ?? '');
+    return target.protocol === 'http:' || target.protocol === 'ws:' ? target : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface LoopbackProxy {
@@ -30,8 +46,11 @@ export interface LoopbackProxy {
  * loopbackNames (and *.localhost) go to 127.0.0.1, everything else where its URL names, as a
  * LAN's DNS would send them. The request goes on as it came (Host included, minus the hop's own
  * headers) and the answer streams back as it arrives (server-sent events included); when the
- * engine drops a request, the proxy drops it upstream too, so the server sees the close. Plain
- * HTTP only: no CONNECT (the LAN stack has no TLS).
+ * engine drops a request, the proxy drops it upstream too, so the server sees the close. WebKit
+ * sends a ws: handshake as `GET ws://...` with Upgrade (measured): it goes on like any request,
+ * its Upgrade kept; an answer other than 101 comes back like any answer (WebKit then reuses the
+ * connection for its next request: measured). The service has no WebSocket route (SPEC.md), so
+ * no 101 is relayed: the proxy would answer 502. No CONNECT: the LAN stack has no TLS.
  *
  * Written on node:http rather than taken from npm: `proxy` cannot send a name to another address,
  * `http-proxy` is unmaintained since 2020, and this is as short as wiring either.
@@ -40,11 +59,8 @@ export async function startLoopbackProxy(loopbackNames: readonly string[]): Prom
   const agent = new Agent({ keepAlive: true });
   const lookup = loopbackLookup(loopbackNames);
   const server = createServer((incoming, answer) => {
-    let target: URL;
-    try {
-      target = new URL(incoming.url ?? '');
-      if (target.protocol !== 'http:') throw new Error(target.protocol);
-    } catch {
+    const target = targetOf(incoming.url);
+    if (!target) {
       answer.writeHead(400, { 'content-type': 'text/plain' }).end('an absolute http:// URL, please: this is a proxy');
       return;
     }
@@ -72,7 +88,6 @@ export async function startLoopbackProxy(loopbackNames: readonly string[]): Prom
     });
     incoming.pipe(outgoing);
   });
-  server.on('connect', (_request, socket) => socket.end('HTTP/1.1 501 Not Implemented\r\n\r\n'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', resolve);
