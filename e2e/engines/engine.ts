@@ -20,8 +20,21 @@ export interface EnginePage {
   open(url: string): Promise<void>;
   /** The text of the first element matching selector, or null when there is none. */
   text(selector: string): Promise<string | null>;
-  /** Runs fn in the page (no arguments; it must not close over anything) and returns its JSON result. */
-  evaluate<T>(fn: () => T): Promise<T>;
+  /** Loads url and waits for its load event only (a page without the frame, e.g. /away.html). */
+  navigate(url: string): Promise<void>;
+  /**
+   * Runs fn in the page (no arguments; it must not close over anything) and returns its JSON
+   * result; a promise is awaited.
+   */
+  evaluate<T>(fn: () => T | Promise<T>): Promise<T>;
+  /** Runs a classic script's source in the page, as the driver runs scripts (the page's CSP does not apply). */
+  addScript(source: string): Promise<void>;
+  /** Makes the viewport width x height CSS pixels (a phone held upright: 390 x 844). */
+  setViewport(width: number, height: number): Promise<void>;
+  /** Focuses the first element matching selector, as its focus() does. */
+  focus(selector: string): Promise<void>;
+  /** Presses one key as the user would, on whatever has the focus. */
+  press(key: 'Tab' | 'Enter'): Promise<void>;
   /** A real click on the first element matching selector (a script's click() does not count as the user's in WebKit). */
   click(selector: string): Promise<void>;
   /** Waits until fn, run in the page as evaluate runs it, returns true; fails naming what after timeout ms. */

@@ -7,7 +7,8 @@ export class PlaywrightPage implements EnginePage {
   private constructor(
     readonly label: string,
     readonly version: string,
-    private readonly context: BrowserContext,
+    /** What close() ends: the page's own context, or the page alone in a context shared with others. */
+    private readonly end: () => Promise<void>,
     /** The Playwright page: what only Playwright sees (network events) is read here. */
     readonly page: Page,
   ) {}
@@ -15,11 +16,37 @@ export class PlaywrightPage implements EnginePage {
   static async open(browser: Browser, label: string): Promise<PlaywrightPage> {
     const context = await browser.newContext();
     try {
-      return new PlaywrightPage(label, browser.version(), context, await context.newPage());
+      return new PlaywrightPage(label, browser.version(), () => context.close(), await context.newPage());
     } catch (err) {
       await context.close();
       throw err;
     }
+  }
+
+  /** A page in a context that others share (a visitor's pages: one cookie jar); close() closes the page only. */
+  static async inContext(context: BrowserContext, label: string): Promise<PlaywrightPage> {
+    const page = await context.newPage();
+    return new PlaywrightPage(label, context.browser()?.version() ?? '', () => page.close(), page);
+  }
+
+  async navigate(url: string): Promise<void> {
+    await this.page.goto(url);
+  }
+
+  async addScript(source: string): Promise<void> {
+    await this.page.evaluate(source);
+  }
+
+  setViewport(width: number, height: number): Promise<void> {
+    return this.page.setViewportSize({ width, height });
+  }
+
+  focus(selector: string): Promise<void> {
+    return this.page.locator(selector).first().focus();
+  }
+
+  press(key: 'Tab' | 'Enter'): Promise<void> {
+    return this.page.keyboard.press(key);
   }
 
   open(url: string): Promise<void> {
@@ -30,7 +57,7 @@ export class PlaywrightPage implements EnginePage {
     return this.page.locator(selector).first().textContent();
   }
 
-  evaluate<T>(fn: () => T): Promise<T> {
+  evaluate<T>(fn: () => T | Promise<T>): Promise<T> {
     return this.page.evaluate(fn) as Promise<T>;
   }
 
@@ -62,7 +89,7 @@ export class PlaywrightPage implements EnginePage {
     return experimentIds(this.page);
   }
 
-  async close(): Promise<void> {
-    await this.context.close();
+  close(): Promise<void> {
+    return this.end();
   }
 }

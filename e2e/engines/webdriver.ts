@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { remote } from 'webdriverio';
+import { Key, remote } from 'webdriverio';
 import { webkitDriver } from '../browsers.js';
 import type { BrowserSettings } from '../stacks/stack.js';
 import { FINISHED, type EnginePage, type ExperimentResult } from './engine.js';
@@ -98,9 +98,12 @@ export class WebDriverPage implements EnginePage {
     } catch (err) {
       // WebKit's own error page (a TLS or network failure) says why; so does the page's text.
       const shown = (await this.evaluate(() => `${location.href}: ${document.body?.innerText ?? ''}`)).slice(0, 300);
-      throw new Error(`${url}: #origin-self did not show ${origin} within ${PAGE_LOAD_MS} ms; the page shows ${shown}`, {
-        cause: err,
-      });
+      throw new Error(
+        `${url}: #origin-self did not show ${origin} within ${PAGE_LOAD_MS} ms; the page shows ${shown}`,
+        {
+          cause: err,
+        },
+      );
     }
   }
 
@@ -110,8 +113,37 @@ export class WebDriverPage implements EnginePage {
     >;
   }
 
-  evaluate<T>(fn: () => T): Promise<T> {
+  async navigate(url: string): Promise<void> {
+    await withTimeout(this.browser.url(url), PAGE_LOAD_MS, `loading ${url}`);
+  }
+
+  /** WebDriver's Execute Script awaits a promise the script returns (W3C; measured in WebKitGTK 2.50). */
+  evaluate<T>(fn: () => T | Promise<T>): Promise<T> {
     return this.browser.execute(fn) as Promise<T>;
+  }
+
+  async addScript(source: string): Promise<void> {
+    await this.browser.execute(source);
+  }
+
+  /**
+   * WebDriver sets the window, not the viewport: MiniBrowser runs full-screen, without its toolbar
+   * (webkit-capabilities.ts), so the two are the same; a viewport that still differs is an error.
+   */
+  async setViewport(width: number, height: number): Promise<void> {
+    await this.browser.setWindowSize(width, height);
+    const [innerWidth, innerHeight] = await this.evaluate(() => [window.innerWidth, window.innerHeight] as const);
+    if (innerWidth !== width || innerHeight !== height)
+      throw new Error(`WebKit's viewport is ${innerWidth} x ${innerHeight}, not ${width} x ${height}`);
+  }
+
+  async focus(selector: string): Promise<void> {
+    await this.browser.execute((sel: string) => (document.querySelector(sel) as HTMLElement | null)?.focus(), selector);
+  }
+
+  /** A real key press through WebDriver's actions (webdriverio's keys). */
+  async press(key: 'Tab' | 'Enter'): Promise<void> {
+    await this.browser.keys(Key[key]);
   }
 
   async click(selector: string): Promise<void> {
@@ -217,7 +249,23 @@ class DriverGroup {
     });
   }
 
-  static async start(): Promise<DriverGroup> {
+  /**
+   * One group starts at a time in a worker: `xvfb-run -a` picks the first display without a lock
+   * file, and groups started at once (a classroom's pages) picked the same one (measured: "cannot
+   * open display"). Each waits for the one before it to be ready or to fail.
+   */
+  static start(): Promise<DriverGroup> {
+    const started = DriverGroup.starting.then(() => DriverGroup.startNow());
+    DriverGroup.starting = started.then(
+      () => undefined,
+      () => undefined,
+    );
+    return started;
+  }
+
+  private static starting: Promise<void> = Promise.resolve();
+
+  private static async startNow(): Promise<DriverGroup> {
     const port = await freePort();
     const home = mkdtempSync(join(tmpdir(), 'origin-lab-webkit-'));
     const child = spawn(

@@ -13,6 +13,10 @@ import type { HostCertificate } from './pinned-certificates.js';
  *   a name itself, as Chromium's --host-resolver-rules and Firefox's network.dns.localDomains do.
  *   It resolves *.localhost itself (measured), so the other stacks need no proxy.
  *
+ * MiniBrowser runs `--full-screen`, which hides its toolbar: the page gets the whole window, so a
+ * window set to 390 x 844 is a phone's viewport (with the toolbar no window was narrower than
+ * 447 px: measured).
+ *
  * WebKit's bubblewrap sandbox stays on: the browsers run on the host here, never in a container.
  * Inside Docker the sandbox cannot start under the default seccomp profile and would have to be
  * turned off (PLATFORM.md); nothing here does that.
@@ -22,7 +26,7 @@ export function webkitCapabilities(certificates: HostCertificate[], proxyPort?: 
     browserName: 'MiniBrowser',
     'webkitgtk:browserOptions': {
       binary: miniBrowser,
-      args: ['--automation'],
+      args: ['--automation', '--full-screen'],
       ...(certificates.length > 0 ? { certificates } : {}),
     },
     ...(proxyPort !== undefined

@@ -1,11 +1,13 @@
 import { writeFileSync } from 'node:fs';
-import type { Browser, Page } from '@playwright/test';
-import { test, expect } from '../fixtures.js';
-import { openPage, runAll } from './support/experiments.js';
-import { PHONE, seriousAccessibilityProblems, sidewaysOverflow } from './support/phone.js';
+import type { Browser } from '@playwright/test';
+import type { EnginePage } from '../engines/engine.js';
+import { openVisitor } from '../engines/visitor.js';
+import { EVERY_ENGINE, test, expect } from '../fixtures.js';
+import { browserSettings, type BrowserSettings } from '../stacks/stack.js';
+import { PHONE_VIEWPORT, seriousAccessibilityProblems, sidewaysOverflow } from './support/phone.js';
 
 /**
- * A classroom on one stack: several visitors (browser contexts: own cookies, own connections),
+ * A classroom on one stack: several visitors (engines/visitor.ts: own cookies, own connections),
  * half of them on each origin, press "Run all" on every page at the same time. Each page judges
  * its own experiments; with one shared server, every one must still agree (or show a measured
  * engine difference). CLASSROOM_VISITORS sets how many; CI keeps it small, `npm run bench` runs
@@ -29,26 +31,41 @@ interface Run {
  * One visitor runs every page. Every second one is on a phone: its pages stay open, to be checked
  * once the whole class is done (see phoneChecks).
  */
-async function visitor(browser: Browser, origin: string, onPhone: boolean) {
-  const context = await browser.newContext(onPhone ? PHONE : {});
-  const kept: { name: string; page: Page }[] = [];
+async function visitor(
+  browser: Browser,
+  browserName: string,
+  settings: BrowserSettings,
+  origin: string,
+  onPhone: boolean,
+) {
+  const person = await openVisitor(browser, browserName, settings, onPhone ? PHONE_VIEWPORT : undefined);
+  const kept: { name: string; page: EnginePage }[] = [];
   const runPage = async (name: string): Promise<Run[]> => {
-    const page = await context.newPage();
-    await openPage(page, `${origin}/${name}.html`);
-    const experiments = await runAll(page, PAGE_TIMEOUT_MS);
+    const page = await person.newPage();
+    await page.open(`${origin}/${name}.html`);
+    const experiments = await page.runAll(PAGE_TIMEOUT_MS);
     if (onPhone) kept.push({ name, page });
     else await page.close();
     return Object.entries(experiments).map(([id, { state }]) => ({ page: name, id, state }));
   };
   const runs: Run[] = [];
   try {
-    if (!ONE_PAGE_AT_A_TIME) runs.push(...(await Promise.all(PAGES.map(runPage))).flat());
+    // Every page settled before a failure closes the visitor, so no page opens after its close.
+    if (!ONE_PAGE_AT_A_TIME) runs.push(...(await settledAll(PAGES.map(runPage))).flat());
     else for (const name of PAGES) runs.push(...(await runPage(name)));
   } catch (err) {
-    await context.close();
+    await person.close();
     throw err;
   }
-  return { runs, phonePages: kept, close: () => context.close() };
+  return { runs, phonePages: kept, close: () => person.close() };
+}
+
+/** Promise.all that waits for every promise to settle before it fails with the first failure. */
+async function settledAll<T>(promises: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(promises);
+  const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<T>).value);
 }
 
 /**
@@ -57,7 +74,7 @@ async function visitor(browser: Browser, origin: string, onPhone: boolean) {
  * is clean, else what was found. Checked one page at a time after the class is done, because axe
  * is heavy and would slow the timing experiments of pages still running.
  */
-async function phoneChecks(pages: readonly { name: string; page: Page }[]): Promise<Run[]> {
+async function phoneChecks(pages: readonly { name: string; page: EnginePage }[]): Promise<Run[]> {
   const runs: Run[] = [];
   for (const { name, page } of pages) {
     const overflow = await sidewaysOverflow(page);
@@ -68,45 +85,61 @@ async function phoneChecks(pages: readonly { name: string; page: Page }[]): Prom
   return runs;
 }
 
-test('a classroom: every visitor runs every page at once, and every experiment agrees', async ({
-  browser,
-  browserName,
-  origins,
-}) => {
-  const phones = Math.floor(VISITORS / 2);
-  test.setTimeout(
-    PAGE_TIMEOUT_MS * (ONE_PAGE_AT_A_TIME ? PAGES.length : 1) + phones * PAGES.length * PHONE_CHECK_TIMEOUT_MS + 60_000,
-  );
-  const origin = (n: number) => (n % 2 === 0 ? origins.self : origins.other);
-  const started = Date.now();
-  const visitors = await Promise.all(
-    Array.from({ length: VISITORS }, (_, n) => visitor(browser, origin(n), n % 2 === 1)),
-  );
-  const seconds = (Date.now() - started) / 1_000;
-  let phoneRuns: Run[];
-  try {
-    phoneRuns = await phoneChecks(visitors.flatMap((v) => v.phonePages));
-  } finally {
-    await Promise.all(visitors.map((v) => v.close()));
-  }
-
-  const all = [...visitors.flatMap((v) => v.runs), ...phoneRuns];
-  if (process.env.CLASSROOM_REPORT) {
-    const agreeing = all.filter((run) => run.state === 'agree' || run.state === 'known-difference').length;
-    const report = {
-      browser: browserName,
-      visitors: VISITORS,
-      pages: PAGES.length,
-      runs: all.length,
-      agreeing,
-      seconds,
-    };
-    writeFileSync(
-      process.env.CLASSROOM_REPORT,
-      JSON.stringify({ ...report, failing: all.filter((r) => r.state !== 'agree' && r.state !== 'known-difference') }),
+test(
+  'a classroom: every visitor runs every page at once, and every experiment agrees',
+  {
+    tag: EVERY_ENGINE,
+  },
+  async ({ browser, browserName, origins, stack }) => {
+    const phones = Math.floor(VISITORS / 2);
+    test.setTimeout(
+      PAGE_TIMEOUT_MS * (ONE_PAGE_AT_A_TIME ? PAGES.length : 1) +
+        phones * PAGES.length * PHONE_CHECK_TIMEOUT_MS +
+        60_000,
     );
-  }
-  expect(all.length).toBeGreaterThan(VISITORS * PAGES.length);
-  const notAgreeing = all.filter((run) => run.state !== 'agree' && run.state !== 'known-difference');
-  expect(notAgreeing).toEqual([]);
-});
+    const origin = (n: number) => (n % 2 === 0 ? origins.self : origins.other);
+    const started = Date.now();
+    const arriving = await Promise.allSettled(
+      Array.from({ length: VISITORS }, (_, n) =>
+        visitor(browser, browserName, browserSettings(stack), origin(n), n % 2 === 1),
+      ),
+    );
+    const visitors = arriving.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const failed = arriving.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed) {
+      // A visitor that failed closed itself; the others close before the test fails.
+      await Promise.all(visitors.map((v) => v.close()));
+      throw failed.reason;
+    }
+    const seconds = (Date.now() - started) / 1_000;
+    let phoneRuns: Run[];
+    try {
+      phoneRuns = await phoneChecks(visitors.flatMap((v) => v.phonePages));
+    } finally {
+      await Promise.all(visitors.map((v) => v.close()));
+    }
+
+    const all = [...visitors.flatMap((v) => v.runs), ...phoneRuns];
+    if (process.env.CLASSROOM_REPORT) {
+      const agreeing = all.filter((run) => run.state === 'agree' || run.state === 'known-difference').length;
+      const report = {
+        browser: browserName,
+        visitors: VISITORS,
+        pages: PAGES.length,
+        runs: all.length,
+        agreeing,
+        seconds,
+      };
+      writeFileSync(
+        process.env.CLASSROOM_REPORT,
+        JSON.stringify({
+          ...report,
+          failing: all.filter((r) => r.state !== 'agree' && r.state !== 'known-difference'),
+        }),
+      );
+    }
+    expect(all.length).toBeGreaterThan(VISITORS * PAGES.length);
+    const notAgreeing = all.filter((run) => run.state !== 'agree' && run.state !== 'known-difference');
+    expect(notAgreeing).toEqual([]);
+  },
+);

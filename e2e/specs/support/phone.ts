@@ -1,11 +1,16 @@
-import { AxeBuilder } from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { BrowserContextOptions, Page } from '@playwright/test';
+import type { EnginePage } from '../../engines/engine.js';
 
-/** A phone held upright, as a student's own device in a class. */
-export const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 } };
+/** A phone held upright, as a student's own device in a class: its viewport (EnginePage.setViewport). */
+export const PHONE_VIEWPORT = { width: 390, height: 844 } as const;
+
+/** The same phone as a Playwright context's options. */
+export const PHONE: BrowserContextOptions = { viewport: { ...PHONE_VIEWPORT } };
 
 /** How far the page scrolls sideways (0 when it fits the screen), with the widest elements that stick out. */
-export async function sidewaysOverflow(page: Page): Promise<{ pixels: number; widest: string[] }> {
+export async function sidewaysOverflow(page: EnginePage): Promise<{ pixels: number; widest: string[] }> {
   return page.evaluate(() => {
     const width = document.documentElement.clientWidth;
     const outermost: Element[] = [];
@@ -23,15 +28,31 @@ export async function sidewaysOverflow(page: Page): Promise<{ pixels: number; wi
   });
 }
 
-/** axe-core's serious and critical findings on the page as it is now: rule, impact and where. */
-export async function seriousAccessibilityProblems(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
+/** axe-core's own browser build, injected into the page as a script (every engine runs it the same way). */
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's serious and critical findings on the page as it is now: rule, impact and where.
+ * axe runs in the page itself (axe.run on the document, its default rules), so Chromium, Firefox
+ * and WebKit over WebDriver are checked alike; the pages have no frames for it to enter.
+ */
+export async function seriousAccessibilityProblems(page: EnginePage): Promise<string[]> {
+  await page.addScript(axeSource);
+  return page.evaluate(async () => {
+    interface Violation {
+      id: string;
+      impact?: string | null;
+      nodes: { target: string[] }[];
+    }
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: Violation[] }> } }).axe;
+    const { violations } = await axe.run(document);
+    return violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map(
+        (violation) =>
+          `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+      );
+  });
 }
 
 /** A phone with a touch screen, where the page's controls must be large enough to tap. */
