@@ -122,22 +122,12 @@ test('pages are served with their Content-Types and revalidated, never stale', a
   }
 });
 
-/**
- * What an engine measurably does at phone width that the others do not (a known engine
- * difference, not a pass): in WebKit (GTK) 2.50 the playground's page scrolls sideways (by 26 px
- * on 2026-11-25; window.scrollX follows). The only element past the edge is the waterfall's table,
- * inside its own `overflow-x: auto` box, which Chromium and Firefox keep there.
- */
-const PHONE_FINDINGS_KNOWN: Record<string, Record<string, unknown>> = {
-  webkit: { '/playground.html': { overflow: { pixels: expect.any(Number), widest: ['table'] }, problems: [] } },
-};
-
 test(
   'on a phone-sized screen, every page fits the width without scrolling sideways, and axe finds nothing serious',
   {
     tag: EVERY_ENGINE,
   },
-  async ({ enginePage, origins, browserName }) => {
+  async ({ enginePage, origins }) => {
     const paths = [...PAGES, '/away.html'];
     // One page for all of them (a test per page cost a new context and load each); axe in Firefox
     // takes up to half a minute a page on a busy machine, so the budget is per page.
@@ -151,7 +141,7 @@ test(
       const problems = await seriousAccessibilityProblems(enginePage);
       if (overflow.pixels > 0 || problems.length > 0) findings[path] = { overflow, problems };
     }
-    expect(findings).toEqual(PHONE_FINDINGS_KNOWN[browserName] ?? {});
+    expect(findings).toEqual({});
   },
 );
 
