@@ -234,8 +234,13 @@ export class WebDriverPage implements EnginePage {
 
 /** Xvfb, a session bus and WebKitWebDriver, in a process group of their own. */
 class DriverGroup {
+  /** The groups still running in this process: one exit listener kills them all (a classroom runs many at once). */
+  private static readonly running = new Set<DriverGroup>();
+  static {
+    process.on('exit', () => DriverGroup.running.forEach((group) => group.kill('SIGKILL')));
+  }
+
   private output = '';
-  private readonly onExit = () => this.kill('SIGKILL');
 
   private constructor(
     readonly port: number,
@@ -243,7 +248,7 @@ class DriverGroup {
     /** The group's HOME, removed when it stops: the session's own files go here too. */
     readonly home: string,
   ) {
-    process.on('exit', this.onExit);
+    DriverGroup.running.add(this);
     child.stderr?.on('data', (chunk: Buffer) => {
       this.output = (this.output + chunk.toString('utf8')).slice(-4000);
     });
@@ -324,7 +329,7 @@ class DriverGroup {
     const deadline = Date.now() + STOP_MS;
     while (Date.now() < deadline && this.groupAlive()) await new Promise((resolve) => setTimeout(resolve, 100));
     this.kill('SIGKILL');
-    process.off('exit', this.onExit);
+    DriverGroup.running.delete(this);
     rmSync(this.home, { recursive: true, force: true });
   }
 
