@@ -6,13 +6,11 @@ import { join } from 'node:path';
 
 /** The engines the suite runs in: one of each family the spec tells apart. */
 export type BrowserName = 'chromium' | 'firefox' | 'webkit';
-/** What a run uses unless E2E_BROWSERS says otherwise (npm test, CI). */
-export const allBrowsers: readonly BrowserName[] = ['chromium', 'firefox'];
 /**
- * What E2E_BROWSERS may name. webkit (WebKitGTK over W3C WebDriver, engines/webdriver.ts) runs
- * only when named: the per-experiment specs so far (docs/testing.md, "WebKit").
+ * What a run uses unless E2E_BROWSERS says otherwise (npm test, CI): all three. webkit is
+ * WebKitGTK over W3C WebDriver (engines/webdriver.ts), on the stacks stacks/index.ts names.
  */
-export const knownBrowsers: readonly BrowserName[] = [...allBrowsers, 'webkit'];
+export const allBrowsers: readonly BrowserName[] = ['chromium', 'firefox', 'webkit'];
 
 /** WebKitGTK's driver and the browser it starts (Debian's webkit2gtk-driver). */
 export const webkitDriver = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';

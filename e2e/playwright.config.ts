@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { launchOptions } from './browsers.js';
-import { selectedBrowsers, selectedStacks } from './stacks/index.js';
+import { browsersOn, selectedStacks } from './stacks/index.js';
 import { browserSettings, stackEnvName, type BrowserSettings, type StackInfo, type StackName } from './stacks/stack.js';
 import type { StackOptions } from './fixtures.js';
 
@@ -28,7 +28,7 @@ export default defineConfig<object, StackOptions>({
   use: { actionTimeout: 15_000, navigationTimeout: 20_000, trace: 'off' },
   projects: selectedStacks().flatMap((stackName) => {
     const { caCerts, loopbackNames } = settingsOf(stackName);
-    return selectedBrowsers().map((browserName) => ({
+    return browsersOn(stackName).map((browserName) => ({
       name: `${stackName}-${browserName}`,
       use: { stackName, browserName, launchOptions: launchOptions(browserName, caCerts, loopbackNames) },
     }));

@@ -53,6 +53,7 @@ export TESTCONTAINERS_HOST_OVERRIDE=${TESTCONTAINERS_HOST_OVERRIDE:-127.0.0.1}
 E2E_STACKS=$(IFS=,; echo "${chosen_stacks[*]}")
 E2E_BROWSERS=$(IFS=,; echo "${chosen_browsers[*]}")
 export E2E_STACKS E2E_BROWSERS
+[ -n "${E2E_WEBKIT_STACKS:-}" ] && export E2E_WEBKIT_STACKS
 
 step "build"
 run npm run --silent build
