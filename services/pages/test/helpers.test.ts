@@ -4,6 +4,7 @@ import {
   engineFamily,
   expectedReconnectMs,
   preflightCacheCapSeconds,
+  preflightCacheDefaultSeconds,
   sameFamilyDelay,
 } from '../web/ts/rules/engine.js';
 import {
@@ -63,6 +64,12 @@ describe('engine families', () => {
     expect(expectedReconnectMs('firefox')).toBe(5_000);
     expect(preflightCacheCapSeconds('chromium')).toBe(7_200);
     expect(preflightCacheCapSeconds('firefox')).toBe(86_400);
+  });
+
+  it('knows what was measured in WebKit (GTK) 2.50: 3 s to reconnect, a 600 s cap, 5 s without Max-Age', () => {
+    expect(expectedReconnectMs('webkit')).toBe(3_000);
+    expect(preflightCacheCapSeconds('webkit')).toBe(600);
+    expect(preflightCacheDefaultSeconds('webkit')).toBe(5);
   });
 
   it('checks a measured delay only coarsely, enough to tell 3 s from 5 s', () => {

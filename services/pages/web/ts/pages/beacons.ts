@@ -13,6 +13,7 @@ import {
   type Trip,
   type TripOptions,
 } from '../probes/page-trip.js';
+import { knownDifference } from '../rules/known-differences.js';
 import { judgeTrip, type LifecycleEvent, type TripVerdict } from '../rules/page-lifecycle.js';
 
 // The journal polls: this page leaves and comes back, and an open stream keeps Firefox from caching it.
@@ -269,11 +270,13 @@ experiment(box, {
       observed,
       summary: `60 KiB: ${first}; +1 KiB: ${second}; +10 KiB: ${third}; a single 70 KiB beacon: ${single70}; a 70 KiB keepalive fetch: ${show(observed.fetch70)}`,
       agrees: first && second && !third && !single70 && observed.fetch70 === 'TypeError',
-      // Measured on Firefox ESR 153: sendBeacon queues any size, only keepalive fetch is limited.
-      knownDifference:
-        ctx.engine === 'firefox' && first && second && third && single70 && observed.fetch70 === 'TypeError'
-          ? 'firefox does not apply the 64 KiB budget to sendBeacon (its keepalive fetch does refuse 70 KiB)'
-          : null,
+      // Where an engine queues any size (Firefox ESR 153, measured): the listed difference.
+      knownDifference: knownDifference(
+        'beacons',
+        'keepalive-budget',
+        ctx.engine,
+        first && second && third && single70 && observed.fetch70 === 'TypeError',
+      ),
     };
   },
 });
@@ -452,11 +455,13 @@ const tripStarts: Record<string, () => Promise<void>> = {
       const served = trip.permissionsPolicy === 'unload=()';
       return {
         agrees: served && v.inOrder && v.restored && !v.unloadRan,
-        // Measured on Firefox ESR 153: the policy is not implemented there.
-        knownDifference:
-          ctx.engine === 'firefox' && served && v.inOrder && !v.restored && v.unloadRan
-            ? 'firefox does not implement the unload policy: the listener runs and the page is loaded again'
-            : null,
+        // Where the policy is not implemented (Firefox ESR 153, measured): the listed difference.
+        knownDifference: knownDifference(
+          'beacons',
+          'lifecycle-unload-policy',
+          ctx.engine,
+          served && v.inOrder && !v.restored && v.unloadRan,
+        ),
       };
     },
   }),

@@ -378,7 +378,7 @@ experiment(box, {
 experiment(box, {
   id: 'preflight-answer',
   title: 'The service\u2019s preflight answer, and how long this engine keeps it',
-  predicted: `204 with Allow-Methods "GET, POST, OPTIONS", Allow-Headers "Content-Type, X-Requested-With", Max-Age 86400. Engines cap the cache: chromium at 7200 s, firefox at 86400 s (this browser: ${ctx.engine}, ${preflightCacheCapSeconds(ctx.engine) ?? 'unknown'} s). Caches may drop entries early; never depend on them.`,
+  predicted: `204 with Allow-Methods "GET, POST, OPTIONS", Allow-Headers "Content-Type, X-Requested-With", Max-Age 86400. Engines cap the cache: chromium at 7200 s, firefox at 86400 s, webkit at 600 s (this browser: ${ctx.engine}, ${preflightCacheCapSeconds(ctx.engine) ?? 'unknown'} s). Caches may drop entries early; never depend on them.`,
   async run() {
     // A same-origin OPTIONS carries Origin (it is not GET or HEAD), so the service answers it as a
     // preflight, and same-origin every header is readable.
@@ -489,7 +489,7 @@ const defaultSeconds = preflightCacheDefaultSeconds(ctx.engine);
 experiment(box, {
   id: 'preflight-cache-default',
   title: 'No Max-Age at all (the CORS lab): how long this engine keeps the preflight',
-  predicted: `Without Access-Control-Max-Age the engine picks the time: 5 s for chromium; firefox, measured, also keeps it for a few seconds (this browser: ${ctx.engine}, ${defaultSeconds ?? 'unknown'} s). PUT twice at once, then again after that time has passed: ${defaultSeconds ? 'one OPTIONS for the first two, a new one for the third' : 'an OPTIONS for every PUT'}.`,
+  predicted: `Without Access-Control-Max-Age the engine picks the time: 5 s for chromium; firefox and webkit, measured, also keep it for 5 s (this browser: ${ctx.engine}, ${defaultSeconds ?? 'unknown'} s). PUT twice at once, then again after that time has passed: ${defaultSeconds ? 'one OPTIONS for the first two, a new one for the third' : 'an OPTIONS for every PUT'}.`,
   async run() {
     const mark = marker('preflight-default');
     const url = markedUrl(`${ctx.other()}/lab/cors?allow-methods=PUT&allow-headers=Content-Type`, mark);
