@@ -41,8 +41,13 @@ export interface EnginePage {
   waitFor(fn: () => boolean, timeout: number, what: string): Promise<void>;
   /** Clicks "Run all", waits until the page says it ran, and returns every experiment it ran, by id. */
   runAll(timeout: number): Promise<Record<string, ExperimentResult>>;
-  /** Clicks one experiment's Run button and waits until it has a verdict. */
+  /**
+   * Clicks one experiment's Run button and waits until it has a verdict. Scripts only after the
+   * click: the experiment may leave the page and come back (restored, or loaded again) meanwhile.
+   */
   runExperiment(id: string, timeout: number): Promise<ExperimentResult>;
+  /** The address of the page shown now (after a trip, the one it came back to). */
+  url(): Promise<string>;
   /** What the page says of one experiment now. */
   read(id: string): Promise<ExperimentResult>;
   /** The id of every experiment on the page ("Run all" leaves some out), in page order. */

@@ -81,6 +81,10 @@ export class PlaywrightPage implements EnginePage {
     return runExperiment(this.page, id, timeout);
   }
 
+  url(): Promise<string> {
+    return Promise.resolve(this.page.url());
+  }
+
   read(id: string): Promise<ExperimentResult> {
     return readExperiment(this.page, id);
   }

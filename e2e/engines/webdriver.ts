@@ -179,12 +179,21 @@ export class WebDriverPage implements EnginePage {
 
   async runExperiment(id: string, timeout: number): Promise<ExperimentResult> {
     await this.browser.$(`section#${id}`).$('button=Run').click();
-    await this.browser.waitUntil(async () => FINISHED.test((await this.read(id)).state), {
-      timeout,
-      interval: 250,
-      timeoutMsg: `${id} had no verdict within ${timeout} ms`,
-    });
+    await this.browser.waitUntil(
+      async () => {
+        try {
+          return FINISHED.test((await this.read(id)).state);
+        } catch {
+          return false; // Between two documents (the experiment left the page): ask again.
+        }
+      },
+      { timeout, interval: 250, timeoutMsg: `${id} had no verdict within ${timeout} ms` },
+    );
     return this.read(id);
+  }
+
+  url(): Promise<string> {
+    return this.browser.getUrl();
   }
 
   async read(id: string): Promise<ExperimentResult> {

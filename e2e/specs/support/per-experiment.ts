@@ -1,4 +1,4 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import type { EnginePage, ExperimentResult } from '../../engines/engine.js';
 import { openEnginePage } from '../../engines/open.js';
 import { EVERY_ENGINE } from '../../fixtures.js';
@@ -29,8 +29,12 @@ export interface CheckContext<R extends PageRun> extends RunContext {
 /** An experiment's expectation, written from SPEC.md: assertions on what it observed. */
 export type Check<R extends PageRun> = (result: ExperimentResult, context: CheckContext<R>) => void | Promise<void>;
 
-/** An experiment that needs a page of its own (it leaves the page, or counts what the server saw of it alone): its whole test. */
-export type Alone = (fixtures: RunContext & { page: Page; server: ServerClient }) => Promise<void>;
+/**
+ * An experiment that needs a page of its own (it leaves the page, or counts what the server saw
+ * of it alone): its whole test, on a page in the project's engine (the engine interface, so it
+ * runs in every engine).
+ */
+export type Alone = (fixtures: RunContext & { page: EnginePage; server: ServerClient }) => Promise<void>;
 
 export interface ExperimentPlan<R extends PageRun> {
   /** The page's name: 'reads' for /reads.html. Every test title starts with it. */
@@ -63,7 +67,7 @@ export interface ExperimentPlan<R extends PageRun> {
  * the others: Playwright replaces the worker after a failure, and the rest of the group runs the
  * page once more in the new worker. A run that fails (the page does not load, an experiment hangs)
  * fails the group's first test and skips the rest. `alone` experiments are tests of their own,
- * spread over the workers like any other test.
+ * spread over the workers like any other test, each on a page of its own.
  *
  * The group's first test checks that every experiment on the page has exactly one test: the ids
  * of the page's `section.experiment`, read after the run, against the keys of both tables.
@@ -117,8 +121,8 @@ export function experimentTests<R extends PageRun>(plan: ExperimentPlan<R>): voi
   });
 
   for (const [id, body] of Object.entries(alone))
-    test(`${plan.page}: ${id}`, async ({ page, browserName, origins, server }) => {
-      await body({ page, browserName, origins, server });
+    test(`${plan.page}: ${id}`, { tag: EVERY_ENGINE }, async ({ enginePage, browserName, origins, server }) => {
+      await body({ page: enginePage, browserName, origins, server });
     });
 }
 

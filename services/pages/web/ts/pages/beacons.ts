@@ -13,7 +13,7 @@ import {
   type Trip,
   type TripOptions,
 } from '../probes/page-trip.js';
-import { knownDifference } from '../rules/known-differences.js';
+import { knownDifference, knownDifferenceOf } from '../rules/known-differences.js';
 import { judgeTrip, type LifecycleEvent, type TripVerdict } from '../rules/page-lifecycle.js';
 
 // The journal polls: this page leaves and comes back, and an open stream keeps Firefox from caching it.
@@ -428,12 +428,19 @@ function tripExperiment(spec: {
   });
 }
 
+/** What this engine does differently, within the spec, as the list has it (rules/known-differences.ts). */
+function engineNote(id: string): string {
+  const listed = knownDifferenceOf('beacons', id, ctx.engine);
+  return listed && !listed.departsFromSpec ? ` This browser (${ctx.engine}, measured): ${listed.says}.` : '';
+}
+
 const tripStarts: Record<string, () => Promise<void>> = {
   'lifecycle-unload': tripExperiment({
     id: 'lifecycle-unload',
     title: 'Leaving a page that listens for unload',
     predicted:
-      'In this order: beforeunload; pagehide with persisted false while the page is still visible; visibilitychange to hidden; unload. An unload listener keeps the page out of the back/forward cache in some engines (both families here), so going back loads it again: a new document with pageshow persisted false.',
+      'In this order: beforeunload; pagehide with persisted false while the page is still visible; visibilitychange to hidden; unload. An unload listener keeps the page out of the back/forward cache in some engines (chromium and firefox here), so going back loads it again: a new document with pageshow persisted false.' +
+      engineNote('lifecycle-unload'),
     options: { unloadListener: true, unloadPolicy: false },
     judge: (v) => ({ agrees: v.inOrder && v.unloadRan === !v.restored }),
   }),
