@@ -114,9 +114,10 @@ experimentTests({
         'three /api/stream rows in the server view',
       );
       const streamRows = await page.evaluate(() =>
-        Array.from(document.querySelectorAll('#server-view table.server-view tbody tr'), (row) => row.textContent ?? '').filter(
-          (text) => text.includes('/api/stream'),
-        ),
+        Array.from(
+          document.querySelectorAll('#server-view table.server-view tbody tr'),
+          (row) => row.textContent ?? '',
+        ).filter((text) => text.includes('/api/stream')),
       );
       expect(streamRows).toHaveLength(3);
       expect(streamRows[0]).toContain('no: EventSource');

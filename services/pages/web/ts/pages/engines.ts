@@ -13,9 +13,11 @@ import {
   type EngineCase,
 } from '../engines/compare.js';
 import { outcomePhrases } from '../engines/outcome-view.js';
+import { renderPageDifferences } from '../engines/page-differences.js';
 import { PRESETS } from '../playground/presets.js';
 
 setupPage();
+renderPageDifferences(byId('page-differences'));
 
 const VERDICTS: Record<EngineOutcome['agreement'], { sign: string; text: string }> = {
   agree: { sign: '\u2714', text: 'as the spec says' },

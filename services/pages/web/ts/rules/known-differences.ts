@@ -98,9 +98,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
 
 /** The known difference of this experiment in this engine, if the list has one. */
 export function knownDifferenceOf(page: string, experiment: string, engine: EngineFamily): KnownDifference | null {
-  return (
-    KNOWN_DIFFERENCES.find((d) => d.page === page && d.experiment === experiment && d.engine === engine) ?? null
-  );
+  return KNOWN_DIFFERENCES.find((d) => d.page === page && d.experiment === experiment && d.engine === engine) ?? null;
 }
 
 /**
@@ -108,7 +106,12 @@ export function knownDifferenceOf(page: string, experiment: string, engine: Engi
  * ended as the listed departure from the spec (happened, judged by the page from what it
  * observed), else null.
  */
-export function knownDifference(page: string, experiment: string, engine: EngineFamily, happened: boolean): string | null {
+export function knownDifference(
+  page: string,
+  experiment: string,
+  engine: EngineFamily,
+  happened: boolean,
+): string | null {
   const listed = knownDifferenceOf(page, experiment, engine);
   return happened && listed?.departsFromSpec ? listed.says : null;
 }

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { differenceRows, PAGE_ENGINES } from '../web/ts/engines/page-differences.js';
+import {
+  KNOWN_DIFFERENCES,
+  knownDifference,
+  knownDifferenceOf,
+  type KnownDifference,
+} from '../web/ts/rules/known-differences.js';
+
+const pageSource = (page: string) => readFileSync(new URL(`../web/ts/pages/${page}.ts`, import.meta.url), 'utf8');
+
+describe('the list of known engine differences', () => {
+  it('names, per engine, the experiments measured to differ (docs/pages.md)', () => {
+    const named = KNOWN_DIFFERENCES.map((d) => `${d.engine} ${d.page}: ${d.experiment}`).sort();
+    expect(named).toEqual([
+      'firefox beacons: keepalive-budget',
+      'firefox beacons: lifecycle-unload-policy',
+      'firefox bodies: content-types',
+      'webkit beacons: lifecycle-unload',
+      'webkit bodies: content-types',
+      'webkit outcomes: abort-reason',
+      'webkit outcomes: deadline',
+    ]);
+  });
+
+  it('lists each experiment at most once per engine', () => {
+    const keys = KNOWN_DIFFERENCES.map((d) => `${d.page}#${d.experiment}@${d.engine}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('names only experiments that are on their page', () => {
+    for (const d of KNOWN_DIFFERENCES)
+      expect(pageSource(d.page), `${d.page}: ${d.experiment}`).toContain(`'${d.experiment}'`);
+  });
+
+  it('names the engine and version each was measured in, never "Safari"', () => {
+    for (const d of KNOWN_DIFFERENCES) {
+      expect(d.measured).toMatch(d.engine === 'webkit' ? /^WebKit \(GTK\) 2\.50/ : /^Firefox ESR 153$/);
+      expect(`${d.did} ${d.says}`).not.toMatch(/safari/i);
+    }
+  });
+
+  it("says what WebKit did where it departs from the spec: stream bodies, a timeout's and an abort's rejection", () => {
+    expect(knownDifferenceOf('bodies', 'content-types', 'webkit')?.says).toBe(
+      "this engine cannot send a ReadableStream as a request body: fetch rejects with NotSupportedError, with or without duplex: 'half'",
+    );
+    expect(knownDifferenceOf('outcomes', 'deadline', 'webkit')?.did).toBe(
+      'a fetch under AbortSignal.timeout() rejects with AbortError, not TimeoutError',
+    );
+    expect(knownDifferenceOf('outcomes', 'abort-reason', 'webkit')?.did).toBe(
+      'a fetch aborted with a string reason rejects with an AbortError DOMException, not the reason',
+    );
+    expect(knownDifferenceOf('outcomes', 'deadline', 'chromium')).toBeNull();
+  });
+
+  it('keeps the back/forward cache of a page with an unload listener as within the spec (some browsers block it)', () => {
+    expect(knownDifferenceOf('beacons', 'lifecycle-unload', 'webkit')?.departsFromSpec).toBe(false);
+    expect(KNOWN_DIFFERENCES.filter((d) => !d.departsFromSpec)).toHaveLength(1);
+  });
+});
+
+describe("a page's knownDifference sentence", () => {
+  it('is the listed sentence when the listed departure happened', () => {
+    expect(knownDifference('beacons', 'keepalive-budget', 'firefox', true)).toBe(
+      'firefox does not apply the 64 KiB budget to sendBeacon (its keepalive fetch does refuse 70 KiB)',
+    );
+  });
+
+  it('is null when it did not happen, when the engine has none listed, or when the spec allows it', () => {
+    expect(knownDifference('beacons', 'keepalive-budget', 'firefox', false)).toBeNull();
+    expect(knownDifference('beacons', 'keepalive-budget', 'webkit', true)).toBeNull();
+    expect(knownDifference('beacons', 'lifecycle-unload', 'webkit', true)).toBeNull();
+  });
+});
+
+describe("the engines page's table of the pages' differences", () => {
+  const difference = (page: string, experiment: string, engine: KnownDifference['engine']): KnownDifference => ({
+    page,
+    experiment,
+    engine,
+    did: `${engine} did it`,
+    says: `${engine} says it`,
+    measured: 'somewhere',
+    departsFromSpec: true,
+  });
+
+  it('has a column per engine: Chromium, Firefox, WebKit (GTK) 2.50', () => {
+    expect(PAGE_ENGINES.map((column) => column.label)).toEqual(['Chromium', 'Firefox', 'WebKit (GTK) 2.50']);
+  });
+
+  it("has one row per experiment, linked to the experiment on its page, each engine's difference in its column", () => {
+    const a = difference('bodies', 'content-types', 'firefox');
+    const b = difference('outcomes', 'deadline', 'webkit');
+    const c = difference('bodies', 'content-types', 'webkit');
+    expect(differenceRows([a, b, c])).toEqual([
+      {
+        page: 'bodies',
+        experiment: 'content-types',
+        href: '/bodies.html#content-types',
+        cells: { chromium: null, firefox: a, webkit: c },
+      },
+      {
+        page: 'outcomes',
+        experiment: 'deadline',
+        href: '/outcomes.html#deadline',
+        cells: { chromium: null, firefox: null, webkit: b },
+      },
+    ]);
+  });
+
+  it('shows every listed difference', () => {
+    const rows = differenceRows();
+    expect(rows).toHaveLength(6);
+    expect(rows.flatMap((row) => Object.values(row.cells).filter((cell) => cell !== null))).toHaveLength(
+      KNOWN_DIFFERENCES.length,
+    );
+  });
+});

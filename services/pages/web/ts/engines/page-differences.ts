@@ -1,0 +1,97 @@
+import { h } from '../frame/dom.js';
+import type { EngineFamily } from '../rules/engine.js';
+import { KNOWN_DIFFERENCES, type KnownDifference } from '../rules/known-differences.js';
+
+/** The engines the e2e suite runs every page's experiments in, as the table's columns name them. */
+export const PAGE_ENGINES: readonly { engine: EngineFamily; label: string }[] = [
+  { engine: 'chromium', label: 'Chromium' },
+  { engine: 'firefox', label: 'Firefox' },
+  { engine: 'webkit', label: 'WebKit (GTK) 2.50' },
+];
+
+/** One experiment with a known difference in at least one engine: its link and, per engine, the difference (null: as the spec says). */
+export interface DifferenceRow {
+  page: string;
+  experiment: string;
+  href: string;
+  cells: Record<EngineFamily, KnownDifference | null>;
+}
+
+/** One row per experiment, in the list's order, each engine's difference in its column. */
+export function differenceRows(list: readonly KnownDifference[] = KNOWN_DIFFERENCES): DifferenceRow[] {
+  const rows = new Map<string, DifferenceRow>();
+  for (const difference of list) {
+    const key = `${difference.page}#${difference.experiment}`;
+    let row = rows.get(key);
+    if (!row) {
+      row = {
+        page: difference.page,
+        experiment: difference.experiment,
+        href: `/${difference.page}.html#${difference.experiment}`,
+        cells: { chromium: null, firefox: null, webkit: null },
+      };
+      rows.set(key, row);
+    }
+    row.cells[difference.engine] = difference;
+  }
+  return [...rows.values()];
+}
+
+function cell(difference: KnownDifference | null): HTMLTableCellElement {
+  if (!difference)
+    return h(
+      'td',
+      { class: 'verdict-agree' },
+      h('span', { class: 'verdict', 'aria-hidden': 'true' }, '\u2714 '),
+      'as the spec says',
+    );
+  const [sign, verdict] = difference.departsFromSpec
+    ? ['\u2248', 'a known difference from the spec']
+    : ['\u2260', 'within the spec, unlike the other engines'];
+  return h(
+    'td',
+    { class: difference.departsFromSpec ? 'verdict-known-difference' : 'verdict-allowed' },
+    h('span', { class: 'verdict', title: verdict }, `${sign} `),
+    h('span', { class: 'visually-hidden' }, `${verdict}: `),
+    difference.did,
+    h('small', {}, ` (measured in ${difference.measured})`),
+  );
+}
+
+/** The table of the pages' known engine differences, appended to parent. */
+export function renderPageDifferences(parent: HTMLElement): void {
+  const rows = differenceRows();
+  parent.append(
+    h(
+      'div',
+      { class: 'table-scroll', role: 'region', 'aria-label': 'Known engine differences on the pages', tabindex: '0' },
+      h(
+        'table',
+        { id: 'page-differences-table', class: 'engines' },
+        h('caption', {}, 'Known engine differences on the demonstration pages, experiment by experiment'),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, 'Page: experiment'),
+            ...PAGE_ENGINES.map(({ label }) => h('th', { scope: 'col' }, label)),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          ...rows.map((row) =>
+            h(
+              'tr',
+              { id: `difference-${row.page}-${row.experiment}` },
+              h('th', { scope: 'row' }, h('a', { href: row.href }, `${row.page}: ${row.experiment}`)),
+              ...PAGE_ENGINES.map(({ engine }) => cell(row.cells[engine])),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
