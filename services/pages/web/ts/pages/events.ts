@@ -167,7 +167,7 @@ experiment(box, {
 experiment(box, {
   id: 'no-close',
   title: 'count=2 without close() on done: the browser reconnects',
-  predicted: `After done the server ends the response; the page has not called close(), so: an error event with readyState 0, a reconnect after about ${reconnectMs ?? '3000 (chromium) or 5000 (firefox)'} ms (${ctx.engine}; chromium about 3000 ms, firefox about 5000 ms), and the run restarts at n=1 since no Last-Event-ID is sent. The page stops itself after two restarts by calling close() while connecting: readyState 2.`,
+  predicted: `After done the server ends the response; the page has not called close(), so: an error event with readyState 0, a reconnect after about ${reconnectMs ?? '3000 (chromium, webkit) or 5000 (firefox)'} ms (${ctx.engine}; chromium and webkit about 3000 ms, firefox about 5000 ms), and the run restarts at n=1 since no Last-Event-ID is sent. The page stops itself after two restarts by calling close() while connecting: readyState 2.`,
   async run() {
     const report = await followStream(`${ctx.site.self}/api/stream?count=2`, false, 40_000, () => {});
     const delaysAgree =

@@ -8,6 +8,7 @@ import { supportsRequestStreams } from '../probes/protocol.js';
 import { sendXhr } from '../probes/xhr.js';
 import { needsPreflight, isSafelistedResponseHeader, SAFELISTED_RESPONSE_HEADERS } from '../rules/cors-rules.js';
 import { preflightCacheCapSeconds, preflightCacheDefaultSeconds } from '../rules/engine.js';
+import { knownDifferenceOf } from '../rules/known-differences.js';
 
 const ctx = setupPage();
 /** How long to look for a request that reached the server, once the page has its outcome. */
@@ -324,6 +325,9 @@ const shapes: Shape[] = [
   },
 ];
 
+/** What this engine does with a stream body instead, as measured on the bodies page (rules/known-differences.ts). */
+const streamsInstead = knownDifferenceOf('bodies', 'content-types', ctx.engine)?.did ?? null;
+
 experiment(box, {
   id: 'preflight-detector',
   title: 'Which requests preflight? (sent to the other origin with ?cors=off)',
@@ -345,7 +349,7 @@ experiment(box, {
     const lines = Object.entries(rows).map(([name, row]) =>
       row.supported
         ? `${row.arrived === !row.preflightPredicted ? '\u2714' : '\u2718'} ${name}: predicted ${row.preflightPredicted ? 'preflight' : 'simple'}, ${row.arrived ? 'arrived' : 'never arrived'}`
-        : `\u2013 ${name}: not judged, this engine cannot send a stream body (it would send the text "[object ReadableStream]")`,
+        : `\u2013 ${name}: not judged, this engine cannot send a stream body${streamsInstead ? ` (it ${streamsInstead})` : ''}`,
     );
     return {
       observed: { rows },
