@@ -1,5 +1,5 @@
+import { EVERY_ENGINE } from '../fixtures.js';
 import { test, expect } from './support/server.js';
-import { openPage } from './support/experiments.js';
 import { experimentTests } from './support/per-experiment.js';
 
 // A deliberate test oracle: the CORS-safelisted response header names, written from the Fetch
@@ -117,11 +117,16 @@ experimentTests({
   },
 });
 
-test('opened on the other host, the roles swap', async ({ page, origins }) => {
-  await openPage(page, `${origins.other}/reads.html`);
-  await expect(page.locator('#origin-other')).toHaveText(origins.self);
-  await expect(page.locator('#other-link')).toHaveAttribute('href', `${origins.self}/reads.html`);
-  await page.locator('section#get-other').getByRole('button', { name: 'Run' }).click();
-  await expect(page.locator('section#get-other')).toHaveAttribute('data-state', 'agree');
-  await expect(page.locator('.waterfall tbody tr').last()).toContainText('other origin');
+test('opened on the other host, the roles swap', { tag: EVERY_ENGINE }, async ({ enginePage: page, origins }) => {
+  await page.open(`${origins.other}/reads.html`);
+  await expect.poll(() => page.text('#origin-other')).toBe(origins.self);
+  expect(await page.evaluate(() => document.getElementById('other-link')?.getAttribute('href'))).toBe(
+    `${origins.self}/reads.html`,
+  );
+  expect((await page.runExperiment('get-other', 30_000)).state).toBe('agree');
+  await page.waitFor(
+    () => document.querySelector('.waterfall tbody tr:last-child')?.textContent?.includes('other origin') ?? false,
+    15_000,
+    "the waterfall's last row on the other origin",
+  );
 });
