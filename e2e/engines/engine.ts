@@ -33,10 +33,12 @@ export interface EnginePage {
   setViewport(width: number, height: number): Promise<void>;
   /** Focuses the first element matching selector, as its focus() does. */
   focus(selector: string): Promise<void>;
-  /** Presses one key as the user would, on whatever has the focus. */
-  press(key: 'Tab' | 'Enter'): Promise<void>;
+  /** Presses one key as the user would, on whatever has the focus: a named key ('Tab', 'Enter') or one character ('a'). */
+  press(key: 'Tab' | 'Enter' | (string & {})): Promise<void>;
   /** A real click on the first element matching selector (a script's click() does not count as the user's in WebKit). */
   click(selector: string): Promise<void>;
+  /** Chooses the option with this value in the first select matching selector, as a user would. */
+  select(selector: string, value: string): Promise<void>;
   /** Waits until fn, run in the page as evaluate runs it, returns true; fails naming what after timeout ms. */
   waitFor(fn: () => boolean, timeout: number, what: string): Promise<void>;
   /** Clicks "Run all", waits until the page says it ran, and returns every experiment it ran, by id. */

@@ -45,7 +45,7 @@ export class PlaywrightPage implements EnginePage {
     return this.page.locator(selector).first().focus();
   }
 
-  press(key: 'Tab' | 'Enter'): Promise<void> {
+  press(key: string): Promise<void> {
     return this.page.keyboard.press(key);
   }
 
@@ -63,6 +63,10 @@ export class PlaywrightPage implements EnginePage {
 
   click(selector: string): Promise<void> {
     return this.page.locator(selector).first().click();
+  }
+
+  async select(selector: string, value: string): Promise<void> {
+    await this.page.locator(selector).first().selectOption(value);
   }
 
   async waitFor(fn: () => boolean, timeout: number, what: string): Promise<void> {

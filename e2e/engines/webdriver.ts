@@ -141,13 +141,18 @@ export class WebDriverPage implements EnginePage {
     await this.browser.execute((sel: string) => (document.querySelector(sel) as HTMLElement | null)?.focus(), selector);
   }
 
-  /** A real key press through WebDriver's actions (webdriverio's keys). */
-  async press(key: 'Tab' | 'Enter'): Promise<void> {
-    await this.browser.keys(Key[key]);
+  /** A real key press through WebDriver's actions (webdriverio's keys): a named key as its code point, a character as itself. */
+  async press(key: string): Promise<void> {
+    await this.browser.keys(key === 'Tab' || key === 'Enter' ? Key[key] : key);
   }
 
   async click(selector: string): Promise<void> {
     await this.browser.$(selector).click();
+  }
+
+  /** A real click on the option (WebDriver's element click selects it, with the change event). */
+  async select(selector: string, value: string): Promise<void> {
+    await this.browser.$(selector).selectByAttribute('value', value);
   }
 
   async waitFor(fn: () => boolean, timeout: number, what: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { EnginePage } from '../engines/engine.js';
-import { openPage } from './support/experiments.js';
+import { EVERY_ENGINE } from '../fixtures.js';
 import { experimentTests } from './support/per-experiment.js';
 import { expect, test } from './support/server.js';
 
@@ -110,33 +110,43 @@ experimentTests({
   },
 });
 
-test('the exit beacon is printed, sent on pagehide when dirty, and arrives', async ({ page, origins }) => {
-  await openPage(page, `${origins.self}/beacons.html`);
-  await page.locator('h1').click();
-  await page.locator('h1').click();
-  await page.keyboard.press('a');
-  const printed = JSON.parse((await page.locator('#beacon-payload').textContent()) ?? '{}') as Record<string, number>;
-  expect(Object.keys(printed)).toHaveLength(3);
-  for (const value of Object.values(printed)) expect(typeof value).toBe('number');
-  expect(printed).toMatchObject({ clicks: 2, keys: 1 });
+test(
+  'the exit beacon is printed, sent on pagehide when dirty, and arrives',
+  { tag: EVERY_ENGINE },
+  async ({ enginePage: page, origins }) => {
+    await page.open(`${origins.self}/beacons.html`);
+    await page.click('h1');
+    await page.click('h1');
+    await page.press('a');
+    const printed = JSON.parse((await page.text('#beacon-payload')) ?? '{}') as Record<string, number>;
+    expect(Object.keys(printed)).toHaveLength(3);
+    for (const value of Object.values(printed)) expect(typeof value).toBe('number');
+    expect(printed).toMatchObject({ clicks: 2, keys: 1 });
 
-  // Leaving the page fires pagehide: the beacon goes out after the page is gone.
-  await page.goto(`${origins.self}/`);
-  // Back on the page, its log (sessionStorage) says what was sent and that sendBeacon returned true.
-  await page.goto(`${origins.self}/beacons.html`);
-  // Leaving fires pagehide, then visibilitychange (hidden): the first sends, the dirty flag stops the second.
-  const log = page.locator('#beacon-log li');
-  await expect(log).toHaveCount(2);
-  await expect(log.nth(0)).toContainText(
-    /pagehide: \{"clicks":2,"keys":1,"visibleSeconds":\d+\} to .* sendBeacon returned true/,
-  );
-  await expect(log.nth(1)).toContainText('visibilitychange:hidden: nothing new, not sent');
+    // Leaving the page fires pagehide: the beacon goes out after the page is gone.
+    await page.open(`${origins.self}/`);
+    // Back on the page, its log (sessionStorage) says what was sent and that sendBeacon returned true.
+    await page.open(`${origins.self}/beacons.html`);
+    // Leaving fires pagehide, then visibilitychange (hidden): the first sends, the dirty flag stops the second.
+    const logLines = () =>
+      page.evaluate(() => Array.from(document.querySelectorAll('#beacon-log li'), (li) => li.textContent ?? ''));
+    await page.waitFor(() => document.querySelectorAll('#beacon-log li').length >= 2, 15_000, 'two lines in the log');
+    const log = await logLines();
+    expect(log).toHaveLength(2);
+    expect(log[0]).toMatch(/pagehide: \{"clicks":2,"keys":1,"visibleSeconds":\d+\} to .* sendBeacon returned true/);
+    expect(log[1]).toContain('visibilitychange:hidden: nothing new, not sent');
 
-  // This load shows what the server saw of that beacon, read from the previous visit's own journal.
-  const body = (await log.nth(0).textContent())!.match(/pagehide: (\{.*?\}) to /)![1]!;
-  const previousExit = page.locator('#previous-exit li');
-  await expect(previousExit).toHaveCount(1, { timeout: 10_000 });
-  await expect(previousExit).toHaveText(
-    `POST /api/beacon?exit=pagehide from ${origins.self}, Content-Type text/plain;charset=UTF-8, ${body.length} bytes, answered 202`,
-  );
-});
+    // This load shows what the server saw of that beacon, read from the previous visit's own journal.
+    const body = log[0]!.match(/pagehide: (\{.*?\}) to /)![1]!;
+    await page.waitFor(
+      () => document.querySelectorAll('#previous-exit li').length >= 1,
+      10_000,
+      "the previous visit's exit beacon",
+    );
+    expect(
+      await page.evaluate(() => Array.from(document.querySelectorAll('#previous-exit li'), (li) => li.textContent)),
+    ).toEqual([
+      `POST /api/beacon?exit=pagehide from ${origins.self}, Content-Type text/plain;charset=UTF-8, ${body.length} bytes, answered 202`,
+    ]);
+  },
+);

@@ -1,5 +1,5 @@
-import { test, expect } from '../fixtures.js';
-import { openPage, type ExperimentResult } from './support/experiments.js';
+import { EVERY_ENGINE, test, expect } from '../fixtures.js';
+import type { ExperimentResult } from './support/experiments.js';
 import { experimentTests } from './support/per-experiment.js';
 
 /** The events page's experiments that share one page, each through its own Run button, with its own bound. */
@@ -127,12 +127,31 @@ experimentTests({
   },
 });
 
-test('the live controls show readyState as it changes', async ({ page, origins }) => {
-  await openPage(page, `${origins.self}/events.html`);
-  await expect(page.locator('#stream-count')).toHaveValue('2');
-  await page.locator('#stream-origin').selectOption('other');
-  await page.getByRole('button', { name: 'Start' }).click();
-  await expect(page.locator('#stream-log')).toContainText('tick 2 of 2');
-  await expect(page.locator('#ready-state')).toHaveText('2 CLOSED (so far: 0 \u2192 1 \u2192 2)');
-  await expect(page.locator('#stream-log li').last()).toContainText('page calls close(): done arrived');
-});
+test(
+  'the live controls show readyState as it changes',
+  { tag: EVERY_ENGINE },
+  async ({ enginePage: page, origins }) => {
+    await page.open(`${origins.self}/events.html`);
+    expect(await page.evaluate(() => (document.getElementById('stream-count') as HTMLInputElement).value)).toBe('2');
+    await page.select('#stream-origin', 'other');
+    await page.click('#stream-form button[type="submit"]');
+    await page.waitFor(
+      () => document.getElementById('stream-log')?.textContent?.includes('tick 2 of 2') ?? false,
+      15_000,
+      'tick 2 of 2 in the stream log',
+    );
+    await page.waitFor(
+      () => document.getElementById('ready-state')?.textContent === '2 CLOSED (so far: 0 \u2192 1 \u2192 2)',
+      15_000,
+      'readyState 2 CLOSED, after 0 and 1',
+    );
+    await page.waitFor(
+      () =>
+        document
+          .querySelector('#stream-log li:last-child')
+          ?.textContent?.includes('page calls close(): done arrived') ?? false,
+      15_000,
+      'the log ending with the page calling close() on done',
+    );
+  },
+);
