@@ -39,6 +39,11 @@ export interface EnginePage {
   click(selector: string): Promise<void>;
   /** Chooses the option with this value in the first select matching selector, as a user would. */
   select(selector: string, value: string): Promise<void>;
+  /**
+   * Puts files in the first file input matching selector, as a user choosing them would. The type
+   * is the one the engine gives a file of that name (WebDriver hands the browser files on disk).
+   */
+  chooseFiles(selector: string, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void>;
   /** Waits until fn, run in the page as evaluate runs it, returns true; fails naming what after timeout ms. */
   waitFor(fn: () => boolean, timeout: number, what: string): Promise<void>;
   /** Clicks "Run all", waits until the page says it ran, and returns every experiment it ran, by id. */

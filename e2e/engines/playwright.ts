@@ -69,6 +69,10 @@ export class PlaywrightPage implements EnginePage {
     await this.page.locator(selector).first().selectOption(value);
   }
 
+  chooseFiles(selector: string, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+    return this.page.locator(selector).first().setInputFiles(files);
+  }
+
   async waitFor(fn: () => boolean, timeout: number, what: string): Promise<void> {
     try {
       await this.page.waitForFunction(fn, undefined, { timeout, polling: 250 });

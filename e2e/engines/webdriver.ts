@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,6 +153,17 @@ export class WebDriverPage implements EnginePage {
   /** A real click on the option (WebDriver's element click selects it, with the change event). */
   async select(selector: string, value: string): Promise<void> {
     await this.browser.$(selector).selectByAttribute('value', value);
+  }
+
+  /** Written under the session's own HOME (removed with it), then sent as the input's keys, one path a line. */
+  async chooseFiles(selector: string, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+    const folder = mkdtempSync(join(this.driver.home, 'files-'));
+    const paths = files.map(({ name, buffer }) => {
+      const path = join(folder, name);
+      writeFileSync(path, buffer);
+      return path;
+    });
+    await this.browser.$(selector).addValue(paths.join('\n'));
   }
 
   async waitFor(fn: () => boolean, timeout: number, what: string): Promise<void> {

@@ -1,5 +1,4 @@
-import { test, expect } from '../fixtures.js';
-import { openPage } from './support/experiments.js';
+import { EVERY_ENGINE, test, expect } from '../fixtures.js';
 import { experimentTests } from './support/per-experiment.js';
 
 /** How the page describes a File entry. */
@@ -102,21 +101,26 @@ experimentTests({
   },
 });
 
-test('a real submission with the keyboard sends the submitter, and files chosen as a user would', async ({
-  page,
-  origins,
-}) => {
-  await openPage(page, `${origins.self}/forms.html`);
-  await page.locator('#photos').setInputFiles([
-    { name: 'one.png', mimeType: 'image/png', buffer: Buffer.from('12345') },
-    { name: 'two.png', mimeType: 'image/png', buffer: Buffer.from('123') },
-  ]);
-  await page.locator('#submit-publish').focus();
-  await page.keyboard.press('Enter');
-  const live = page.locator('#live-entries');
-  await expect(live).toContainText('action = publish');
-  await expect(live).toContainText('photos = File(name="one.png", size=5, type="image/png")');
-  await expect(live).toContainText('photos = File(name="two.png", size=3, type="image/png")');
-  await expect(live).not.toContainText('newsletter');
-  expect(page.url()).toBe(`${origins.self}/forms.html`);
-});
+test(
+  'a real submission with the keyboard sends the submitter, and files chosen as a user would',
+  { tag: EVERY_ENGINE },
+  async ({ enginePage: page, origins }) => {
+    await page.open(`${origins.self}/forms.html`);
+    await page.chooseFiles('#photos', [
+      { name: 'one.png', mimeType: 'image/png', buffer: Buffer.from('12345') },
+      { name: 'two.png', mimeType: 'image/png', buffer: Buffer.from('123') },
+    ]);
+    await page.focus('#submit-publish');
+    await page.press('Enter');
+    await page.waitFor(
+      () => document.getElementById('live-entries')?.textContent?.includes('action = publish') ?? false,
+      15_000,
+      'the submitted entries',
+    );
+    const live = await page.text('#live-entries');
+    expect(live).toContain('photos = File(name="one.png", size=5, type="image/png")');
+    expect(live).toContain('photos = File(name="two.png", size=3, type="image/png")');
+    expect(live).not.toContain('newsletter');
+    expect(await page.url()).toBe(`${origins.self}/forms.html`);
+  },
+);
