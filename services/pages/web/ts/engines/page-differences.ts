@@ -1,13 +1,12 @@
 import { h } from '../frame/dom.js';
 import type { EngineFamily } from '../rules/engine.js';
 import { KNOWN_DIFFERENCES, type KnownDifference } from '../rules/known-differences.js';
+import { ENGINE_LABELS, ENGINE_ORDER } from './compare.js';
 
-/** The engines the e2e suite runs every page's experiments in, as the table's columns name them. */
-export const PAGE_ENGINES: readonly { engine: EngineFamily; label: string }[] = [
-  { engine: 'chromium', label: 'Chromium' },
-  { engine: 'firefox', label: 'Firefox' },
-  { engine: 'webkit', label: 'WebKit (GTK) 2.50' },
-];
+/** The table's columns after the experiment: one per engine, in the order and words of the engines page. */
+export function differenceColumns(): string[] {
+  return ENGINE_ORDER.map((engine) => ENGINE_LABELS[engine]);
+}
 
 /** One experiment with a known difference in at least one engine: its link and, per engine, the difference (null: as the spec says). */
 export interface DifferenceRow {
@@ -76,7 +75,7 @@ export function renderPageDifferences(parent: HTMLElement): void {
             'tr',
             {},
             h('th', { scope: 'col' }, 'Page: experiment'),
-            ...PAGE_ENGINES.map(({ label }) => h('th', { scope: 'col' }, label)),
+            ...differenceColumns().map((label) => h('th', { scope: 'col' }, label)),
           ),
         ),
         h(
@@ -87,7 +86,7 @@ export function renderPageDifferences(parent: HTMLElement): void {
               'tr',
               { id: `difference-${row.page}-${row.experiment}` },
               h('th', { scope: 'row' }, h('a', { href: row.href }, `${row.page}: ${row.experiment}`)),
-              ...PAGE_ENGINES.map(({ engine }) => cell(row.cells[engine])),
+              ...ENGINE_ORDER.map((engine) => cell(row.cells[engine])),
             ),
           ),
         ),
