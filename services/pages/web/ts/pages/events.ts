@@ -7,6 +7,7 @@ import { CLOSED, StreamRecorder, type Decision } from '../probes/stream-recorder
 import { expectedReconnectMs, sameFamilyDelay } from '../rules/engine.js';
 import { markedUrl, serverEntries } from '../probes/journal.js';
 import { tagUrl } from '../server-view/visitor.js';
+import { knownDifference } from '../rules/known-differences.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;
@@ -353,19 +354,27 @@ experiment(box, {
       insecure === null ||
       insecure.thrown === 'SecurityError' ||
       (!insecure.events.includes('open') && insecure.closeCode === 1006);
+    // Never opened and never closed (an error event or none) before the page gave up on it.
+    const leftPending =
+      insecure !== null &&
+      insecure.thrown === null &&
+      insecure.closeCode === null &&
+      !insecure.events.includes('open') &&
+      !insecure.arrived;
+    const handshakeRefused =
+      attempt.thrown === null &&
+      !attempt.events.includes('open') &&
+      attempt.events.includes('error') &&
+      attempt.closeCode === 1006 &&
+      attempt.wasClean === false &&
+      handshake?.method === 'GET' &&
+      handshake.upgrade?.toLowerCase() === 'websocket' &&
+      handshake.status !== 101;
     return {
       observed,
       summary: `${secure ? 'wss:' : 'ws:'} ${attempt.thrown ? `threw ${attempt.thrown}` : `${attempt.events.join(', ')}; code ${attempt.closeCode}, wasClean ${attempt.wasClean}`}; the server saw ${handshake ? `${handshake.method} with Upgrade: ${handshake.upgrade}, answered ${handshake.status}` : 'nothing'}${insecure ? `\nws: from this https page: ${insecure.thrown ? `threw ${insecure.thrown}` : insecure.events.join(', ')}; ${insecure.arrived ? 'it reached the server' : 'nothing reached the server'}` : ''}`,
-      agrees:
-        attempt.thrown === null &&
-        !attempt.events.includes('open') &&
-        attempt.events.includes('error') &&
-        attempt.closeCode === 1006 &&
-        attempt.wasClean === false &&
-        handshake?.method === 'GET' &&
-        handshake.upgrade?.toLowerCase() === 'websocket' &&
-        handshake.status !== 101 &&
-        refusedLocally,
+      agrees: handshakeRefused && refusedLocally,
+      knownDifference: knownDifference('events', 'no-websocket', ctx.engine, handshakeRefused && leftPending),
     };
   },
 });
