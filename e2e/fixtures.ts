@@ -66,7 +66,7 @@ export const test = base.extend<{ enginePage: EnginePage; _engineNeutralOnly: vo
     async ({ browserName }, use, testInfo) => {
       testInfo.skip(
         browserName === 'webkit' && !testInfo.tags.includes(EVERY_ENGINE),
-        'drives a Playwright page; WebKitGTK runs the per-experiment tests only (docs/testing.md, "WebKit")',
+        'drives a Playwright page (what classic WebDriver cannot do); WebKitGTK runs the tests tagged @every-engine (docs/testing.md, "WebKit")',
       );
       await use();
     },
