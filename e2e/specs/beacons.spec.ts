@@ -13,6 +13,10 @@ const LEAVING_WITH_UNLOAD = [
 const LEAVING_INTO_CACHE = ['beforeunload (visible)', 'pagehide persisted=true (visible)', 'visibilitychange (hidden)'];
 const LOADED_AGAIN = ['pageshow persisted=false (visible)'];
 const RESTORED = ['pageshow persisted=true (visible)', 'visibilitychange (visible)'];
+/** Left with unload run, and loaded again on the way back. */
+const UNLOADED = { restored: false, unloadRan: true, leaving: LEAVING_WITH_UNLOAD, returning: LOADED_AGAIN };
+/** Kept in the back/forward cache: no unload, restored on the way back. */
+const CACHED = { restored: true, unloadRan: false, leaving: LEAVING_INTO_CACHE };
 
 /** Runs a lifecycle experiment from a fresh load of the page: it leaves the page and comes back by itself. */
 async function runTrip(page: EnginePage, url: string, id: string) {
@@ -63,17 +67,12 @@ experimentTests({
       if (browserName === 'webkit') {
         // WebKit (GTK) 2.50.6, measured: the unload listener does not keep the page out of the
         // back/forward cache (SPEC.md: it blocks caching in some browsers): cached, restored, no unload.
-        expect(observed).toMatchObject({ restored: true, unloadRan: false, leaving: LEAVING_INTO_CACHE });
+        expect(observed).toMatchObject(CACHED);
         expect([...(observed.returning as string[])].sort()).toEqual(RESTORED);
         expect(observed.notRestoredReasons).toEqual([]);
       } else {
         // An unload listener: the full order of leaving, and the page is loaded again.
-        expect(observed).toMatchObject({
-          restored: false,
-          unloadRan: true,
-          leaving: LEAVING_WITH_UNLOAD,
-          returning: LOADED_AGAIN,
-        });
+        expect(observed).toMatchObject(UNLOADED);
         // Chromium says why it did not restore the page; Firefox has no such API.
         if (browserName === 'chromium') expect((observed.notRestoredReasons as string[]).length).toBeGreaterThan(0);
         else expect(observed.notRestoredReasons).toBeNull();
@@ -83,7 +82,7 @@ experimentTests({
     'lifecycle-bfcache': async ({ page, origins }) => {
       // No unload listener: into the back/forward cache and restored, the experiment still running.
       const { state, observed } = await runTrip(page, `${origins.self}/beacons.html`, 'lifecycle-bfcache');
-      expect(observed).toMatchObject({ restored: true, unloadRan: false, leaving: LEAVING_INTO_CACHE });
+      expect(observed).toMatchObject(CACHED);
       expect([...(observed.returning as string[])].sort()).toEqual(RESTORED);
       expect(observed.exitBeacons).toEqual(['POST ?exit=pagehide']);
       expect(state).toBe('agree');
@@ -95,15 +94,10 @@ experimentTests({
       expect(await page.url()).toBe(`${origins.self}/beacons.html?unload-policy=none#lifecycle-unload-policy`);
       expect(observed.permissionsPolicy).toBe('unload=()');
       if (browserName === 'chromium' || browserName === 'webkit') {
-        expect(observed).toMatchObject({ restored: true, unloadRan: false, leaving: LEAVING_INTO_CACHE });
+        expect(observed).toMatchObject(CACHED);
         expect(state).toBe('agree');
       } else {
-        expect(observed).toMatchObject({
-          restored: false,
-          unloadRan: true,
-          leaving: LEAVING_WITH_UNLOAD,
-          returning: LOADED_AGAIN,
-        });
+        expect(observed).toMatchObject(UNLOADED);
         expect(state).toBe('known-difference');
       }
     },
