@@ -74,8 +74,8 @@ export function selectedBrowsers(): BrowserName[] {
 
 /**
  * The stacks webkit runs on unless E2E_WEBKIT_STACKS names others (or `all`): embedded and caddy,
- * one plain-HTTP and one TLS stack. WebKit on all four took 11 minutes more on a 2-core machine,
- * past CI's 35-minute bound (docs/testing.md, "WebKit").
+ * one plain-HTTP and one TLS stack. On all four, a 2-core machine was loaded past what a
+ * time-judged experiment tolerates (docs/testing.md, "WebKit").
  */
 export const webkitStacksByDefault: readonly StackName[] = ['embedded', 'caddy'];
 
