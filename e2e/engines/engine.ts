@@ -53,6 +53,8 @@ export interface EnginePage {
    * click: the experiment may leave the page and come back (restored, or loaded again) meanwhile.
    */
   runExperiment(id: string, timeout: number): Promise<ExperimentResult>;
+  /** Waits until one experiment has a verdict (FINISHED), however it was started; survives the page leaving and coming back. */
+  waitForVerdict(id: string, timeout: number): Promise<void>;
   /** The address of the page shown now (after a trip, the one it came back to). */
   url(): Promise<string>;
   /** What the page says of one experiment now. */

@@ -1,5 +1,12 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { experimentIds, openPage, readExperiment, runAll, runExperiment } from '../specs/support/experiments.js';
+import {
+  experimentIds,
+  openPage,
+  readExperiment,
+  runAll,
+  runExperiment,
+  waitForVerdict,
+} from '../specs/support/experiments.js';
 import type { EnginePage, ExperimentResult } from './engine.js';
 
 /** A page in a browser context of its own, in a browser Playwright launched (Chromium, Firefox). */
@@ -91,6 +98,10 @@ export class PlaywrightPage implements EnginePage {
 
   url(): Promise<string> {
     return Promise.resolve(this.page.url());
+  }
+
+  waitForVerdict(id: string, timeout: number): Promise<void> {
+    return waitForVerdict(this.page, id, timeout);
   }
 
   read(id: string): Promise<ExperimentResult> {

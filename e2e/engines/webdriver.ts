@@ -195,6 +195,11 @@ export class WebDriverPage implements EnginePage {
 
   async runExperiment(id: string, timeout: number): Promise<ExperimentResult> {
     await this.browser.$(`section#${id}`).$('button=Run').click();
+    await this.waitForVerdict(id, timeout);
+    return this.read(id);
+  }
+
+  async waitForVerdict(id: string, timeout: number): Promise<void> {
     await this.browser.waitUntil(
       async () => {
         try {
@@ -205,7 +210,6 @@ export class WebDriverPage implements EnginePage {
       },
       { timeout, interval: 250, timeoutMsg: `${id} had no verdict within ${timeout} ms` },
     );
-    return this.read(id);
   }
 
   url(): Promise<string> {

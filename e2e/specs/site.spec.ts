@@ -98,11 +98,7 @@ test('the experiments work from the keyboard', { tag: EVERY_ENGINE }, async ({ e
     'focused after Tab: the first Run button',
   ).toBe(true);
   await enginePage.press('Enter');
-  await enginePage.waitFor(
-    () => /^(agree|disagree|known-difference|error)$/.test(document.getElementById('get-self')?.dataset.state ?? ''),
-    15_000,
-    'get-self has a verdict',
-  );
+  await enginePage.waitForVerdict('get-self', 15_000);
   expect((await enginePage.read('get-self')).state).toBe('agree');
   await expect.poll(() => enginePage.text('#strip-requests')).not.toBe('0');
   await expect.poll(() => enginePage.text('.waterfall tbody tr')).toContain('this origin');

@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import type { ExperimentResult } from '../../engines/engine.js';
+import { FINISHED, type ExperimentResult } from '../../engines/engine.js';
 
 export type { ExperimentResult };
 
@@ -17,17 +17,21 @@ export async function openPage(page: Page, url: string): Promise<void> {
  */
 export async function runExperiment(page: Page, id: string, timeout = 30_000): Promise<ExperimentResult> {
   await page.locator(`section#${id}`).getByRole('button', { name: 'Run' }).click();
+  await waitForVerdict(page, id, timeout);
+  return readExperiment(page, id);
+}
+
+/** Waits, by script (see runExperiment), until the experiment's data-state is a verdict (FINISHED). */
+export async function waitForVerdict(page: Page, id: string, timeout: number): Promise<void> {
   try {
     await page.waitForFunction(
-      (sectionId) =>
-        /^(agree|disagree|known-difference|error)$/.test(document.getElementById(sectionId)?.dataset.state ?? ''),
-      id,
+      ([sectionId, finished]) => new RegExp(finished).test(document.getElementById(sectionId)?.dataset.state ?? ''),
+      [id, FINISHED.source] as const,
       { timeout, polling: 250 },
     );
   } catch (err) {
     throw new Error(`${id} had no verdict within ${timeout} ms`, { cause: err });
   }
-  return readExperiment(page, id);
 }
 
 /** What the page says of one experiment now, read by a script (see runExperiment). */
