@@ -1,4 +1,4 @@
-import { h } from '../frame/dom.js';
+import { h, scrollBox } from '../frame/dom.js';
 import type { EngineFamily } from '../rules/engine.js';
 import { KNOWN_DIFFERENCES, type KnownDifference } from '../rules/known-differences.js';
 import { ENGINE_LABELS, ENGINE_ORDER } from './compare.js';
@@ -27,7 +27,7 @@ export function differenceRows(list: readonly KnownDifference[] = KNOWN_DIFFEREN
         page: difference.page,
         experiment: difference.experiment,
         href: `/${difference.page}.html#${difference.experiment}`,
-        cells: { chromium: null, firefox: null, webkit: null },
+        cells: Object.fromEntries(ENGINE_ORDER.map((engine) => [engine, null])) as DifferenceRow['cells'],
       };
       rows.set(key, row);
     }
@@ -61,9 +61,8 @@ function cell(difference: KnownDifference | null): HTMLTableCellElement {
 export function renderPageDifferences(parent: HTMLElement): void {
   const rows = differenceRows();
   parent.append(
-    h(
-      'div',
-      { class: 'table-scroll', role: 'region', 'aria-label': 'Known engine differences on the pages', tabindex: '0' },
+    scrollBox(
+      'Known engine differences on the pages',
       h(
         'table',
         { id: 'page-differences-table', class: 'engines' },
