@@ -110,6 +110,9 @@ const EXPECTED: Record<string, Expected> = {
 const RECORDS = fileURLToPath(new URL('../../services/pages/engine-records/', import.meta.url));
 const FRESH = fileURLToPath(new URL('../../test-results/engine-records/', import.meta.url));
 const RECORD_MODE = process.env.E2E_RECORD_ENGINES === '1';
+/** An engine's major version: 156 of Chromium 156.0.8078.79, 2.50 of WebKitGTK 2.50.6, 153 of 153.7.0esr. */
+const majorVersion = (version: string) =>
+  /^2\.\d+\./.test(version) ? version.split('.').slice(0, 2).join('.') : version.split('.')[0];
 
 test('every ready case of the playground has its outcome written out here', { tag: EVERY_ENGINE }, () => {
   expect(Object.keys(EXPECTED).sort()).toEqual(PRESETS.map((preset) => preset.id).sort());
@@ -164,7 +167,14 @@ test(
       'the engines page is out of date: run `npm run engines:record` and commit services/pages/engine-records';
     expect(existsSync(`${RECORDS}${file}`), `no engine record ${file}: ${refresh}`).toBe(true);
     const committed = JSON.parse(readFileSync(`${RECORDS}${file}`, 'utf8')) as EngineRecord;
-    expect.soft(committed.version, `${file}: recorded with another version; ${refresh}`).toBe(record.version);
+    // A Debian security update moves the patch level under CI; what an engine does changes with its
+    // major version, and every outcome is compared below whatever the version.
+    expect
+      .soft(
+        majorVersion(committed.version),
+        `${file}: recorded with ${committed.version}, run with ${record.version}; ${refresh}`,
+      )
+      .toBe(majorVersion(record.version));
     for (const preset of PRESETS)
       expect.soft(cases[preset.id], `${preset.id} in ${file}: ${refresh}`).toEqual(committed.cases[preset.id]);
   },
