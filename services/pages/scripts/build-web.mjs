@@ -1,6 +1,7 @@
 // Browser half of the pages build: compile web/ts to dist/public/js (plain ES modules, no
-// bundler) and the contract's sources (packages/contract/src) to dist/public/js/contract, which
-// the pages' import map names @origin-lab/contract, copy web/static (CSS, away.html with the
+// bundler), the contract's sources (packages/contract/src) to dist/public/js/contract and the CORS
+// rules' (packages/cors-rules/src) to dist/public/js/cors-rules, which the pages' import map
+// names @origin-lab/contract and @origin-lab/cors-rules, copy web/static (CSS, away.html with the
 // import map written in) as it is, write each page's HTML from the table of pages
 // (src/page-table.ts) and its body fragment (web/bodies), gather the engines' records into
 // engine-records/, and stamp the build time into js/build-info.js. Runs after the server's
@@ -21,6 +22,8 @@ execFileSync(process.execPath, [tsc, '-p', here('../web/tsconfig.json')], { stdi
 // The contract's values and codecs, compiled from its sources with the pages' own options
 // (no comments, source maps with the sources inside): one source for the api and the pages.
 execFileSync(process.execPath, [tsc, '-p', here('../web/tsconfig.contract.json')], { stdio: 'inherit' });
+// The CORS rules likewise (js/cors-rules): the pages, `check` and `explain` reason with one copy.
+execFileSync(process.execPath, [tsc, '-p', here('../web/tsconfig.cors-rules.json')], { stdio: 'inherit' });
 // The browser resolves a bare specifier only through the import map: a module importing any
 // other package by name would not load. Refuse to ship one.
 const mapped = Object.keys(IMPORT_MAP.imports);

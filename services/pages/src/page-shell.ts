@@ -4,12 +4,17 @@
 import { pagePath, type PageEntry } from './page-table.js';
 
 /**
- * The browser has no bundler: a page module imports the contract's values by name
- * (`@origin-lab/contract`), and this import map tells the browser where the build put them
- * (scripts/build-web.mjs compiles packages/contract/src to js/contract/). The only bare
- * specifiers a browser module may use are the keys here; the build refuses any other.
+ * The browser has no bundler: a page module imports the contract's values and the CORS rules by
+ * name (`@origin-lab/contract`, `@origin-lab/cors-rules`), and this import map tells the browser
+ * where the build put them (scripts/build-web.mjs compiles each package's src to js/<package>/).
+ * The only bare specifiers a browser module may use are the keys here; the build refuses any other.
  */
-export const IMPORT_MAP = { imports: { '@origin-lab/contract': '/js/contract/index.js' } } as const;
+export const IMPORT_MAP = {
+  imports: {
+    '@origin-lab/contract': '/js/contract/index.js',
+    '@origin-lab/cors-rules': '/js/cors-rules/index.js',
+  },
+} as const;
 
 /** The import map as the tag every page's head carries before any module script. */
 export const IMPORT_MAP_TAG = `<script type="importmap">${JSON.stringify(IMPORT_MAP)}</script>`;

@@ -1,18 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { otherOrigin, originRole } from '../web/ts/frame/site.js';
-import {
-  engineFamily,
-  expectedReconnectMs,
-  preflightCacheCapSeconds,
-  preflightCacheDefaultSeconds,
-  sameFamilyDelay,
-} from '../web/ts/rules/engine.js';
-import {
-  hasCorsUnsafeByte,
-  isSafelistedRequestHeader,
-  isSafelistedResponseHeader,
-  needsPreflight,
-} from '../web/ts/rules/cors-rules.js';
 import { base64Length, sampleFileBytes, toBase64 } from '../web/ts/rules/encodings.js';
 import { computeJsonTable, stringifyOutcome } from '../web/ts/rules/json-cases.js';
 import { describeEntries } from '../web/ts/rules/form-entries.js';
@@ -43,89 +30,6 @@ describe('the other origin', () => {
     expect(originRole('/api/posts', site)).toBe('this origin');
     expect(originRole('http://127.0.0.1:8080/api/posts', site)).toBe('other origin');
     expect(originRole('http://127.0.0.1:1/', site)).toBe('elsewhere');
-  });
-});
-
-describe('engine families', () => {
-  it('tells the families apart by user agent', () => {
-    expect(
-      engineFamily(
-        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
-      ),
-    ).toBe('chromium');
-    expect(engineFamily('Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0')).toBe('firefox');
-    expect(
-      engineFamily('Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18 Safari/605.1.15'),
-    ).toBe('webkit');
-  });
-
-  it('knows the reconnect delays and preflight cache caps the spec names', () => {
-    expect(expectedReconnectMs('chromium')).toBe(3_000);
-    expect(expectedReconnectMs('firefox')).toBe(5_000);
-    expect(preflightCacheCapSeconds('chromium')).toBe(7_200);
-    expect(preflightCacheCapSeconds('firefox')).toBe(86_400);
-  });
-
-  it('knows what was measured in WebKit (GTK) 2.50: 3 s to reconnect, a 600 s cap, 5 s without Max-Age', () => {
-    expect(expectedReconnectMs('webkit')).toBe(3_000);
-    expect(preflightCacheCapSeconds('webkit')).toBe(600);
-    expect(preflightCacheDefaultSeconds('webkit')).toBe(5);
-  });
-
-  it('checks a measured delay only coarsely, enough to tell 3 s from 5 s', () => {
-    expect(sameFamilyDelay(3_050, 3_000)).toBe(true);
-    expect(sameFamilyDelay(5_020, 5_000)).toBe(true);
-    expect(sameFamilyDelay(500, 3_000)).toBe(false);
-    expect(sameFamilyDelay(9_000, 5_000)).toBe(false);
-    expect(sameFamilyDelay(3_000, 5_000)).toBe(false);
-    expect(sameFamilyDelay(5_000, 3_000)).toBe(false);
-  });
-});
-
-describe('CORS rules', () => {
-  it('lists the seven safelisted response headers', () => {
-    for (const name of [
-      'Cache-Control',
-      'Content-Language',
-      'Content-Length',
-      'Content-Type',
-      'Expires',
-      'Last-Modified',
-      'Pragma',
-    ])
-      expect(isSafelistedResponseHeader(name)).toBe(true);
-    expect(isSafelistedResponseHeader('X-Cache')).toBe(false);
-    expect(isSafelistedResponseHeader('Vary')).toBe(false);
-  });
-
-  it('finds CORS-unsafe bytes', () => {
-    expect(hasCorsUnsafeByte('text/plain')).toBe(false);
-    expect(hasCorsUnsafeByte('a\tb')).toBe(false);
-    for (const ch of ['"', '(', ')', ':', '<', '>', '?', '@', '[', '\\', ']', '{', '}', '\x7f', '\x01'])
-      expect(hasCorsUnsafeByte(`a${ch}b`), ch).toBe(true);
-  });
-
-  it('applies the safelisted request header table', () => {
-    expect(isSafelistedRequestHeader('Content-Type', 'text/plain; charset=utf-8')).toBe(true);
-    expect(isSafelistedRequestHeader('Content-Type', 'application/json')).toBe(false);
-    expect(isSafelistedRequestHeader('Content-Type', 'text/plain; charset="utf-8"')).toBe(false);
-    expect(isSafelistedRequestHeader('Content-Language', 'a'.repeat(128))).toBe(true);
-    expect(isSafelistedRequestHeader('Content-Language', 'a'.repeat(129))).toBe(false);
-    expect(isSafelistedRequestHeader('Accept-Language', 'en (GB)')).toBe(false);
-    expect(isSafelistedRequestHeader('Range', 'bytes=0-99')).toBe(true);
-    expect(isSafelistedRequestHeader('Range', 'bytes=-99')).toBe(false);
-    expect(isSafelistedRequestHeader('X-Requested-With', 'x')).toBe(false);
-  });
-
-  it('predicts preflights', () => {
-    expect(needsPreflight('GET', [])).toBe(false);
-    expect(needsPreflight('POST', [['Content-Type', 'text/plain']])).toBe(false);
-    expect(needsPreflight('PUT', [])).toBe(true);
-    expect(needsPreflight('POST', [['Content-Type', 'application/json']])).toBe(true);
-    expect(needsPreflight('POST', [], true)).toBe(true);
-    const nine = Array.from({ length: 9 }, (): [string, string] => ['Accept-Language', 'a'.repeat(120)]);
-    expect(needsPreflight('POST', nine)).toBe(true);
-    expect(needsPreflight('POST', nine.slice(0, 8))).toBe(false);
   });
 });
 

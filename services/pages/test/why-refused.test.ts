@@ -75,7 +75,7 @@ const cases: [string, RequestFacts, ServerFacts, Rule, RegExp, boolean][] = [
     'Authorization is never covered by *',
     request({ headers: ['Authorization'] }),
     { preflight: preflight({ cors: { 'access-control-allow-origin': PAGE, 'access-control-allow-headers': '*' } }) },
-    'header-not-allowed',
+    'authorization-not-covered',
     /Authorization/,
     false,
   ],
@@ -108,7 +108,7 @@ const cases: [string, RequestFacts, ServerFacts, Rule, RegExp, boolean][] = [
     request(),
     { actual: entry({ cors: { 'access-control-allow-origin': 'http://localhost:8080' } }) },
     'origin-mismatch',
-    /allowed http:\/\/localhost:8080, not/,
+    /allows http:\/\/localhost:8080, not/,
     true,
   ],
 ];

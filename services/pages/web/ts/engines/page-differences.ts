@@ -1,5 +1,5 @@
 import { h, scrollBox } from '../frame/dom.js';
-import type { EngineFamily } from '../rules/engine.js';
+import type { EngineFamily } from '@origin-lab/cors-rules';
 import { KNOWN_DIFFERENCES, type KnownDifference } from '../rules/known-differences.js';
 import { ENGINE_LABELS, ENGINE_ORDER } from './compare.js';
 

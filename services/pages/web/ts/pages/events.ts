@@ -4,7 +4,7 @@ import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../page/setup-page.js';
 import { addCounter } from '../frame/strip.js';
 import { CLOSED, StreamRecorder, type Decision } from '../probes/stream-recorder.js';
-import { expectedReconnectMs, sameFamilyDelay } from '../rules/engine.js';
+import { expectedReconnectMs, sameFamilyDelay } from '@origin-lab/cors-rules';
 import { markedUrl, serverEntries } from '../probes/journal.js';
 import { tagUrl } from '../server-view/visitor.js';
 import { knownDifference } from '../rules/known-differences.js';

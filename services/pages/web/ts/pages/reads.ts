@@ -6,8 +6,8 @@ import { attempt, label } from '../probes/attempt.js';
 import { FILING_LAG_MS, markedUrl, serverEntries, serverEvidence } from '../probes/journal.js';
 import { supportsRequestStreams } from '../probes/protocol.js';
 import { sendXhr } from '../probes/xhr.js';
-import { needsPreflight, isSafelistedResponseHeader, SAFELISTED_RESPONSE_HEADERS } from '../rules/cors-rules.js';
-import { preflightCacheCapSeconds, preflightCacheDefaultSeconds } from '../rules/engine.js';
+import { needsPreflight, isSafelistedResponseHeader, SAFELISTED_RESPONSE_HEADERS } from '@origin-lab/cors-rules';
+import { preflightCacheCapSeconds, preflightCacheDefaultSeconds } from '@origin-lab/cors-rules';
 import { knownDifferenceOf } from '../rules/known-differences.js';
 
 const ctx = setupPage();

@@ -1,8 +1,8 @@
 import type { EngineOutcome, LabCorsScenario } from '@origin-lab/contract';
 import { byId, h } from '../frame/dom.js';
 import type { ServerEvidence } from '../probes/journal.js';
-import { AUTHORIZATION_UNDER_WILDCARD, onlyOverSafelistedTotal, type Prediction } from '../rules/cors-predict.js';
-import type { EngineFamily } from '../rules/engine.js';
+import { AUTHORIZATION_UNDER_WILDCARD, onlyOverSafelistedTotal, type Prediction } from '@origin-lab/cors-rules';
+import type { EngineFamily } from '@origin-lab/cors-rules';
 import { explain } from '../server-view/why-refused.js';
 import { EXTRA_HEADER_NAME, type CasePlan } from './plan-case.js';
 

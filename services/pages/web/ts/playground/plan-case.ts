@@ -1,6 +1,6 @@
 import { LAB_EXTRA_HEADER, labCorsUrl, type LabCorsScenario } from '@origin-lab/contract';
 import { markedUrl } from '../probes/journal.js';
-import type { PlannedRequest } from '../rules/cors-predict.js';
+import type { PlannedRequest } from '@origin-lab/cors-rules';
 import type { CaseBody, CaseForm } from './case-form.js';
 
 /**

@@ -10,7 +10,7 @@ import type { PageContext } from '../page/setup-page.js';
 import { attempt } from '../probes/attempt.js';
 import { markedUrl, serverEvidence } from '../probes/journal.js';
 import { sendXhr } from '../probes/xhr.js';
-import { predict } from '../rules/cors-predict.js';
+import { predict } from '@origin-lab/cors-rules';
 import {
   showCookie,
   showObserved,

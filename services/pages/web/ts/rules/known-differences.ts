@@ -1,4 +1,4 @@
-import type { EngineFamily } from './engine.js';
+import type { EngineFamily } from '@origin-lab/cors-rules';
 
 /**
  * Every known engine difference the demonstration pages show: where an engine, measured, does

@@ -1,5 +1,5 @@
 import type { LabCorsPolicy, LabCorsScenario, LabHeaderList } from '@origin-lab/contract';
-import { isSafelistedRequestHeader, isSafelistedResponseHeader, needsPreflight } from './cors-rules.js';
+import { isSafelistedRequestHeader, isSafelistedResponseHeader, needsPreflight } from './safelist.js';
 
 /** What the page sends, as the playground's form describes it (body already turned into its Content-Type). */
 export interface PlannedRequest {

@@ -1,0 +1,10 @@
+// The CORS rules, one module a concern: the safelists (safelist.ts), what the spec predicts of a
+// request against a lab policy (predict.ts), why an exchange is refused (refusal.ts), and what
+// each engine was measured to do where the spec lets engines differ (engines.ts). Pure: the api,
+// the pages' browser modules (through their import map), `check` and `explain` load the same files.
+// This index only re-exports; no module here imports it.
+
+export * from './safelist.js';
+export * from './predict.js';
+export * from './refusal.js';
+export * from './engines.js';
