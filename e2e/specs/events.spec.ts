@@ -50,6 +50,7 @@ experimentTests({
       expect(observed.runs).toEqual([[1], [1], [1]]);
       expect(observed.requests).toBe(3);
       expect(observed.reconnectDelaysMs).toHaveLength(2);
+      expect(observed.reconnectTimedBy).toBe('resource timing');
       // Coarse: below the engine's own default (about 3 s in Chromium, about 5 s in Firefox).
       for (const ms of observed.reconnectDelaysMs as number[])
         expect(ms).toBeLessThan(browserName === 'firefox' ? 3_500 : 1_800);
@@ -104,6 +105,8 @@ experimentTests({
       expect(observed.closedBecause).toBe('2 restarts');
       expect(observed.finalReadyState).toBe(2);
       expect(observed.reconnectDelaysMs).toHaveLength(2);
+      // Timed by the engine itself: every engine here reports EventSource's requests in Resource Timing.
+      expect(observed.reconnectTimedBy).toBe('resource timing');
       // Only a coarse engine-family check: about 3 s in Chromium and WebKit, about 5 s in Firefox.
       const family = browserName === 'firefox' ? [3_500, 8_000] : [1_800, 4_500];
       for (const ms of observed.reconnectDelaysMs as number[]) {
