@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { launchOptions } from './browsers.js';
+import { launchOptions } from '@origin-lab/engines';
 import { browsersOn, selectedStacks } from './stacks/index.js';
 import { browserSettings, stackEnvName, type BrowserSettings, type StackInfo, type StackName } from './stacks/stack.js';
 import type { StackOptions } from './fixtures.js';

@@ -2,16 +2,11 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
+import type { HostCertificate } from '@origin-lab/engines';
 import { loopbackLookup } from '../stacks/loopback.js';
 import type { BrowserSettings } from '../stacks/stack.js';
 
 const HANDSHAKE_MS = 10_000;
-
-/** One entry of WebKitGTK's `webkitgtk:browserOptions.certificates`. */
-export interface HostCertificate {
-  host: string;
-  certificateFile: string;
-}
 
 /**
  * What to tell WebKitGTK to accept on a TLS stack, and why it is not the CA itself.

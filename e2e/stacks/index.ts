@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { findCaddy } from '../../launcher/src/caddy.js';
-import { allBrowsers, browserExecutable, browserPackage, miniBrowser, type BrowserName } from '../browsers.js';
+import { allBrowsers, browserExecutable, browserPackage, miniBrowser, type BrowserName } from '@origin-lab/engines';
 import type { Stack, StackName } from './stack.js';
 import { startEmbedded } from './embedded.js';
 import { startLanStack } from './lan.js';

@@ -1,4 +1,4 @@
-import type { LaunchOptions } from '@playwright/test';
+import type { LaunchOptions } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +32,8 @@ export const browserPackage: Record<BrowserName, string> = {
 
 /**
  * Everything launched from this process keeps its profile and HOME in one folder, removed
- * when the process exits (each Playwright worker evaluates the config, so each has its own).
+ * when the process exits (each Playwright worker evaluates the config, so each has its own;
+ * `origin-lab check` is one process).
  */
 let scratch: string | undefined;
 function scratchDir(prefix: string): string {
