@@ -100,6 +100,38 @@ export const LAB_DEFAULT_POLICY: Readonly<LabCorsPolicy> = Object.freeze({
   varyOrigin: true,
 });
 
+/** The origin "another origin" and the second of "two values" name: never a page's own. */
+export const LAB_ELSEWHERE_ORIGIN = 'https://elsewhere.example';
+
+const headerList = (value: LabHeaderList) => (value === '*' ? '*' : value?.join(', '));
+
+/**
+ * The Access-Control-* headers (and Vary) the lab sends for one policy, names in lower case, to a
+ * request from origin (null: none was sent). The api writes them; the pages' prediction reads
+ * them with the CORS rules, so both sides agree on what each choice means.
+ */
+export function labPolicyHeaders(policy: LabCorsPolicy, origin: string | null): Record<string, string> {
+  const allowOrigin: Record<LabAllowOrigin, string | undefined> = {
+    none: undefined,
+    '*': '*',
+    origin: origin || undefined,
+    other: LAB_ELSEWHERE_ORIGIN,
+    two: `${origin || 'null'}, ${LAB_ELSEWHERE_ORIGIN}`,
+  };
+  const headers: Record<string, string | undefined> = {
+    'access-control-allow-origin': allowOrigin[policy.allowOrigin],
+    'access-control-allow-credentials': policy.allowCredentials ? 'true' : undefined,
+    'access-control-allow-methods': headerList(policy.allowMethods),
+    'access-control-allow-headers': headerList(policy.allowHeaders),
+    'access-control-expose-headers': headerList(policy.exposeHeaders),
+    'access-control-max-age': policy.maxAge === null ? undefined : String(policy.maxAge),
+    vary: policy.varyOrigin ? 'Origin' : undefined,
+  };
+  return Object.fromEntries(
+    Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
+
 /** The scenario of a URL that names nothing: what a parameter left out stands for. */
 export const LAB_DEFAULT_SCENARIO: Readonly<LabCorsScenario> = Object.freeze({
   preflight: LAB_DEFAULT_POLICY,

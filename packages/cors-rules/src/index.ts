@@ -8,3 +8,5 @@ export * from './safelist.js';
 export * from './predict.js';
 export * from './refusal.js';
 export * from './engines.js';
+// The advice (the fix per framework, the playground case that shows a problem) is a second entry,
+// `@origin-lab/cors-rules/advice` (advice.ts), which no page loads: it would weigh on every page.

@@ -1,5 +1,6 @@
-import type { LabCorsPolicy, LabCorsScenario, LabHeaderList } from '@origin-lab/contract';
-import { isSafelistedRequestHeader, isSafelistedResponseHeader, needsPreflight } from './safelist.js';
+import { labPolicyHeaders, type LabCorsScenario } from '@origin-lab/contract';
+import { corsCheck, exposedHeaderNames, preflightCheck, type CorsRequest, type RefusalRule } from './refusal.js';
+import { isSafelistedRequestHeader, needsPreflight, normalizeMethod, unsafeHeaderNames } from './safelist.js';
 
 /** What the page sends, as the playground's form describes it (body already turned into its Content-Type). */
 export interface PlannedRequest {
@@ -23,42 +24,25 @@ export interface Prediction {
   /** Whether the page may read the answer (status, body, headers). */
   readable: boolean;
   failure: string | null;
+  /** The rule of the refusal (refusal.ts), when the CORS rules refuse; null otherwise (and for no-cors). */
+  failureRule: RefusalRule | null;
   /** Response headers script may read, by name; null when nothing is readable. */
   visibleHeaders: string[] | null;
 }
 
 const SIMPLE_METHODS = ['GET', 'HEAD', 'POST'];
 
-/** The failure the spec names when Authorization is sent under Access-Control-Allow-Headers: *. */
-export const AUTHORIZATION_UNDER_WILDCARD =
-  'Authorization is not covered by Access-Control-Allow-Headers: *; it must be named';
+/**
+ * The page's origin as the prediction writes it into the lab's answers: any origin does, since
+ * the lab's `origin` reflects whichever one asks.
+ */
+const PAGE = 'https://page.example';
 
-const listHas = (list: LabHeaderList, name: string, credentials: boolean) =>
-  list !== null &&
-  (list === '*'
-    ? !credentials
-    : list.some((item) => item.toLowerCase() === name.toLowerCase() || (item === '*' && !credentials)));
-
-/** The CORS check of one answer: whether its Access-Control-Allow-* let this origin read it. */
-function corsCheck(policy: LabCorsPolicy, credentials: boolean): string | null {
-  switch (policy.allowOrigin) {
-    case 'none':
-      return 'the answer has no Access-Control-Allow-Origin';
-    case 'other':
-      return 'Access-Control-Allow-Origin names another origin';
-    case 'two':
-      return 'Access-Control-Allow-Origin holds two values; it must hold exactly one';
-    case '*':
-      if (credentials)
-        return 'Access-Control-Allow-Origin is * and the request carries credentials: * is not allowed then';
-      break;
-    case 'origin':
-      break;
-  }
-  if (credentials && !policy.allowCredentials)
-    return 'the request carries credentials and the answer has no Access-Control-Allow-Credentials: true';
-  return null;
-}
+/** The lab's answer to a request from the page, as the CORS rules read it. */
+const labAnswer = (policy: LabCorsScenario['actual'], status: number) => ({
+  status,
+  headers: labPolicyHeaders(policy, PAGE),
+});
 
 /** The limit on all safelisted header values together, in bytes. */
 const SAFELISTED_TOTAL_LIMIT = 1024;
@@ -93,41 +77,6 @@ function preflightReason(request: PlannedRequest): string | null {
   return needsPreflight(request.method, request.headers) ? 'it is not a simple request' : null;
 }
 
-/** Whether the preflight's answer lets the request follow. */
-function preflightCheck(request: PlannedRequest, policy: LabCorsPolicy, status: number): string | null {
-  if (status === 301) return 'the preflight was redirected (301): a preflight may not be';
-  if (status < 200 || status > 299) return `the preflight answered ${status}, not 2xx`;
-  const originFailure = corsCheck(policy, request.credentials);
-  if (originFailure) return `preflight: ${originFailure}`;
-  const method = request.method.toUpperCase();
-  if (!SIMPLE_METHODS.includes(method) && !listHas(policy.allowMethods, method, request.credentials))
-    return `the method ${method} is not in Access-Control-Allow-Methods${policy.allowMethods === '*' && request.credentials ? ' (* means any method only without credentials)' : ''}`;
-  for (const [name, value] of request.headers) {
-    if (isSafelistedRequestHeader(name, value)) continue;
-    const lower = name.toLowerCase();
-    // Authorization is never covered by the wildcard: it must be named.
-    const allowed =
-      lower === 'authorization'
-        ? policy.allowHeaders !== null && policy.allowHeaders !== '*' && listHas(policy.allowHeaders, name, true)
-        : listHas(policy.allowHeaders, name, request.credentials);
-    if (!allowed)
-      return lower === 'authorization' && policy.allowHeaders === '*'
-        ? AUTHORIZATION_UNDER_WILDCARD
-        : `the header ${lower} is not in Access-Control-Allow-Headers`;
-  }
-  return null;
-}
-
-/** The response headers script can read: the safelisted ones, plus what Access-Control-Expose-Headers adds. */
-function visibleHeaders(policy: LabCorsPolicy, credentials: boolean, answerHeaders: readonly string[]): string[] {
-  return answerHeaders.filter((name) => {
-    const lower = name.toLowerCase();
-    if (lower === 'set-cookie' || lower === 'set-cookie2') return false;
-    if (isSafelistedResponseHeader(lower)) return true;
-    return listHas(policy.exposeHeaders, lower, credentials);
-  });
-}
-
 /**
  * no-cors: never a preflight and never a readable answer. A method other than GET, HEAD or POST,
  * or a body that would need a preflight, makes fetch reject before sending; headers that are not
@@ -144,6 +93,7 @@ function predictNoCors(request: PlannedRequest): Prediction {
       sent: false,
       readable: false,
       failure: `no-cors allows only GET, HEAD and POST with simple bodies, and ${refused}: fetch rejects before sending`,
+      failureRule: null,
       visibleHeaders: null,
     };
   const dropped = request.headers
@@ -154,6 +104,7 @@ function predictNoCors(request: PlannedRequest): Prediction {
     sent: true,
     readable: false,
     failure: `no-cors: the answer is opaque (status 0, no headers, no body) whatever the server said${dropped.length ? `; ${dropped.join(', ')} dropped before sending` : ''}`,
+    failureRule: null,
     visibleHeaders: null,
   };
 }
@@ -174,10 +125,17 @@ export function predict(
       sent: true,
       readable: true,
       failure: null,
+      failureRule: null,
       visibleHeaders: answerHeaders.filter((name) => !['set-cookie', 'set-cookie2'].includes(name.toLowerCase())),
     };
 
   if (request.mode === 'no-cors') return predictNoCors(request);
+  const asked: CorsRequest = {
+    origin: PAGE,
+    method: normalizeMethod(request.method),
+    unsafeHeaders: unsafeHeaderNames(request.headers),
+    credentials: request.credentials,
+  };
   const reason = preflightReason(request);
   let preflight: Prediction['preflight'] = {
     sent: false,
@@ -186,16 +144,20 @@ export function predict(
     failure: null,
   };
   if (reason) {
-    const failure = preflightCheck(request, scenario.preflight, scenario.preflightStatus);
-    preflight = { sent: true, why: `preflighted because ${reason}`, passes: failure === null, failure };
-    if (failure) return { preflight, sent: false, readable: false, failure, visibleHeaders: null };
+    const refused = preflightCheck(asked, labAnswer(scenario.preflight, scenario.preflightStatus));
+    const failure = refused?.text ?? null;
+    preflight = { sent: true, why: `preflighted because ${reason}`, passes: refused === null, failure };
+    if (refused)
+      return { preflight, sent: false, readable: false, failure, failureRule: refused.rule, visibleHeaders: null };
   }
-  const failure = corsCheck(scenario.actual, request.credentials);
+  const answer = labAnswer(scenario.actual, 200);
+  const refused = corsCheck(asked, answer, 'actual');
   return {
     preflight,
     sent: true,
-    readable: failure === null,
-    failure,
-    visibleHeaders: failure === null ? visibleHeaders(scenario.actual, request.credentials, answerHeaders) : null,
+    readable: refused === null,
+    failure: refused?.text ?? null,
+    failureRule: refused?.rule ?? null,
+    visibleHeaders: refused === null ? exposedHeaderNames(answer, request.credentials, answerHeaders) : null,
   };
 }

@@ -6,6 +6,8 @@
  * `explain` all reason with this one module.
  */
 
+import { isSafelistedResponseHeader } from './safelist.js';
+
 /** What the page asked for, as far as CORS cares. */
 export interface CorsRequest {
   /** The page's origin, serialized ("null" for an opaque origin). */
@@ -71,6 +73,19 @@ export function headerList(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
+/** One refusal: what failed, where, and why; header and value name what decided it. A preflight's own CORS check is part of the preflight fetch. */
+function refusal(rule: RefusalRule, stage: Refusal['stage'], text: string, header?: string, value?: string): Refusal {
+  return {
+    rule,
+    stage,
+    ...(header !== undefined && { header }),
+    ...(value !== undefined && { value }),
+    step: stage === 'preflight' ? 'CORS-preflight fetch' : 'CORS check',
+    text,
+    requestSent: stage === 'actual',
+  };
+}
+
 /**
  * The CORS check of one answer (Fetch, "CORS check"): Access-Control-Allow-Origin must be * (only
  * without credentials) or exactly the page's origin, and with credentials Access-Control-Allow-
@@ -78,54 +93,33 @@ export function headerList(value: string | undefined): string[] {
  */
 export function corsCheck(request: CorsRequest, answer: Answer, stage: Refusal['stage']): Refusal | null {
   const allowOrigin = answer.headers['access-control-allow-origin'];
+  const credentials = answer.headers['access-control-allow-credentials'];
   const what = stage === 'preflight' ? "The preflight's answer" : 'The answer';
-  const requestSent = stage === 'actual';
-  const refuse = (rule: RefusalRule, header: string, value: string | undefined, text: string): Refusal => ({
-    rule,
-    stage,
-    header,
-    ...(value !== undefined && { value }),
-    step: 'CORS check',
-    text,
-    requestSent,
-  });
+  const origin = (rule: RefusalRule, text: string) =>
+    refusal(rule, stage, `${what} ${text}`, 'access-control-allow-origin', allowOrigin);
   if (allowOrigin === undefined)
-    return refuse(
-      'no-allow-origin',
-      'access-control-allow-origin',
-      undefined,
-      `${what} has no Access-Control-Allow-Origin header, so no other origin may read it.`,
-    );
-  if (allowOrigin === '*') {
-    if (!request.credentials) return null;
-    return refuse(
-      'wildcard-with-credentials',
-      'access-control-allow-origin',
-      allowOrigin,
-      `${what} allows any origin (*), which never covers a request with credentials: the server must name the origin.`,
-    );
-  }
-  if (allowOrigin !== request.origin) {
-    if (allowOrigin.includes(','))
-      return refuse(
-        'allow-origin-list',
-        'access-control-allow-origin',
-        allowOrigin,
-        `${what} lists several origins (${allowOrigin}); the header must hold exactly one, the page's.`,
-      );
-    return refuse(
-      'origin-mismatch',
-      'access-control-allow-origin',
-      allowOrigin,
-      `${what} allows ${allowOrigin}, not ${request.origin}: the value must be the page's origin exactly (scheme, host and port).`,
-    );
-  }
-  if (request.credentials && answer.headers['access-control-allow-credentials'] !== 'true')
-    return refuse(
+    return origin('no-allow-origin', 'has no Access-Control-Allow-Origin: no other origin may read it.');
+  if (allowOrigin === '*')
+    return request.credentials
+      ? origin(
+          'wildcard-with-credentials',
+          'allows any origin (*), which never covers a request with credentials: the origin must be named.',
+        )
+      : null;
+  if (allowOrigin !== request.origin)
+    return allowOrigin.includes(',')
+      ? origin('allow-origin-list', `lists several origins (${allowOrigin}); it must hold exactly one.`)
+      : origin(
+          'origin-mismatch',
+          `allows ${allowOrigin}, not ${request.origin}: it must be the page's origin exactly.`,
+        );
+  if (request.credentials && credentials !== 'true')
+    return refusal(
       'credentials-not-allowed',
+      stage,
+      `${what} lacks Access-Control-Allow-Credentials: true, which a request with credentials needs.`,
       'access-control-allow-credentials',
-      answer.headers['access-control-allow-credentials'],
-      `${what} lacks Access-Control-Allow-Credentials: true, which a request with credentials (cookies, withCredentials) needs.`,
+      credentials,
     );
   return null;
 }
@@ -137,77 +131,68 @@ export function corsCheck(request: CorsRequest, answer: Answer, stage: Refusal['
  * Authorization.
  */
 export function preflightCheck(request: CorsRequest, answer: Answer): Refusal | null {
-  const refuse = (
-    rule: RefusalRule,
-    header: string | undefined,
-    value: string | undefined,
-    step: FetchStep,
-    text: string,
-  ): Refusal => ({
-    rule,
-    stage: 'preflight',
-    ...(header !== undefined && { header }),
-    ...(value !== undefined && { value }),
-    step,
-    text,
-    requestSent: false,
-  });
-  if (answer.status >= 300 && answer.status < 400)
-    return refuse(
+  const { status, headers } = answer;
+  if (status >= 300 && status < 400)
+    return refusal(
       'preflight-redirect',
+      'preflight',
+      `The preflight was redirected (${status}); a preflight is never followed, so the request was not sent.`,
       'location',
-      answer.headers.location,
-      'CORS-preflight fetch',
-      `The preflight was answered with a redirect (${answer.status}); a preflight is never followed, so the request was not sent.`,
+      headers.location,
     );
-  if (answer.status < 200 || answer.status > 299)
-    return refuse(
+  if (status < 200 || status > 299)
+    return refusal(
       'preflight-status',
-      undefined,
-      undefined,
-      'CORS-preflight fetch',
-      `The preflight was answered ${answer.status}; only 200 or 204 (any 2xx) lets the request follow, so it was not sent.`,
+      'preflight',
+      `The preflight was answered ${status}; only 200 or 204 (any 2xx) lets the request follow, so it was not sent.`,
     );
   const failed = corsCheck(request, answer, 'preflight');
   if (failed) return failed;
-  const methods = headerList(answer.headers['access-control-allow-methods']);
-  const anyMethod = methods.includes('*') && !request.credentials;
-  if (!SAFELISTED_METHODS.includes(request.method) && !anyMethod && !methods.includes(request.method)) {
-    const caseOnly = methods.find((method) => method.toUpperCase() === request.method.toUpperCase());
-    return refuse(
+  const starNote = 'allows *, which does not hold with credentials:';
+  const methods = headerList(headers['access-control-allow-methods']);
+  const { method } = request;
+  if (
+    !SAFELISTED_METHODS.includes(method) &&
+    !(methods.includes('*') && !request.credentials) &&
+    !methods.includes(method)
+  ) {
+    const caseOnly = methods.find((listed) => listed.toUpperCase() === method.toUpperCase());
+    const text = caseOnly
+      ? `lists ${caseOnly}, not ${method}: methods compare byte for byte.`
+      : methods.includes('*')
+        ? `${starNote} ${method} must be named in Access-Control-Allow-Methods.`
+        : `does not list ${method} in Access-Control-Allow-Methods.`;
+    return refusal(
       'method-not-allowed',
+      'preflight',
+      `The preflight's answer ${text}`,
       'access-control-allow-methods',
-      answer.headers['access-control-allow-methods'],
-      'CORS-preflight fetch',
-      caseOnly
-        ? `The preflight's answer lists ${caseOnly}, not ${request.method}: methods are compared case by case, byte for byte.`
-        : methods.includes('*')
-          ? `The preflight's answer allows any method (*), which does not hold for a request with credentials: ${request.method} must be named in Access-Control-Allow-Methods.`
-          : `The preflight's answer does not list ${request.method} in Access-Control-Allow-Methods.`,
+      headers['access-control-allow-methods'],
     );
   }
-  const allowed = headerList(answer.headers['access-control-allow-headers']).map((name) => name.toLowerCase());
-  const anyHeader = allowed.includes('*') && !request.credentials;
+  const allowed = headerList(headers['access-control-allow-headers']).map((name) => name.toLowerCase());
   for (const name of request.unsafeHeaders) {
     const lower = name.toLowerCase();
-    if (allowed.includes(lower)) continue;
+    if (allowed.includes(lower) || (allowed.includes('*') && !request.credentials && lower !== 'authorization'))
+      continue;
+    const value = headers['access-control-allow-headers'];
     if (lower === 'authorization' && allowed.includes('*'))
-      return refuse(
+      return refusal(
         'authorization-not-covered',
-        'access-control-allow-headers',
-        answer.headers['access-control-allow-headers'],
-        'CORS-preflight fetch',
+        'preflight',
         "The preflight's answer allows any header (*), but * never covers Authorization: it must be named in Access-Control-Allow-Headers.",
+        'access-control-allow-headers',
+        value,
       );
-    if (anyHeader) continue;
-    return refuse(
+    const text = allowed.includes('*')
+      ? `${starNote} ${name} must be named in Access-Control-Allow-Headers.`
+      : `does not list the request header ${name} in Access-Control-Allow-Headers.`;
+    return refusal(
       'header-not-allowed',
+      'preflight',
+      `The preflight's answer ${text}`,
       'access-control-allow-headers',
-      answer.headers['access-control-allow-headers'],
-      'CORS-preflight fetch',
-      allowed.includes('*')
-        ? `The preflight's answer allows any header (*), which does not hold for a request with credentials: ${name} must be named in Access-Control-Allow-Headers.`
-        : `The preflight's answer does not list the request header ${name} in Access-Control-Allow-Headers.`,
+      value,
     );
   }
   return null;
@@ -230,4 +215,19 @@ export function refusalOf(request: CorsRequest, exchange: Exchange): Refusal | n
 export function variesByOrigin(answer: Answer): boolean {
   const vary = headerList(answer.headers.vary).map((name) => name.toLowerCase());
   return vary.includes('origin') || vary.includes('*');
+}
+
+/**
+ * The names of an answer's headers that script may read across origins (Fetch, "CORS-exposed
+ * header-name list"): the CORS-safelisted response headers, and what Access-Control-Expose-
+ * Headers names, where * names every header only without credentials. Never Set-Cookie.
+ */
+export function exposedHeaderNames(answer: Answer, credentials: boolean, names: readonly string[]): string[] {
+  const exposed = headerList(answer.headers['access-control-expose-headers']).map((name) => name.toLowerCase());
+  const all = exposed.includes('*') && !credentials;
+  return names.filter((name) => {
+    const lower = name.toLowerCase();
+    if (lower === 'set-cookie' || lower === 'set-cookie2') return false;
+    return isSafelistedResponseHeader(lower) || all || exposed.includes(lower);
+  });
 }

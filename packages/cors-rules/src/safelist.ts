@@ -59,3 +59,28 @@ export function needsPreflight(method: string, headers: [string, string][], forc
   }
   return total > 1024;
 }
+
+/**
+ * The names a preflight must allow (Fetch, "CORS-unsafe request-header names"): each header that
+ * is not safelisted, and every one of them when the safelisted values add up to more than 1024
+ * bytes. Lower case, sorted, once each, as Access-Control-Request-Headers carries them.
+ */
+export function unsafeHeaderNames(headers: readonly (readonly [string, string])[]): string[] {
+  const unsafe = new Set<string>();
+  const safelisted: string[] = [];
+  let total = 0;
+  for (const [name, value] of headers) {
+    if (isSafelistedRequestHeader(name, value)) {
+      safelisted.push(name.toLowerCase());
+      total += new TextEncoder().encode(value).length;
+    } else unsafe.add(name.toLowerCase());
+  }
+  if (total > 1024) safelisted.forEach((name) => unsafe.add(name));
+  return [...unsafe].sort();
+}
+
+/** A method as fetch and XMLHttpRequest send it: DELETE, GET, HEAD, OPTIONS, POST and PUT upper-cased, any other as written. */
+export function normalizeMethod(method: string): string {
+  const upper = method.toUpperCase();
+  return ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT'].includes(upper) ? upper : method;
+}

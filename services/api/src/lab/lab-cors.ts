@@ -4,10 +4,9 @@ import {
   LAB_CORS_PATH,
   LAB_DEMO_COOKIE as DEMO_COOKIE,
   LAB_EXTRA_HEADER as EXTRA_HEADER,
-  type LabAllowOrigin,
+  labPolicyHeaders,
   type LabCorsPolicy,
   type LabCorsScenario,
-  type LabHeaderList,
 } from '@origin-lab/contract';
 import { declaresNoBody, NO_BODY, readSentBody } from '../http/read-body.js';
 import { reflection } from '../echo/echo.js';
@@ -20,31 +19,9 @@ import { labScenario, type LabLimits } from './lab-scenario.js';
  */
 export { LAB_CORS_PATH };
 
-/** The origin "another origin" and the second of "two values" name: never the page's own. */
-export const ELSEWHERE_ORIGIN = 'https://elsewhere.example';
-
-const headerList = (value: LabHeaderList) => (value === '*' ? '*' : value?.join(', '));
-
-/** Sets the Access-Control-* headers (and Vary) of one policy on the answer. */
+/** Sets the Access-Control-* headers (and Vary) of one policy on the answer (the contract's labPolicyHeaders). */
 function applyPolicy(ctx: Context, policy: LabCorsPolicy): void {
-  const origin = ctx.get('Origin');
-  const allowOrigin: Record<LabAllowOrigin, string | undefined> = {
-    none: undefined,
-    '*': '*',
-    origin: origin || undefined,
-    other: ELSEWHERE_ORIGIN,
-    two: `${origin || 'null'}, ${ELSEWHERE_ORIGIN}`,
-  };
-  const headers: Record<string, string | undefined> = {
-    'Access-Control-Allow-Origin': allowOrigin[policy.allowOrigin],
-    'Access-Control-Allow-Credentials': policy.allowCredentials ? 'true' : undefined,
-    'Access-Control-Allow-Methods': headerList(policy.allowMethods),
-    'Access-Control-Allow-Headers': headerList(policy.allowHeaders),
-    'Access-Control-Expose-Headers': headerList(policy.exposeHeaders),
-    'Access-Control-Max-Age': policy.maxAge === null ? undefined : String(policy.maxAge),
-    Vary: policy.varyOrigin ? 'Origin' : undefined,
-  };
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) ctx.set(name, value);
+  ctx.set(labPolicyHeaders(policy, ctx.get('Origin') || null));
 }
 
 /** A mark short and plain enough to be a cookie value as it is. */

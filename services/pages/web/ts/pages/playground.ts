@@ -1,6 +1,7 @@
 // The playground page: wiring only. The form and what it describes (playground/case-form.ts),
-// the request a case sends (plan-case.ts), running it (run-case.ts), explaining what happened
-// (explain-case.ts) and each engine's record of the ready cases (engine-row.ts).
+// the request a case sends (plan-case.ts), running it (run-case.ts, loaded at the first press of
+// "Predict and send", with the prediction and the explanation it brings), explaining what
+// happened (explain-case.ts) and each engine's record of the ready cases (engine-row.ts).
 import { byId, h, marker } from '../frame/dom.js';
 import { setupPage } from '../page/setup-page.js';
 import { SPLIT_FIELD } from '../playground/case-fragment.js';
@@ -8,7 +9,6 @@ import { CaseForm } from '../playground/case-form.js';
 import { engineRow } from '../playground/engine-row.js';
 import { planCase } from '../playground/plan-case.js';
 import { PRESETS } from '../playground/presets.js';
-import { runCase } from '../playground/run-case.js';
 
 const ctx = setupPage();
 const form = new CaseForm(byId<HTMLFormElement>('scenario'));
@@ -26,6 +26,8 @@ async function run(): Promise<void> {
   rememberCase();
   const mark = marker('playground');
   const origins = { self: ctx.site.self, other: () => ctx.other() };
+  // Sending, predicting and explaining load on the first press: the page opens without them.
+  const { runCase } = await import('../playground/run-case.js');
   await runCase(ctx, planCase(form, origins, mark));
 }
 

@@ -1,7 +1,7 @@
 import type { EngineOutcome, LabCorsScenario } from '@origin-lab/contract';
 import { byId, h } from '../frame/dom.js';
 import type { ServerEvidence } from '../probes/journal.js';
-import { AUTHORIZATION_UNDER_WILDCARD, onlyOverSafelistedTotal, type Prediction } from '@origin-lab/cors-rules';
+import { onlyOverSafelistedTotal, type Prediction } from '@origin-lab/cors-rules';
 import type { EngineFamily } from '@origin-lab/cors-rules';
 import { explain } from '../server-view/why-refused.js';
 import { EXTRA_HEADER_NAME, type CasePlan } from './plan-case.js';
@@ -108,7 +108,7 @@ function knownDifference(
 ): string | null {
   const { planned } = plan;
   // Measured on Chromium 156, Firefox ESR 153 and WebKitGTK 2.50.6: each lets Authorization through under Allow-Headers: *.
-  if (prediction.failure === AUTHORIZATION_UNDER_WILDCARD && seen.preflight && seen.sent && seen.readable)
+  if (prediction.failureRule === 'authorization-not-covered' && seen.preflight && seen.sent && seen.readable)
     return `${engine} lets Authorization through under Access-Control-Allow-Headers: *, which the spec says must name it.`;
   // Measured on Firefox ESR 153: fetch's headers given as pairs skip the total (and the joined value's) check.
   if (

@@ -1,0 +1,78 @@
+import type { RefusalRule } from './refusal.js';
+
+/**
+ * The playground case that shows a problem happen against the lab (`/playground.html#<case>`):
+ * the lab policy and the request, in the playground's own fields, so a learner sees the same
+ * refusal and can change one thing at a time. `check` links one per finding, `explain` one per
+ * refusal.
+ */
+
+/** What a case is about beyond the Fetch rules' refusals: the risks `check` finds. */
+export type RiskKind = 'hostile-read-credentials' | 'hostile-read' | 'null-trusted' | 'missing-vary' | 'wildcard';
+
+export interface CaseDetail {
+  /** The method the request used (a preflighted method case shows it). */
+  method?: string;
+  /** The header the preflight refused. */
+  header?: string;
+  /** The preflight's status. */
+  status?: number;
+}
+
+/** A method or header name as the playground's fields take it; anything else falls back to a demo name. */
+const token = (value: string | undefined, fallback: string) =>
+  value !== undefined && /^[A-Za-z][A-Za-z0-9-]{0,39}$/.test(value) ? value : fallback;
+
+/** The playground's fields for a refusal or a risk (only those that differ from the form's defaults). */
+export function playgroundFields(kind: RefusalRule | RiskKind, detail: CaseDetail = {}): Record<string, string> {
+  const method = token(
+    detail.method && !['GET', 'HEAD', 'POST'].includes(detail.method) ? detail.method : undefined,
+    'PUT',
+  );
+  switch (kind) {
+    case 'no-allow-origin':
+      return { 'allow-origin': 'none' };
+    case 'origin-mismatch':
+      return { 'allow-origin': 'other' };
+    case 'allow-origin-list':
+      return { 'allow-origin': 'two' };
+    case 'wildcard-with-credentials':
+      return { 'allow-origin': '*', 'allow-credentials': 'on', credentials: 'include' };
+    case 'credentials-not-allowed':
+      return { credentials: 'include' };
+    case 'method-not-allowed':
+      return { method, 'allow-methods': 'GET, POST' };
+    case 'header-not-allowed': {
+      const header = token(detail.header?.toLowerCase() === 'authorization' ? undefined : detail.header, 'X-Demo');
+      return { headers: `${header}: 1` };
+    }
+    case 'authorization-not-covered':
+      return { headers: 'Authorization: Bearer demo', 'allow-headers': '*' };
+    case 'preflight-status':
+      return {
+        method,
+        'allow-methods': method,
+        'preflight-status': String([401, 404, 500].includes(detail.status ?? 0) ? detail.status : 401),
+      };
+    case 'preflight-redirect':
+      return { method, 'allow-methods': method, 'preflight-status': '301' };
+    case 'hostile-read-credentials':
+      return { 'allow-origin': 'origin', 'allow-credentials': 'on', credentials: 'include' };
+    case 'hostile-read':
+    case 'null-trusted':
+      return { 'allow-origin': 'origin' };
+    case 'missing-vary':
+      return { 'allow-origin': 'origin', vary: 'off' };
+    case 'wildcard':
+      return { 'allow-origin': '*' };
+  }
+}
+
+/**
+ * The playground's address for a case: base is where the lab runs (its pages' origin), the
+ * fragment its fields sorted by name, as the playground writes a shared link.
+ */
+export function playgroundLink(base: string, kind: RefusalRule | RiskKind, detail: CaseDetail = {}): string {
+  const fields = Object.entries(playgroundFields(kind, detail)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${base.replace(/\/+$/, '')}/playground.html#${new URLSearchParams(fields).toString()}`;
+}
