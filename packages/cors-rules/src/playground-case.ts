@@ -42,10 +42,10 @@ export function playgroundFields(kind: RefusalRule | RiskKind, detail: CaseDetai
       return { credentials: 'include' };
     case 'method-not-allowed':
       return { method, 'allow-methods': 'GET, POST' };
-    case 'header-not-allowed': {
-      const header = token(detail.header?.toLowerCase() === 'authorization' ? undefined : detail.header, 'X-Demo');
-      return { headers: `${header}: 1` };
-    }
+    case 'header-not-allowed':
+      return detail.header?.toLowerCase() === 'authorization'
+        ? { headers: 'Authorization: Bearer demo' }
+        : { headers: `${token(detail.header, 'X-Demo')}: 1` };
     case 'authorization-not-covered':
       return { headers: 'Authorization: Bearer demo', 'allow-headers': '*' };
     case 'preflight-status':

@@ -46,12 +46,13 @@ export class DriverGroup {
   }
 
   /**
-   * One group starts at a time in a process: `xvfb-run -a` picks the first display without a lock
+   * env is added to the group's environment (the browser inherits it: `check` sets its proxy
+   * there). One group starts at a time in a process: `xvfb-run -a` picks the first display without a lock
    * file, and groups started at once (a classroom's pages) picked the same one (measured: "cannot
    * open display"). Each waits for the one before it to be ready or to fail.
    */
-  static start(): Promise<DriverGroup> {
-    const started = DriverGroup.starting.then(() => DriverGroup.startNow());
+  static start(env: Record<string, string> = {}): Promise<DriverGroup> {
+    const started = DriverGroup.starting.then(() => DriverGroup.startNow(env));
     DriverGroup.starting = started.then(
       () => undefined,
       () => undefined,
@@ -61,7 +62,7 @@ export class DriverGroup {
 
   private static starting: Promise<void> = Promise.resolve();
 
-  private static async startNow(): Promise<DriverGroup> {
+  private static async startNow(env: Record<string, string>): Promise<DriverGroup> {
     const port = await freePort();
     const home = mkdtempSync(join(tmpdir(), 'origin-lab-webkit-'));
     const child = spawn(
@@ -81,7 +82,7 @@ export class DriverGroup {
         '--host=127.0.0.1',
       ],
       // detached: setsid, a process group of its own, stopped as one.
-      { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, HOME: home } },
+      { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env, HOME: home } },
     );
     const group = new DriverGroup(port, child, home);
     try {

@@ -1,0 +1,140 @@
+/**
+ * The requests of the matrix: what each origin's page sends to the target. Your origins get every
+ * cell; a hostile origin gets the two that tell whether it can read at all (with and without
+ * credentials). Nothing but GET and OPTIONS leaves unless --methods names more.
+ */
+import { normalizeMethod, unsafeHeaderNames } from '@origin-lab/cors-rules';
+
+export const BODY_KINDS = ['json', 'form', 'text', 'none'] as const;
+export type BodyKind = (typeof BODY_KINDS)[number];
+
+export interface Cell {
+  id: string;
+  /** One line for people. */
+  title: string;
+  api: 'fetch' | 'xhr';
+  method: string;
+  headers: [string, string][];
+  credentials: boolean;
+  body: string | null;
+  /** The same request again, to see whether the engine kept the preflight's answer. */
+  repeats?: string;
+}
+
+const BODIES: Record<Exclude<BodyKind, 'none'>, { type: string; text: string }> = {
+  json: { type: 'application/json', text: '{"origin-lab":"check"}' },
+  form: { type: 'application/x-www-form-urlencoded', text: 'origin-lab=check' },
+  text: { type: 'text/plain', text: 'origin-lab check' },
+};
+
+export interface MatrixOptions {
+  credentials: 'both' | 'include' | 'omit';
+  headers: [string, string][];
+  methods: string[];
+  body: BodyKind;
+}
+
+/**
+ * The cells for your origins, in the order they run. The repeat follows its request at once: a
+ * preflight of other headers in between may replace the engine's cached answer (Chromium keeps
+ * one per origin and URL).
+ */
+export function yourCells(options: MatrixOptions): Cell[] {
+  const withCredentials = options.credentials === 'include';
+  const cells: Cell[] = [];
+  if (options.credentials !== 'include')
+    cells.push({
+      id: 'get',
+      title: 'a simple GET',
+      api: 'fetch',
+      method: 'GET',
+      headers: [],
+      credentials: false,
+      body: null,
+    });
+  if (options.credentials !== 'omit') {
+    cells.push({
+      id: 'get-credentials',
+      title: "a GET with credentials (fetch, credentials: 'include')",
+      api: 'fetch',
+      method: 'GET',
+      headers: [],
+      credentials: true,
+      body: null,
+    });
+    cells.push({
+      id: 'xhr-credentials',
+      title: 'a GET with credentials (XMLHttpRequest, withCredentials)',
+      api: 'xhr',
+      method: 'GET',
+      headers: [],
+      credentials: true,
+      body: null,
+    });
+  }
+  const named = options.headers.map(([name]) => name).join(', ');
+  cells.push({
+    id: 'custom-header',
+    title: `a GET with ${named}: preflighted`,
+    api: 'fetch',
+    method: 'GET',
+    headers: options.headers,
+    credentials: withCredentials,
+    body: null,
+  });
+  cells.push({
+    id: 'preflight-cache',
+    title: `the GET with ${named} again: is the preflight's answer kept?`,
+    api: 'fetch',
+    method: 'GET',
+    headers: options.headers,
+    credentials: withCredentials,
+    body: null,
+    repeats: 'custom-header',
+  });
+  if (!options.headers.some(([name]) => name.toLowerCase() === 'authorization'))
+    cells.push({
+      id: 'authorization',
+      title: 'a GET with Authorization: Bearer: preflighted',
+      api: 'fetch',
+      method: 'GET',
+      headers: [['Authorization', 'Bearer origin-lab-check']],
+      credentials: withCredentials,
+      body: null,
+    });
+  for (const method of options.methods) {
+    const normalized = normalizeMethod(method);
+    const body = options.body === 'none' || ['GET', 'HEAD'].includes(normalized) ? null : BODIES[options.body];
+    cells.push({
+      id: `method-${normalized.toLowerCase()}`,
+      title: `${normalized}${body ? ` with a ${options.body} body` : ''}`,
+      api: 'fetch',
+      method: normalized,
+      headers: body ? [['Content-Type', body.type]] : [],
+      credentials: withCredentials,
+      body: body?.text ?? null,
+    });
+  }
+  return cells;
+}
+
+/** The cells a hostile origin runs: can it read, without and with credentials? */
+export function hostileCells(): Cell[] {
+  return [
+    { id: 'get', title: 'a simple GET', api: 'fetch', method: 'GET', headers: [], credentials: false, body: null },
+    {
+      id: 'get-credentials',
+      title: "a GET with credentials (fetch, credentials: 'include')",
+      api: 'fetch',
+      method: 'GET',
+      headers: [],
+      credentials: true,
+      body: null,
+    },
+  ];
+}
+
+/** The headers a preflight for this cell must allow (lower case, sorted): none when it does not preflight. */
+export function preflightHeaders(cell: Cell): string[] {
+  return unsafeHeaderNames(cell.headers);
+}

@@ -1,0 +1,135 @@
+/**
+ * `origin-lab check`: reads the options (and the expectations file), plans the run, runs it in
+ * the engines, grades what happened and writes the report where it was asked for.
+ */
+import { writeFileSync } from 'node:fs';
+import { STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
+import { helpText } from '../options.js';
+import { chooseEngines } from '../engines/launch.js';
+import { colorEnabled, CommandError, EXIT, painter, Progress } from '../terminal.js';
+import { CHECK_COMMAND, readCheckOptions, type CheckOptions } from './check-options.js';
+import { checkExpectations, expectedCells, readExpectations, type Expectations } from './expectations.js';
+import { failsAt, findingsOf, SEVERITY_ORDER } from './findings.js';
+import { hostileOrigins, yourOrigins } from './origins.js';
+import { toJson, toJunit, toSarif, type CheckReport } from './report.js';
+import { planRun, runCheck, type ExchangeRecord } from './run-check.js';
+import { renderReport } from './terminal-report.js';
+
+export interface CommandIO {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  version: string;
+}
+
+/** Runs the command; resolves with its exit code (a CommandError's own, for bad usage). */
+export async function checkCommand(argv: readonly string[], io: CommandIO): Promise<number> {
+  const options = readCheckOptions(argv);
+  if (options.help) {
+    io.stdout.write(`${helpText(CHECK_COMMAND)}\n`);
+    return EXIT.ok;
+  }
+  const expectations = options.expectFile ? readExpectations(options.expectFile) : null;
+  const from = [...new Set([...options.from, ...(expectations?.allow.map((entry) => entry.origin) ?? [])])];
+  if (from.length === 0)
+    throw new CommandError(
+      'check needs at least one --from origin (or an expectations file naming one): the origin of your pages',
+    );
+  const engines = chooseEngines(options.engines);
+  const progress = new Progress(io.stderr, options.quiet);
+  const paint = painter(colorEnabled(options.color, options.json === '-' ? io.stderr : io.stdout));
+
+  if (
+    options.methods.length > 0 ||
+    (expectations?.allow.some((entry) => entry.methods.some((m) => m !== 'GET')) ?? false)
+  )
+    progress.note(
+      paint(
+        'yellow',
+        `warning: ${[...new Set([...options.methods, ...(expectations?.allow.flatMap((e) => e.methods) ?? [])])].filter((m) => m !== 'GET').join(', ')} requests reach ${options.target.host} for real, from every engine and origin`,
+      ),
+    );
+  const tried = [
+    ...yourOrigins(from),
+    ...hostileOrigins(from[0]!, options.hostile).filter((origin) => !from.includes(origin.origin)),
+  ];
+  const methods = [
+    ...new Set([...options.methods, ...(expectations?.allow.flatMap((entry) => entry.methods) ?? [])]),
+  ].filter((method) => method !== 'GET');
+  const plan = planRun(options.target, tried, { ...options, methods });
+  const extra = expectations ? expectedCells(expectations) : [];
+  const cellsFor = plan.cellsFor;
+  plan.cellsFor = (origin) => (origin.kind === 'yours' ? [...cellsFor(origin), ...extra] : cellsFor(origin));
+
+  const startedAt = new Date();
+  const result = await runCheck(plan, {
+    engines,
+    timeoutMs: options.timeoutMs,
+    delayMs: options.delayMs,
+    maxRequests: options.maxRequests,
+    localNetwork: options.localNetwork,
+    progress,
+  });
+  const findings = findingsOf(result.runs, result.exchanges, { yours: from, lab: options.lab });
+  const expectationResults = expectations ? checkExpectations(expectations, result.runs) : null;
+  const failed = failsAt(findings, options.failOn) || (expectationResults?.some((r) => !r.holds) ?? false);
+  const allCells = [
+    ...new Map(tried.flatMap((origin) => plan.cellsFor(origin)).map((cell) => [cell.id, cell])).values(),
+  ];
+  const report: CheckReport = {
+    tool: 'origin-lab check',
+    version: io.version,
+    target: options.target.href,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    engines: result.engines,
+    origins: tried,
+    cells: allCells,
+    results: result.runs,
+    exchanges: result.exchanges,
+    findings,
+    expectations: expectationResults,
+    stack: chooseStack(options, result.exchanges),
+    requests: result.requests,
+    exitCode: failed ? EXIT.findings : EXIT.ok,
+  };
+
+  const failOn = (finding: { severity: keyof typeof SEVERITY_ORDER }) =>
+    options.failOn !== 'never' && SEVERITY_ORDER[finding.severity] >= SEVERITY_ORDER[options.failOn];
+  write(options.json, toJson(report), io);
+  write(options.junit, toJunit(report, failOn), io);
+  write(options.sarif, toSarif(report), io);
+  (options.json === '-' ? io.stderr : io.stdout).write(renderReport(report, paint));
+  return report.exitCode;
+}
+
+function write(file: string | null, text: string, io: CommandIO): void {
+  if (file === null) return;
+  if (file === '-') {
+    io.stdout.write(text);
+    return;
+  }
+  try {
+    writeFileSync(file, text);
+  } catch (err) {
+    throw new CommandError(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+/** The stack to show fixes for: the one asked for, else one the answers name (Server, X-Powered-By). */
+function chooseStack(options: CheckOptions, exchanges: readonly ExchangeRecord[]): CheckReport['stack'] {
+  if (options.stack) return { name: options.stack, label: STACK_NAMES[options.stack], chosenBy: 'option' };
+  const headers = exchanges.flatMap((record) => [record.exchange.actual?.headers, record.exchange.preflight?.headers]);
+  const clues: [RegExp, string, Stack][] = [
+    [/^express$/i, 'x-powered-by', 'express'],
+    [/kestrel/i, 'server', 'aspnet'],
+    [/^nginx/i, 'server', 'nginx'],
+    [/^caddy/i, 'server', 'caddy'],
+  ];
+  for (const [pattern, header, name] of clues) {
+    const seen = headers.find((h) => h?.[header] !== undefined && pattern.test(h[header]!));
+    if (seen) return { name, label: STACK_NAMES[name], chosenBy: `${header}: ${seen[header]}` };
+  }
+  return null;
+}
+
+export type { Expectations };

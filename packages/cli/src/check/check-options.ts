@@ -1,0 +1,258 @@
+import { STACKS, type Stack } from '@origin-lab/cors-rules/advice';
+import { choice, integer, listOf, parseCommand, type CommandSpec } from '../options.js';
+import { CommandError, type ColorChoice } from '../terminal.js';
+import { ENGINE_NAMES, type EngineName } from '../engines/probe-engine.js';
+import { HOSTILE_KINDS, type HostileKind } from './origins.js';
+import { BODY_KINDS, type BodyKind } from './cells.js';
+
+export const SEVERITIES = ['high', 'medium', 'low', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const CHECK_COMMAND: CommandSpec = {
+  name: 'check',
+  usage: '<url> --from <origin> [--from <origin>...] [options]',
+  summary:
+    'Loads a page at each origin you name, in real browser engines, and has it call <url> as your own pages would: a simple GET, the same with credentials, requests that preflight, the methods you name. Then it does the same from origins an attacker could own. Each engine decides what is sent and what is readable; the report says why each refusal happened, which origins can read your API, and how to fix it in your stack.',
+  positionals: ['<url>                 the endpoint to check: an http(s) URL without credentials in it'],
+  options: [
+    {
+      name: 'from',
+      value: '<origin>',
+      multiple: true,
+      help: 'an origin whose pages call <url> (scheme://host[:port], no path)',
+    },
+    {
+      name: 'engines',
+      value: '<list>',
+      default: 'every engine installed',
+      help: 'chromium, firefox, webkit, comma-separated',
+    },
+    {
+      name: 'credentials',
+      value: '<mode>',
+      default: 'both',
+      help: 'both: the preflighted and method requests without credentials, plus a GET with them; include: all with credentials; omit: none',
+    },
+    {
+      name: 'header',
+      value: "'Name: value'",
+      multiple: true,
+      default: "'X-Origin-Lab-Check: 1'",
+      help: 'a request header of the preflighted GET',
+    },
+    {
+      name: 'methods',
+      value: '<list>',
+      help: 'also send these methods (POST, PUT, PATCH, DELETE, ...): they reach your server, so name only what is safe to call',
+    },
+    {
+      name: 'body',
+      value: '<kind>',
+      default: 'json',
+      help: `the body of --methods requests: ${BODY_KINDS.join(', ')}`,
+    },
+    {
+      name: 'hostile',
+      value: '<list>',
+      default: 'all',
+      help: `the attacker origins to try: all, none, or some of ${HOSTILE_KINDS.join(', ')}`,
+    },
+    {
+      name: 'expect',
+      value: '<file>',
+      help: 'an expectations file (origin-lab.check.json): which origins must read what; every other origin must not',
+    },
+    {
+      name: 'fail-on',
+      value: '<severity>',
+      default: 'medium',
+      help: `exit 1 on a finding at or above: ${SEVERITIES.join(', ')}, or never`,
+    },
+    { name: 'json', value: '<file>', help: 'write the whole report as JSON (- for standard output)' },
+    { name: 'junit', value: '<file>', help: 'write JUnit XML: one test case per engine, origin and request' },
+    { name: 'sarif', value: '<file>', help: 'write SARIF 2.1.0 for code-scanning dashboards: one result per finding' },
+    {
+      name: 'stack',
+      value: '<name>',
+      help: `show the fix for this stack: ${STACKS.join(', ')} (default: guessed from the answer's headers, else every stack in JSON)`,
+    },
+    {
+      name: 'lab',
+      value: '<url>',
+      default: 'http://localhost:8080',
+      help: 'where the Origin Lab pages run (npm start), for the playground links',
+    },
+    {
+      name: 'timeout',
+      value: '<ms>',
+      default: '10000',
+      help: 'longest wait for one request, and for an engine to load a page',
+    },
+    { name: 'delay', value: '<ms>', default: '0', help: 'pause between two requests of one engine' },
+    {
+      name: 'max-requests',
+      value: '<n>',
+      default: '600',
+      help: 'most requests the whole run may send (engines and the check itself); more stops it before it starts',
+    },
+    {
+      name: 'local-network',
+      value: '<mode>',
+      default: 'grant',
+      help: "Chromium's Local Network Access, for a target on a loopback or private address: grant (the user allows it; an http:// page is still refused), deny, or public (the target counts as public, as once deployed: CORS alone)",
+    },
+    { name: 'color', value: '<when>', default: 'auto', help: 'auto, always or never' },
+    { name: 'quiet', short: 'q', flag: true, help: 'no progress on standard error' },
+    { name: 'help', short: 'h', flag: true, help: 'this help' },
+  ],
+  examples: [
+    'origin-lab check https://api.example.com/me --from https://app.example.com',
+    'origin-lab check https://api.example.com/items --from https://app.example.com --methods PUT,DELETE --header "Authorization: Bearer test"',
+    'origin-lab check http://localhost:3000/api/posts --from http://localhost:5173 --engines chromium,firefox',
+    'origin-lab check https://api.example.com/ --expect origin-lab.check.json --junit report.xml --sarif cors.sarif',
+    'npx ./origin-lab-0.1.0.tgz check https://api.example.com/me --from https://app.example.com --json -',
+  ],
+  notes: [
+    'Exit codes: 0 all is well; 1 a finding at or above --fail-on, or an expectation that does not hold;',
+    '2 bad usage, a bad expectations file, a missing browser, or a target that cannot be reached.',
+    'Engines: Chromium and Firefox ESR through Playwright, WebKitGTK through its WebDriver (Debian: chromium,',
+    'firefox-esr, webkit2gtk-driver with xvfb and dbus). Paths: CHROMIUM_PATH, FIREFOX_PATH, WEBKIT_DRIVER_PATH.',
+  ],
+};
+
+export interface CheckOptions {
+  target: URL;
+  /** Your origins: those that should be able to read. */
+  from: string[];
+  engines: EngineName[] | 'installed';
+  credentials: 'both' | 'include' | 'omit';
+  headers: [string, string][];
+  methods: string[];
+  body: BodyKind;
+  hostile: HostileKind[];
+  expectFile: string | null;
+  failOn: Severity | 'never';
+  json: string | null;
+  junit: string | null;
+  sarif: string | null;
+  stack: Stack | null;
+  lab: string;
+  timeoutMs: number;
+  delayMs: number;
+  maxRequests: number;
+  localNetwork: 'grant' | 'deny' | 'public';
+  color: ColorChoice;
+  quiet: boolean;
+  help: boolean;
+}
+
+/** A token as a header name or method may be (RFC 9110's tchar). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** An origin as the user wrote it, checked and serialized; a CommandError says what is wrong. */
+export function parseOrigin(text: string, what = '--from'): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new CommandError(`${what} "${text}" is not an origin: write scheme://host[:port]`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CommandError(`${what} "${text}" is not an http or https origin`);
+  if (url.username || url.password)
+    throw new CommandError(`${what} "${text}" has credentials in it; an origin has none`);
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || /^[a-z]+:\/\/[^/]+\/./i.test(text))
+    throw new CommandError(`${what} "${text}" has a path, query or fragment; an origin is scheme://host[:port] only`);
+  return url.origin;
+}
+
+export function parseTarget(text: string | undefined): URL {
+  if (text === undefined) throw new CommandError('check needs the URL to check (see origin-lab check --help)');
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new CommandError(`"${text}" is not a URL: write it whole, e.g. https://api.example.com/me`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CommandError(`"${text}" is not an http or https URL`);
+  if (url.username || url.password)
+    throw new CommandError(
+      `"${text}" has credentials in it: browsers refuse such URLs in fetch; give the URL without them`,
+    );
+  url.hash = '';
+  return url;
+}
+
+function parseHeader(text: string): [string, string] {
+  const colon = text.indexOf(':');
+  const name = colon > 0 ? text.slice(0, colon).trim() : '';
+  const value = colon > 0 ? text.slice(colon + 1).trim() : '';
+  if (!TOKEN.test(name)) throw new CommandError(`--header "${text}" is not "Name: value" with a valid header name`);
+  if (/[\0\r\n]/.test(value)) throw new CommandError(`--header "${name}" has a line break or NUL in its value`);
+  if (/^(origin|cookie|host|content-length|access-control-request-(method|headers))$/i.test(name))
+    throw new CommandError(`--header ${name}: browsers set this header themselves; script cannot`);
+  return [name, value];
+}
+
+export function readCheckOptions(argv: readonly string[]): CheckOptions {
+  const { values, positionals } = parseCommand(CHECK_COMMAND, argv);
+  const help = values.help === true;
+  if (help) return { help } as CheckOptions;
+  if (positionals.length > 1)
+    throw new CommandError(`check takes one URL; got ${positionals.length}: ${positionals.join(' ')}`);
+  const target = parseTarget(positionals[0]);
+  const from = [...new Set(listOf(values.from).map((origin) => parseOrigin(origin)))];
+  const engineList = listOf(values.engines);
+  for (const name of engineList)
+    if (!(ENGINE_NAMES as readonly string[]).includes(name))
+      throw new CommandError(`--engines names an unknown engine "${name}"; known: ${ENGINE_NAMES.join(', ')}`);
+  const methods = listOf(values.methods).map((method) => {
+    if (!TOKEN.test(method)) throw new CommandError(`--methods names "${method}", which is not a method name`);
+    if (/^(CONNECT|TRACE|TRACK)$/i.test(method))
+      throw new CommandError(`--methods ${method}: fetch refuses this method`);
+    return method;
+  });
+  const hostileList = listOf(values.hostile);
+  const hostile =
+    hostileList.length === 0 || hostileList.includes('all')
+      ? [...HOSTILE_KINDS]
+      : hostileList.includes('none')
+        ? []
+        : hostileList.map((kind) => choice('hostile', kind, HOSTILE_KINDS, 'arbitrary'));
+  const headers = listOfRaw(values.header).map(parseHeader);
+  return {
+    target,
+    from,
+    engines: engineList.length > 0 ? (engineList as EngineName[]) : 'installed',
+    credentials: choice('credentials', values.credentials, ['both', 'include', 'omit'] as const, 'both'),
+    headers: headers.length > 0 ? headers : [['X-Origin-Lab-Check', '1']],
+    methods,
+    body: choice('body', values.body, BODY_KINDS, 'json'),
+    hostile,
+    expectFile: typeof values.expect === 'string' ? values.expect : null,
+    failOn: choice('fail-on', values['fail-on'], [...SEVERITIES, 'never'] as const, 'medium'),
+    json: typeof values.json === 'string' ? values.json : null,
+    junit: typeof values.junit === 'string' ? values.junit : null,
+    sarif: typeof values.sarif === 'string' ? values.sarif : null,
+    stack: values.stack === undefined ? null : choice('stack', values.stack, STACKS, 'express'),
+    lab: parseLab(values.lab),
+    timeoutMs: integer('timeout', values.timeout, 100, 600_000, 10_000),
+    delayMs: integer('delay', values.delay, 0, 60_000, 0),
+    maxRequests: integer('max-requests', values['max-requests'], 1, 100_000, 600),
+    localNetwork: choice('local-network', values['local-network'], ['grant', 'deny', 'public'] as const, 'grant'),
+    color: choice('color', values.color, ['auto', 'always', 'never'] as const, 'auto'),
+    quiet: values.quiet === true,
+    help,
+  };
+}
+
+/** --header values are not split at commas: a value may hold one. */
+function listOfRaw(value: unknown): string[] {
+  return Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
+}
+
+function parseLab(value: unknown): string {
+  if (value === undefined) return 'http://localhost:8080';
+  return parseOrigin(String(value), '--lab');
+}

@@ -1,0 +1,121 @@
+/**
+ * The exchange, asked for by the check itself: the preflight a cell's request needs (OPTIONS with
+ * Origin, Access-Control-Request-Method and -Headers, as an engine sends it) and, for a GET, the
+ * request with its Origin. Never what decides a cell (the engines do); it is what the rules read
+ * to say why (WebKit reports nothing, Firefox no preflight), and it holds Vary for the findings.
+ * Nothing but OPTIONS and GET is ever sent from here.
+ */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Answer, Exchange } from '@origin-lab/cors-rules';
+import { needsPreflight } from '@origin-lab/cors-rules';
+import type { Cell } from './cells.js';
+import { preflightHeaders } from './cells.js';
+
+/** What went wrong reaching the target, as a person would name it. */
+export interface Unreachable {
+  kind: 'dns' | 'refused' | 'tls' | 'timeout' | 'network';
+  message: string;
+}
+
+export interface Replayed {
+  exchange: Exchange;
+  /** The Location of a redirect the actual answer carried. */
+  redirectedTo: string | null;
+  /** How many requests it took (for the run's limit). */
+  requests: number;
+}
+
+/** Bodies larger than this are not read (only the headers matter). */
+const MAX_BODY_BYTES = 64 * 1024;
+
+function ask(
+  url: URL,
+  method: 'OPTIONS' | 'GET',
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<Answer | Unreachable> {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    const req = send(
+      url,
+      { method, headers: { 'user-agent': 'origin-lab-check', ...headers }, timeout: timeoutMs },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (bytes > MAX_BODY_BYTES) res.destroy();
+        });
+        const done = () => resolve({ status: res.statusCode ?? 0, headers: joined(res.headers) });
+        res.on('end', done);
+        res.on('close', done);
+        res.on('error', done);
+      },
+    );
+    req.on('timeout', () =>
+      req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'TIMEOUT' })),
+    );
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(unreachable(err)));
+    req.end();
+  });
+}
+
+/** Response headers with repeated ones joined by ", " (how an engine combines them). */
+function joined(headers: IncomingHttpHeaders): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]],
+    ),
+  );
+}
+
+export function unreachable(err: NodeJS.ErrnoException): Unreachable {
+  const code = err.code ?? '';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return { kind: 'dns', message: `its name does not resolve (${code})` };
+  if (code === 'ECONNREFUSED') return { kind: 'refused', message: 'nothing listens there (connection refused)' };
+  if (code === 'TIMEOUT' || code === 'ETIMEDOUT') return { kind: 'timeout', message: err.message };
+  if (/CERT|SSL|TLS|SELF_SIGNED|ERR_TLS/i.test(code) || /certificate/i.test(err.message))
+    return { kind: 'tls', message: `its TLS certificate is not trusted (${code || err.message})` };
+  return { kind: 'network', message: `${code ? `${code}: ` : ''}${err.message}` };
+}
+
+export const isUnreachable = <T extends object>(value: T | Unreachable): value is Unreachable => 'kind' in value;
+
+/**
+ * The exchange for one cell from one origin: the preflight when the rules say one goes out, then
+ * the actual request when it is a GET and the preflight (if any) passed its status.
+ */
+export async function replay(
+  target: URL,
+  origin: string,
+  cell: Cell,
+  timeoutMs: number,
+): Promise<Replayed | Unreachable> {
+  const exchange: Exchange = {};
+  let requests = 0;
+  if (needsPreflight(cell.method, cell.headers)) {
+    const names = preflightHeaders(cell);
+    const preflight = await ask(
+      target,
+      'OPTIONS',
+      {
+        origin,
+        'access-control-request-method': cell.method,
+        ...(names.length > 0 && { 'access-control-request-headers': names.join(',') }),
+      },
+      timeoutMs,
+    );
+    requests += 1;
+    if (isUnreachable(preflight)) return preflight;
+    exchange.preflight = preflight;
+    if (preflight.status < 200 || preflight.status > 299) return { exchange, redirectedTo: null, requests };
+  }
+  if (cell.method !== 'GET') return { exchange, redirectedTo: null, requests };
+  const actual = await ask(target, 'GET', { ...Object.fromEntries(cell.headers), origin }, timeoutMs);
+  requests += 1;
+  if (isUnreachable(actual)) return actual;
+  exchange.actual = actual;
+  const location = actual.status >= 300 && actual.status < 400 ? (actual.headers.location ?? null) : null;
+  return { exchange, redirectedTo: location ? new URL(location, target).href : null, requests };
+}

@@ -1,0 +1,143 @@
+/**
+ * The report of a run in the formats other tools read: JSON (everything), JUnit XML (one test case
+ * per engine, origin and request, plus one per expectation), SARIF 2.1.0 (one result per
+ * finding, for code-scanning dashboards).
+ */
+import type { Stack } from '@origin-lab/cors-rules/advice';
+import type { Cell } from './cells.js';
+import type { ExpectationResult } from './expectations.js';
+import type { Finding } from './findings.js';
+import type { TriedOrigin } from './origins.js';
+import type { CellRun, EngineInfo, ExchangeRecord } from './run-check.js';
+
+export interface CheckReport {
+  tool: 'origin-lab check';
+  version: string;
+  target: string;
+  startedAt: string;
+  durationMs: number;
+  engines: EngineInfo[];
+  origins: TriedOrigin[];
+  cells: Cell[];
+  results: CellRun[];
+  exchanges: ExchangeRecord[];
+  findings: Finding[];
+  expectations: ExpectationResult[] | null;
+  /** The stack the fixes are shown for, and how it was chosen. */
+  stack: { name: Stack; label: string; chosenBy: 'option' | string } | null;
+  requests: number;
+  exitCode: number;
+}
+
+export function toJson(report: CheckReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+const xml = (text: string) =>
+  text
+    .replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!)
+    // XML 1.0 has no place for most control characters.
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+
+/** Whether a finding at or above this severity is about this run. */
+function findingsOf(report: CheckReport, run: CellRun): Finding[] {
+  const origin = run.origin.context === 'page' ? run.origin.origin : `null (${run.origin.context.replace('-', ' ')})`;
+  return report.findings.filter(
+    (finding) =>
+      finding.kind !== 'engines-differ' &&
+      finding.kind !== 'wildcard' &&
+      finding.origins.includes(origin) &&
+      finding.cells.includes(run.cell.id) &&
+      (finding.engines.length === 0 || finding.engines.includes(run.engine)),
+  );
+}
+
+export function toJunit(report: CheckReport, failOn: (finding: Finding) => boolean): string {
+  const suites = report.engines.map((engine) => {
+    const runs = report.results.filter((run) => run.engine === engine.name);
+    const cases = runs.map((run) => {
+      const origin = run.origin.context === 'page' ? run.origin.origin : `null (${run.origin.context})`;
+      const name = `${origin} ${run.cell.id}`;
+      const failing = findingsOf(report, run).filter(failOn);
+      const outcome = run.couldNot
+        ? `could not run: ${run.couldNot}`
+        : run.readable
+          ? `read: status ${run.status}, headers ${run.visibleHeaders?.join(', ') || 'none'}`
+          : `refused: ${run.reason?.text ?? run.rejection ?? ''}`;
+      const body = run.couldNot
+        ? `<skipped message="${xml(run.couldNot)}"/>`
+        : failing.length > 0
+          ? failing
+              .map(
+                (finding) =>
+                  `<failure type="${finding.kind}" message="${xml(finding.title)}">${xml(finding.detail)}</failure>`,
+              )
+              .join('')
+          : '';
+      return `    <testcase classname="${xml(`${engine.label}.${origin}`)}" name="${xml(name)}"><system-out>${xml(outcome)}</system-out>${body}</testcase>`;
+    });
+    const failures = runs.filter((run) => !run.couldNot && findingsOf(report, run).some(failOn)).length;
+    const skipped = runs.filter((run) => run.couldNot).length;
+    return `  <testsuite name="${xml(`${engine.label} → ${report.target}`)}" tests="${runs.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`;
+  });
+  if (report.expectations) {
+    const cases = report.expectations.map(
+      (result) =>
+        `    <testcase classname="expectations" name="${xml(result.description)}">${result.holds ? '' : `<failure message="${xml(result.failures[0] ?? 'does not hold')}">${xml(result.failures.join('\n'))}</failure>`}</testcase>`,
+    );
+    suites.push(
+      `  <testsuite name="expectations" tests="${cases.length}" failures="${report.expectations.filter((r) => !r.holds).length}">\n${cases.join('\n')}\n  </testsuite>`,
+    );
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="origin-lab check ${xml(report.target)}">\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+const SARIF_LEVEL = { high: 'error', medium: 'warning', low: 'note', info: 'note' } as const;
+const SARIF_SCORE = { high: '8.1', medium: '5.3', low: '3.1', info: '0.0' } as const;
+
+export function toSarif(report: CheckReport): string {
+  const kinds = [...new Set(report.findings.map((finding) => finding.kind))];
+  const stack = report.stack?.name;
+  const sarif = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'origin-lab check',
+            version: report.version,
+            informationUri: 'https://github.com/origin-lab/origin-lab',
+            rules: kinds.map((kind) => {
+              const sample = report.findings.find((finding) => finding.kind === kind)!;
+              return {
+                id: kind,
+                name: kind.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase()),
+                shortDescription: { text: sample.title },
+                defaultConfiguration: { level: SARIF_LEVEL[sample.severity] },
+                properties: { 'security-severity': SARIF_SCORE[sample.severity], tags: ['security', 'cors'] },
+              };
+            }),
+          },
+        },
+        results: report.findings.map((finding) => ({
+          ruleId: finding.kind,
+          level: SARIF_LEVEL[finding.severity],
+          message: {
+            text: `${finding.title}. ${finding.detail}${finding.fix ? ` Fix: ${stack ? finding.fix.byStack[stack] : finding.fix.summary}` : ''}${finding.playground ? ` See it happen: ${finding.playground}` : ''}`,
+          },
+          locations: [{ physicalLocation: { artifactLocation: { uri: report.target } } }],
+          partialFingerprints: { findingId: finding.id },
+          properties: {
+            severity: finding.severity,
+            origins: finding.origins,
+            engines: finding.engines,
+            cells: finding.cells,
+          },
+        })),
+      },
+    ],
+  };
+  return `${JSON.stringify(sarif, null, 2)}\n`;
+}

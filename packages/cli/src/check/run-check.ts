@@ -1,0 +1,373 @@
+/**
+ * One run of `check`: the check's own exchanges first (they also tell whether the target can be
+ * reached at all), then every engine in parallel, each loading the probe page at every tried
+ * origin in turn and sending that origin's cells one after the other. Every wait is bounded;
+ * every engine started is closed, also when the run fails.
+ */
+import {
+  needsPreflight,
+  normalizeMethod,
+  preflightCacheCapSeconds,
+  preflightCacheDefaultSeconds,
+  refusalOf,
+  unsafeHeaderNames,
+  type Exchange,
+  type Refusal,
+} from '@origin-lab/cors-rules';
+import { lookup } from 'node:dns/promises';
+import { startEngine } from '../engines/launch.js';
+import type { EngineName, EngineReport, ProbeEngine } from '../engines/probe-engine.js';
+import type { ProbeResult } from '../engines/probe-page.js';
+import { CommandError, type Progress } from '../terminal.js';
+import type { Cell } from './cells.js';
+import { hostileCells, yourCells, type MatrixOptions } from './cells.js';
+import { ATTACKER_SITE, type TriedOrigin } from './origins.js';
+import { isUnreachable, replay, type Replayed } from './replay.js';
+
+/** Where a fact came from: the engine itself, what the page's script saw, or the rules reading the check's own exchange. */
+export type Source = 'engine' | 'page' | 'rules';
+
+/** Refusals that are not CORS: the engine stopped the request for another reason. */
+export type NotCors = 'mixed-content' | 'local-network-access' | 'timeout' | 'network';
+
+export interface Reason {
+  /** The Fetch rule (refusal.ts) or the kind of refusal that is not CORS. */
+  rule: Refusal['rule'] | NotCors | 'engine-only';
+  text: string;
+  source: Source;
+  /** The engine's own words, when it gave them. */
+  engineWords: string | null;
+}
+
+export interface CellRun {
+  engine: EngineName;
+  origin: TriedOrigin;
+  cell: Cell;
+  /** The origin the engine's page was at (location.origin; "null" in a frame or worker). */
+  ranAt: string | null;
+  /** Why the engine could not be this origin, or could not make the frame or worker. */
+  couldNot: string | null;
+  readable: boolean;
+  status: number | null;
+  visibleHeaders: string[] | null;
+  /** What script got instead of an answer (the rejection or XHR error). */
+  rejection: string | null;
+  redirected: boolean;
+  finalUrl: string | null;
+  preflight: { sent: boolean; status: number | null; source: Source } | null;
+  sent: { value: boolean; source: Source } | null;
+  /** For the repeat of a preflighted request: whether the engine kept the preflight's answer. */
+  preflightKept: { kept: boolean; seconds: number | null; source: Source } | null;
+  reason: Reason | null;
+}
+
+export interface ExchangeRecord {
+  origin: string;
+  cell: string;
+  exchange: Exchange;
+  redirectedTo: string | null;
+}
+
+export interface RunPlan {
+  target: URL;
+  origins: TriedOrigin[];
+  cellsFor(origin: TriedOrigin): Cell[];
+}
+
+export interface EngineInfo {
+  name: EngineName;
+  label: string;
+  version: string;
+}
+
+export interface RunResult {
+  engines: EngineInfo[];
+  runs: CellRun[];
+  exchanges: ExchangeRecord[];
+  requests: number;
+}
+
+export interface RunOptions {
+  engines: EngineName[];
+  timeoutMs: number;
+  delayMs: number;
+  maxRequests: number;
+  localNetwork: 'grant' | 'deny' | 'public';
+  progress: Progress;
+}
+
+/** The cells of each origin: yours get the whole matrix, a hostile one the two reads. */
+export function planRun(target: URL, origins: TriedOrigin[], matrix: MatrixOptions): RunPlan {
+  const yours = yourCells(matrix);
+  const hostile = hostileCells();
+  return { target, origins, cellsFor: (origin) => (origin.kind === 'yours' ? yours : hostile) };
+}
+
+/** The requests a plan sends at most: one per cell and engine, two where a preflight goes out, and the check's own. */
+export function plannedRequests(plan: RunPlan, engines: number): number {
+  let total = 0;
+  for (const origin of plan.origins)
+    for (const cell of plan.cellsFor(origin)) {
+      const preflight = needsPreflight(cell.method, cell.headers) ? 1 : 0;
+      total += engines * (1 + preflight) + preflight + (cell.method === 'GET' ? 1 : 0);
+    }
+  return total;
+}
+
+/** The target's addresses as ip:port (Chromium's address-space switch takes them so). */
+async function addressesOf(target: URL): Promise<string[]> {
+  const port = target.port || (target.protocol === 'https:' ? '443' : '80');
+  const found = await lookup(target.hostname.replace(/^\[|\]$/g, ''), { all: true }).catch(() => []);
+  return found.map(({ address, family }) => `${family === 6 ? `[${address}]` : address}:${port}`);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The page that hosts an opaque origin's frame or worker: an arbitrary site of the same scheme. */
+function hostPage(origin: TriedOrigin, target: URL): string {
+  if (origin.context === 'page') return origin.origin;
+  return `${target.protocol === 'https:' ? 'https' : 'http'}://${ATTACKER_SITE}`;
+}
+
+export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunResult> {
+  const budget = plannedRequests(plan, options.engines.length);
+  if (budget > options.maxRequests)
+    throw new CommandError(
+      `this run would send up to ${budget} requests, over --max-requests ${options.maxRequests}: raise it, or try fewer origins (--hostile), methods or engines`,
+    );
+  const { target, origins } = plan;
+
+  // The check's own exchanges: each origin's cells, one after the other (and the first tells
+  // whether the target answers at all).
+  const exchanges: ExchangeRecord[] = [];
+  let requests = 0;
+  const seen = new Map<string, Replayed>();
+  for (const origin of origins) {
+    const from = origin.context === 'page' ? origin.origin : 'null';
+    for (const cell of plan.cellsFor(origin)) {
+      const key = `${from} ${cell.id}`;
+      if (seen.has(key)) continue;
+      options.progress.update(
+        exchanges.length,
+        0,
+        `asking ${target.host} itself, as each origin`,
+        `${from}: ${cell.title}`,
+      );
+      const replayed = await replay(target, from, cell, options.timeoutMs);
+      if (isUnreachable(replayed)) throw new CommandError(`${target.href} cannot be reached: ${replayed.message}`);
+      requests += replayed.requests;
+      seen.set(key, replayed);
+      exchanges.push({ origin: from, cell: cell.id, exchange: replayed.exchange, redirectedTo: replayed.redirectedTo });
+      if (options.delayMs > 0) await sleep(options.delayMs);
+    }
+  }
+
+  const total = options.engines.length * origins.reduce((sum, origin) => sum + plan.cellsFor(origin).length, 0);
+  let done = 0;
+  const started: ProbeEngine[] = [];
+  const runs: CellRun[] = [];
+  const launch = {
+    origins: [...new Set(origins.map((origin) => hostPage(origin, target)))],
+    timeoutMs: options.timeoutMs,
+    localNetwork: options.localNetwork,
+    targetAddresses: await addressesOf(target),
+  };
+  const runEngine = async (name: EngineName): Promise<CellRun[]> => {
+    options.progress.update(done, total, `starting ${name}`);
+    const engine = await startEngine(name, launch);
+    started.push(engine);
+    const own: CellRun[] = [];
+    for (const origin of origins) {
+      const cells = plan.cellsFor(origin);
+      const where = `${engine.label}: ${origin.context === 'page' ? origin.origin : `null (${origin.context})`}`;
+      options.progress.update(done, total, where);
+      const page = await engine.openOrigin(hostPage(origin, target)).catch((err: unknown) => ({
+        refused: `the engine failed to load it: ${firstLine(err)}`,
+      }));
+      if ('refused' in page) {
+        for (const cell of cells) own.push(couldNotRun(name, origin, cell, page.refused));
+        done += cells.length;
+        continue;
+      }
+      try {
+        for (const cell of cells) {
+          const from = origin.context === 'page' ? origin.origin : 'null';
+          const replayed = seen.get(`${from} ${cell.id}`)!;
+          try {
+            const { result, engine: report } = await page.send(origin.context, {
+              url: target.href,
+              api: cell.api,
+              method: cell.method,
+              headers: cell.headers,
+              credentials: cell.credentials,
+              body: cell.body,
+              timeoutMs: options.timeoutMs,
+            });
+            requests += 1 + ((report.preflight?.sent ?? needsPreflight(cell.method, cell.headers)) ? 1 : 0);
+            own.push(cellRun(name, origin, cell, result, report, replayed, own, target));
+          } catch (err) {
+            own.push(couldNotRun(name, origin, cell, `the engine failed to send it: ${firstLine(err)}`));
+          }
+          done += 1;
+          options.progress.update(done, total, where, cell.title);
+          if (options.delayMs > 0) await sleep(options.delayMs);
+        }
+      } finally {
+        await page.close();
+      }
+    }
+    return own;
+  };
+  try {
+    // Every engine runs to its end (or its failure) before any is closed.
+    const settled = await Promise.allSettled(options.engines.map(runEngine));
+    const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    for (const outcome of settled) if (outcome.status === 'fulfilled') runs.push(...outcome.value);
+  } finally {
+    await Promise.all(started.map((engine) => engine.close()));
+    options.progress.done();
+  }
+  return {
+    engines: started
+      .map((engine) => ({ name: engine.name, label: engine.label, version: engine.version }))
+      .sort((a, b) => options.engines.indexOf(a.name) - options.engines.indexOf(b.name)),
+    runs,
+    exchanges,
+    requests,
+  };
+}
+
+function firstLine(err: unknown): string {
+  return String((err as Error)?.message ?? err).split('\n')[0]!;
+}
+
+function couldNotRun(engine: EngineName, origin: TriedOrigin, cell: Cell, why: string): CellRun {
+  return {
+    engine,
+    origin,
+    cell,
+    ranAt: null,
+    couldNot: why,
+    readable: false,
+    status: null,
+    visibleHeaders: null,
+    rejection: null,
+    redirected: false,
+    finalUrl: null,
+    preflight: null,
+    sent: null,
+    preflightKept: null,
+    reason: null,
+  };
+}
+
+/** One cell in one engine: what the page saw, what the engine said, and why, from the sources that have it. */
+function cellRun(
+  engine: EngineName,
+  origin: TriedOrigin,
+  cell: Cell,
+  result: ProbeResult,
+  report: EngineReport,
+  replayed: Replayed,
+  earlier: readonly CellRun[],
+  target: URL,
+): CellRun {
+  if (result.unsupported) return couldNotRun(engine, origin, cell, result.unsupported);
+  const request = {
+    origin: result.ranAt,
+    method: normalizeMethod(cell.method),
+    unsafeHeaders: unsafeHeaderNames(cell.headers),
+    credentials: cell.credentials,
+  };
+  const refusal = refusalOf(request, replayed.exchange);
+  const preflighted = needsPreflight(cell.method, cell.headers);
+  const preflight: CellRun['preflight'] = report.preflight
+    ? { ...report.preflight, source: 'engine' }
+    : preflighted
+      ? { sent: true, status: replayed.exchange.preflight?.status ?? null, source: 'rules' }
+      : { sent: false, status: null, source: 'rules' };
+  const sent: CellRun['sent'] = result.readable
+    ? { value: true, source: 'page' }
+    : report.answered !== null
+      ? { value: report.answered, source: 'engine' }
+      : { value: refusal?.requestSent ?? true, source: 'rules' };
+  return {
+    engine,
+    origin,
+    cell,
+    ranAt: result.ranAt,
+    couldNot: null,
+    readable: result.readable,
+    status: result.status,
+    visibleHeaders: result.headers,
+    rejection: result.rejection,
+    redirected: result.redirected,
+    finalUrl: result.finalUrl,
+    preflight,
+    sent,
+    preflightKept: cell.repeats ? preflightKept(engine, cell, preflight, replayed, earlier) : null,
+    reason: result.readable ? null : reasonFor(origin, result, report, refusal, target),
+  };
+}
+
+/** Whether the repeat went without a preflight: seen by an engine that reports its network, else the rules over Max-Age and the engine's cap. */
+function preflightKept(
+  engine: EngineName,
+  cell: Cell,
+  preflight: CellRun['preflight'],
+  replayed: Replayed,
+  earlier: readonly CellRun[],
+): CellRun['preflightKept'] {
+  const first = earlier.find((run) => run.cell.id === cell.repeats);
+  if (!first?.readable) return null;
+  if (preflight?.source === 'engine') return { kept: !preflight.sent, seconds: null, source: 'engine' };
+  const maxAge = replayed.exchange.preflight?.headers['access-control-max-age'];
+  const asked = maxAge !== undefined && /^\d+$/.test(maxAge) ? Number(maxAge) : preflightCacheDefaultSeconds(engine);
+  const cap = preflightCacheCapSeconds(engine);
+  const seconds = asked === null ? null : cap === null ? asked : Math.min(asked, cap);
+  return { kept: seconds !== null && seconds > 0, seconds, source: 'rules' };
+}
+
+/** Why the page could not read: not CORS when the engine said so (or the rules see nothing wrong), else the Fetch rule. */
+function reasonFor(
+  origin: TriedOrigin,
+  result: ProbeResult,
+  report: EngineReport,
+  refusal: Refusal | null,
+  target: URL,
+): Reason {
+  const words = report.words;
+  if (result.timedOut)
+    return {
+      rule: 'timeout',
+      text: 'No answer in time: the request was given up.',
+      source: 'page',
+      engineWords: words,
+    };
+  if (
+    report.blockedReason === 'mixed-content' ||
+    (!refusal && origin.origin.startsWith('https:') && target.protocol === 'http:')
+  )
+    return {
+      rule: 'mixed-content',
+      text: `Not CORS: an https page may not fetch an http:// URL (mixed content); the request ${report.blockedReason ? 'was blocked before it left' : 'most likely never left'}.`,
+      source: report.blockedReason ? 'engine' : 'rules',
+      engineWords: words,
+    };
+  if (report.corsError && /LocalNetwork|PrivateNetwork/i.test(report.corsError))
+    return {
+      rule: 'local-network-access',
+      text: 'Not CORS: Local Network Access. Chromium asks the user before a public page reaches a loopback or private address, and refuses an http:// page outright (--local-network public checks CORS alone, as for a server on a public address).',
+      source: 'engine',
+      engineWords: words,
+    };
+  if (refusal)
+    return { rule: refusal.rule, text: refusal.text, source: words ? 'engine' : 'rules', engineWords: words };
+  return {
+    rule: 'engine-only',
+    text: "The engine refused, though the server's answer passes the CORS rules when the check asks for it itself.",
+    source: 'engine',
+    engineWords: words ?? result.rejection,
+  };
+}

@@ -1,0 +1,180 @@
+/**
+ * The report as people read it in a terminal: your origins' requests by engine, the attacker
+ * origins by engine, then the findings with their fix and playground link, the expectations,
+ * and the verdict. Colour only where the terminal takes it (terminal.ts).
+ */
+import { STACK_NAMES } from '@origin-lab/cors-rules/advice';
+import type { Paint, Style } from '../terminal.js';
+import type { Finding } from './findings.js';
+import type { CheckReport } from './report.js';
+import type { CellRun } from './run-check.js';
+
+const SHORT: Record<string, string> = {
+  'no-allow-origin': 'no Allow-Origin',
+  'origin-mismatch': 'other Allow-Origin',
+  'allow-origin-list': 'Allow-Origin list',
+  'wildcard-with-credentials': '* with credentials',
+  'credentials-not-allowed': 'no Allow-Credentials',
+  'method-not-allowed': 'method not allowed',
+  'header-not-allowed': 'header not allowed',
+  'authorization-not-covered': 'Authorization not in *',
+  'preflight-status': 'preflight',
+  'preflight-redirect': 'preflight redirected',
+  'mixed-content': 'mixed content',
+  'local-network-access': 'local network',
+  timeout: 'timeout',
+  network: 'network',
+  'engine-only': 'refused',
+};
+
+const SEVERITY_STYLE: Record<Finding['severity'], Style> = { high: 'red', medium: 'yellow', low: 'cyan', info: 'dim' };
+
+const pad = (text: string, width: number) =>
+  text.length >= width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+
+/** One request in one engine, in a few characters. */
+function cellText(run: CellRun | undefined): [string, Style | null] {
+  if (!run) return ['', null];
+  if (run.couldNot) return ['– not here', 'dim'];
+  if (run.readable) {
+    // pf: a preflight went out, and its status (? where only the rules say so).
+    const preflight = run.preflight?.sent
+      ? ` (pf ${run.preflight.status ?? ''}${run.preflight.source === 'rules' ? '?' : ''})`
+      : '';
+    const kept = run.preflightKept
+      ? `${run.preflightKept.kept ? ' kept' : ' not kept'}${run.preflightKept.source === 'rules' ? '?' : ''}`
+      : '';
+    return [`✔ ${run.status}${preflight}${kept}`, 'green'];
+  }
+  const rule = run.reason?.rule ?? 'engine-only';
+  const detail = rule === 'preflight-status' ? ` ${run.preflight?.status ?? ''}` : '';
+  return [`✘ ${SHORT[rule] ?? rule}${detail}`, 'red'];
+}
+
+/** What a hostile origin could do in one engine: nothing, read, or read with credentials. */
+function hostileText(runs: CellRun[]): [string, Style | null] {
+  if (runs.length === 0) return ['', null];
+  if (runs.every((run) => run.couldNot)) return ['– not an origin here', 'dim'];
+  if (runs.some((run) => run.readable && run.cell.credentials)) return ['✘ reads with cookies', 'red'];
+  if (runs.some((run) => run.readable)) return ['✘ reads', 'yellow'];
+  return ['✔ refused', 'green'];
+}
+
+export function renderReport(report: CheckReport, paint: Paint): string {
+  const lines: string[] = [];
+  const engines = report.engines;
+  const labelWidth = 40;
+  const columnWidth = 24;
+  const row = (label: string, cells: [string, Style | null][]) =>
+    `  ${pad(label, labelWidth)}${cells.map(([text, style]) => (style ? paint(style, pad(text, columnWidth)) : pad(text, columnWidth))).join('')}`;
+
+  lines.push(`${paint('bold', 'origin-lab check')}  ${report.target}`);
+  lines.push(
+    paint(
+      'dim',
+      `${engines.map((engine) => engine.label).join(', ')} · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s`,
+    ),
+  );
+  const header = row(
+    '',
+    engines.map((engine) => [engine.label, 'bold']),
+  );
+
+  const yours = [...new Set(report.origins.filter((origin) => origin.kind === 'yours').map((origin) => origin.origin))];
+  for (const origin of yours) {
+    lines.push('', paint('bold', `From ${origin}`), header);
+    const runs = report.results.filter((run) => run.origin.kind === 'yours' && run.origin.origin === origin);
+    for (const cell of report.cells.filter((c) => runs.some((run) => run.cell.id === c.id)))
+      lines.push(
+        row(
+          cell.title,
+          engines.map((engine) => cellText(runs.find((run) => run.engine === engine.name && run.cell.id === cell.id))),
+        ),
+      );
+  }
+
+  if (yours.length > 0)
+    lines.push(
+      paint(
+        'dim',
+        '  pf: a preflight went out, with its status; kept: the repeat went without one. ? marks what the rules say where the engine reports nothing (the status is then the answer to the check’s own preflight).',
+      ),
+    );
+  const hostile = report.origins.filter((origin) => origin.kind !== 'yours');
+  if (hostile.length > 0) {
+    lines.push('', paint('bold', 'From origins an attacker could own'), header);
+    for (const origin of hostile) {
+      const runs = report.results.filter(
+        (run) => run.origin.origin === origin.origin && run.origin.context === origin.context,
+      );
+      const label = origin.context === 'page' ? origin.origin : `null (${origin.context.replace('-', ' ')})`;
+      lines.push(
+        row(
+          label,
+          engines.map((engine) => hostileText(runs.filter((run) => run.engine === engine.name))),
+        ),
+      );
+    }
+  }
+
+  lines.push('', paint('bold', report.findings.length > 0 ? 'Findings' : 'Findings: none'));
+  const stack = report.stack;
+  for (const finding of report.findings) {
+    lines.push(
+      `  ${paint(SEVERITY_STYLE[finding.severity], finding.severity.toUpperCase().padEnd(6))} ${finding.title}`,
+    );
+    const indent = '         ';
+    const origins =
+      finding.origins.length > 6
+        ? `${finding.origins.slice(0, 6).join(', ')} and ${finding.origins.length - 6} more (--json lists all)`
+        : null;
+    lines.push(
+      `${indent}${origins && finding.kind !== 'missing-vary' ? finding.detail.replace(finding.origins.join(', '), origins) : finding.detail}`,
+    );
+    if (finding.engines.length > 0 && finding.kind !== 'engines-differ')
+      lines.push(`${indent}${paint('dim', `in ${finding.engines.join(', ')}`)}`);
+    if (finding.reason?.engineWords)
+      lines.push(`${indent}${paint('dim', `the engine said: ${finding.reason.engineWords}`)}`);
+    if (finding.reason && finding.reason.source === 'rules')
+      lines.push(
+        `${indent}${paint('dim', 'why: the rules reading the answer the check asked for itself (the engine gives no reason)')}`,
+      );
+    if (finding.fix) {
+      lines.push(`${indent}Fix: ${finding.fix.summary}`);
+      if (stack) lines.push(`${indent}     ${STACK_NAMES[stack.name]}: ${finding.fix.byStack[stack.name]}`);
+    }
+    if (finding.playground) lines.push(`${indent}${paint('dim', `See it happen: ${finding.playground}`)}`);
+  }
+  if (!stack && report.findings.some((finding) => finding.fix))
+    lines.push(
+      '',
+      paint(
+        'dim',
+        `  The fix for your framework: --stack ${Object.keys(STACK_NAMES).join('|')} (all of them are in --json)`,
+      ),
+    );
+  else if (stack && stack.chosenBy !== 'option')
+    lines.push(
+      '',
+      paint('dim', `  Fixes shown for ${stack.label}, guessed from ${stack.chosenBy}; --stack to choose another`),
+    );
+
+  if (report.expectations) {
+    const held = report.expectations.filter((result) => result.holds).length;
+    lines.push('', paint('bold', `Expectations: ${held} of ${report.expectations.length} hold`));
+    for (const result of report.expectations) {
+      lines.push(`  ${result.holds ? paint('green', '✔') : paint('red', '✘')} ${result.description}`);
+      for (const failure of result.failures.slice(0, 5)) lines.push(`      ${failure}`);
+      if (result.failures.length > 5) lines.push(`      … and ${result.failures.length - 5} more`);
+    }
+  }
+  const counts = (['high', 'medium', 'low', 'info'] as const)
+    .map((severity) => [severity, report.findings.filter((finding) => finding.severity === severity).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([severity, count]) => `${count} ${severity}`);
+  lines.push(
+    '',
+    `${report.exitCode === 0 ? paint('green', 'OK') : paint('red', 'FAIL')} ${counts.join(', ') || 'no findings'} (exit ${report.exitCode})`,
+  );
+  return `${lines.join('\n')}\n`;
+}

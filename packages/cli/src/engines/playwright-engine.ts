@@ -1,0 +1,205 @@
+import { chromiumLaunch, firefoxLaunch, withTimeout } from '@origin-lab/engines';
+import { chromium, firefox, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import type { Context } from '../check/origins.js';
+import { PROBE_PATH, PROBE_SCRIPT, probeDocument, runInPage, type ProbeRequest } from './probe-page.js';
+import {
+  SILENT,
+  type EngineLaunch,
+  type EngineReport,
+  type NotThisOrigin,
+  type OriginPage,
+  type ProbeEngine,
+} from './probe-engine.js';
+
+/** How long after a failed request the engine's own words may still arrive (console, page errors). */
+const WORDS_GRACE_MS = 150;
+
+/**
+ * Chromium or Firefox ESR through Playwright (Debian's browsers: @origin-lab/engines).
+ *
+ * The probe page is put at the origin by the engine's own interception of that one document
+ * (page.route), which is removed before any request goes out: while a route is set, Playwright
+ * answers every CORS preflight itself with a permissive 204 (measured in both engines), so a
+ * route left in place would fake exactly what the check looks at. Every request to the target
+ * then goes to the real network.
+ *
+ * What the engine says of a request: Chromium through its DevTools protocol (the preflight and
+ * its status, whether the answer arrived, the CORS error's kind and parameter) and its console
+ * line; Firefox through the page error Playwright reports for a CORS refusal ("Cross-Origin
+ * Request Blocked", with its reason). Firefox reports no preflight to a driver.
+ */
+export class PlaywrightEngine implements ProbeEngine {
+  private constructor(
+    readonly name: 'chromium' | 'firefox',
+    readonly label: string,
+    readonly version: string,
+    private readonly browser: Browser,
+    private readonly launch: EngineLaunch,
+  ) {}
+
+  static async start(name: 'chromium' | 'firefox', launch: EngineLaunch): Promise<PlaywrightEngine> {
+    let browser: Browser;
+    if (name === 'chromium') {
+      const options = chromiumLaunch();
+      // Chromium's own switch for an address's space: the target counts as public, so no Local
+      // Network Access check applies (--local-network public).
+      if (launch.localNetwork === 'public' && launch.targetAddresses.length > 0)
+        options.args = [
+          ...(options.args ?? []),
+          `--ip-address-space-overrides=${launch.targetAddresses.map((address) => `${address}=public`).join(',')}`,
+        ];
+      browser = await chromium.launch({ ...options, timeout: launch.timeoutMs * 3 });
+    } else browser = await firefox.launch({ ...firefoxLaunch(), timeout: launch.timeoutMs * 3 });
+    const version = browser.version();
+    const label = `${name === 'chromium' ? 'Chromium' : 'Firefox'} ${version.split('.')[0]}`;
+    return new PlaywrightEngine(name, label, version, browser, launch);
+  }
+
+  async openOrigin(origin: string): Promise<OriginPage | NotThisOrigin> {
+    const context = await this.browser.newContext();
+    try {
+      if (this.name === 'chromium' && this.launch.localNetwork === 'grant')
+        await context.grantPermissions(['local-network-access']).catch(() => undefined);
+      const page = await context.newPage();
+      const probeUrl = `${origin}${PROBE_PATH}`;
+      let served = false;
+      await page.route(
+        (url) => url.pathname === PROBE_PATH,
+        (route) => {
+          served = true;
+          return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: probeDocument() });
+        },
+      );
+      try {
+        await page.goto(probeUrl, { timeout: this.launch.timeoutMs, waitUntil: 'load' });
+      } catch (err) {
+        await context.close();
+        return { refused: firstLine(err) };
+      }
+      await page.unrouteAll({ behavior: 'wait' });
+      const at = await page.evaluate(() => location.origin);
+      if (!served || !(await page.evaluate(() => '__originLabProbe' in self))) {
+        await context.close();
+        return { refused: `the engine showed ${at}, not the probe page` };
+      }
+      const cdp = this.name === 'chromium' ? await context.newCDPSession(page) : null;
+      return await ProbePage.start(this.name, context, page, at, cdp);
+    } catch (err) {
+      await context.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.browser.close().catch(() => undefined);
+  }
+}
+
+/** What Chromium's DevTools protocol told of the requests of one send. */
+class NetworkLog {
+  private readonly requests = new Map<string, { method: string }>();
+  preflight: { sent: boolean; status: number | null } = { sent: false, status: null };
+  answered = false;
+  corsError: string | null = null;
+  corsParameter: string | null = null;
+  blockedReason: string | null = null;
+
+  constructor(cdp: CDPSession) {
+    cdp.on('Network.requestWillBeSent', (event) => {
+      this.requests.set(event.requestId, { method: event.request.method });
+      if (event.request.method === 'OPTIONS') this.preflight = { sent: true, status: null };
+    });
+    cdp.on('Network.responseReceived', (event) => {
+      if (event.type === 'Preflight') this.preflight = { sent: true, status: event.response.status };
+    });
+    cdp.on('Network.responseReceivedExtraInfo', (event) => {
+      const request = this.requests.get(event.requestId);
+      if (request && request.method !== 'OPTIONS') this.answered = true;
+      if (request?.method === 'OPTIONS') this.preflight = { sent: true, status: event.statusCode };
+    });
+    cdp.on('Network.loadingFailed', (event) => {
+      if (this.requests.get(event.requestId)?.method === 'OPTIONS') return;
+      if (event.corsErrorStatus) {
+        this.corsError = event.corsErrorStatus.corsError;
+        this.corsParameter = event.corsErrorStatus.failedParameter || null;
+      }
+      if (event.blockedReason) this.blockedReason = event.blockedReason;
+    });
+  }
+
+  reset(): void {
+    this.requests.clear();
+    this.preflight = { sent: false, status: null };
+    this.answered = false;
+    this.corsError = this.corsParameter = this.blockedReason = null;
+  }
+}
+
+class ProbePage implements OriginPage {
+  private words: string[] = [];
+
+  private constructor(
+    private readonly engine: 'chromium' | 'firefox',
+    private readonly context: BrowserContext,
+    private readonly page: Page,
+    readonly origin: string,
+    private readonly network: NetworkLog | null,
+  ) {}
+
+  static async start(
+    engine: 'chromium' | 'firefox',
+    context: BrowserContext,
+    page: Page,
+    origin: string,
+    cdp: CDPSession | null,
+  ): Promise<ProbePage> {
+    if (cdp) await cdp.send('Network.enable');
+    const probe = new ProbePage(engine, context, page, origin, cdp ? new NetworkLog(cdp) : null);
+    // Chromium prints each CORS refusal to the console; Firefox raises it as a page error.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /CORS|Cross-Origin|blocked|mixed content/i.test(message.text()))
+        probe.words.push(message.text());
+    });
+    page.on('pageerror', (error) => {
+      if (/Cross-Origin|CORS/i.test(`${error.name} ${error.message}`))
+        probe.words.push(`${error.name}: ${error.message}`);
+    });
+    return probe;
+  }
+
+  async send(context: Context, request: ProbeRequest) {
+    this.words = [];
+    this.network?.reset();
+    const result = await withTimeout(
+      this.page.evaluate(runInPage, { context, request, script: PROBE_SCRIPT }),
+      request.timeoutMs + 10_000,
+      `${this.engine} sending ${request.method} ${request.url}`,
+    );
+    if (!result.readable) await new Promise((resolve) => setTimeout(resolve, WORDS_GRACE_MS));
+    const network = this.network;
+    const engine: EngineReport = network
+      ? {
+          words: this.words[0] ?? describeCorsError(network.corsError, network.corsParameter),
+          corsError: network.corsError,
+          blockedReason: network.blockedReason,
+          preflight: { ...network.preflight },
+          answered: network.answered,
+        }
+      : { ...SILENT, words: this.words[0] ?? null };
+    return { result, engine };
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => undefined);
+  }
+}
+
+function describeCorsError(kind: string | null, parameter: string | null): string | null {
+  return kind ? `corsError ${kind}${parameter ? ` (${parameter})` : ''}` : null;
+}
+
+function firstLine(err: unknown): string {
+  return String((err as Error).message ?? err)
+    .split('\n')[0]!
+    .replace(/^page\.goto: /, '');
+}

@@ -1,0 +1,65 @@
+/**
+ * One engine as `check` drives it: load the probe page at an origin, send one request from it,
+ * and say what the engine itself reported of that request. Chromium and Firefox through
+ * Playwright (playwright-engine.ts), WebKitGTK through its WebDriver (webkit-engine.ts).
+ */
+import type { Context } from '../check/origins.js';
+import type { ProbeRequest, ProbeResult } from './probe-page.js';
+
+export const ENGINE_NAMES = ['chromium', 'firefox', 'webkit'] as const;
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
+/** What the engine itself said of one request, beyond what script saw; null where it says nothing. */
+export interface EngineReport {
+  /** Its own words for a refusal: the console line, or Chromium's CORS error kind and parameter. */
+  words: string | null;
+  /** Chromium's CORS error kind (DevTools protocol corsErrorStatus.corsError), when it gave one. */
+  corsError: string | null;
+  /** Why the engine blocked it before CORS (mixed content, Local Network Access), when it said. */
+  blockedReason: string | null;
+  /** Whether a preflight went out, and its status: only an engine that reports its network (Chromium). */
+  preflight: { sent: boolean; status: number | null } | null;
+  /** Whether the request itself got an answer from the server (headers arrived): Chromium only. */
+  answered: boolean | null;
+}
+
+export interface OriginPage {
+  /** The origin the page is at, as the engine serialized it (location.origin). */
+  readonly origin: string;
+  send(context: Context, request: ProbeRequest): Promise<{ result: ProbeResult; engine: EngineReport }>;
+  close(): Promise<void>;
+}
+
+/** Could not be that origin: the engine refused the address, or the page did not load. */
+export interface NotThisOrigin {
+  refused: string;
+}
+
+export interface ProbeEngine {
+  readonly name: EngineName;
+  /** e.g. "Chromium 156", "WebKit (GTK) 2.50". */
+  readonly label: string;
+  readonly version: string;
+  /** Loads the probe page at origin (a fresh profile per origin: no cookie or cache carries over). */
+  openOrigin(origin: string): Promise<OriginPage | NotThisOrigin>;
+  close(): Promise<void>;
+}
+
+export interface EngineLaunch {
+  /** The https origins whose probe page may be asked for (WebKit needs their certificates up front). */
+  origins: readonly string[];
+  timeoutMs: number;
+  /** Local Network Access in Chromium: grant the permission, deny it, or treat the target as public (no check at all). */
+  localNetwork: 'grant' | 'deny' | 'public';
+  /** The target's addresses (ip:port), for --local-network public. */
+  targetAddresses: readonly string[];
+}
+
+/** An EngineReport that says nothing. */
+export const SILENT: EngineReport = {
+  words: null,
+  corsError: null,
+  blockedReason: null,
+  preflight: null,
+  answered: null,
+};

@@ -1,0 +1,136 @@
+/**
+ * A command's options, each written once (go-httpbin's one line per flag): its name, the value it
+ * takes, its default and one line of help. `--help` is printed from the table and the parser
+ * (node:util parseArgs) is configured from it, so the two never disagree.
+ */
+import { parseArgs } from 'node:util';
+import { CommandError } from './terminal.js';
+
+export interface OptionSpec {
+  /** The long name, without the dashes. */
+  name: string;
+  short?: string;
+  /** A flag takes no value. */
+  flag?: boolean;
+  /** May be given more than once. */
+  multiple?: boolean;
+  /** How the value is shown in the help (e.g. <origin>). */
+  value?: string;
+  /** The default, as the help shows it. */
+  default?: string;
+  help: string;
+}
+
+export interface CommandSpec {
+  name: string;
+  /** The usage line after the program name. */
+  usage: string;
+  summary: string;
+  options: readonly OptionSpec[];
+  /** What the positional arguments are, one line each. */
+  positionals: readonly string[];
+  examples: readonly string[];
+  /** Lines after the examples (exit codes, files read). */
+  notes: readonly string[];
+}
+
+export type ParsedValues = Record<string, string | boolean | string[] | undefined>;
+
+/** Parses argv against the spec; an unknown option or a missing value is a CommandError naming it. */
+export function parseCommand(
+  spec: CommandSpec,
+  argv: readonly string[],
+): { values: ParsedValues; positionals: string[] } {
+  const options = Object.fromEntries(
+    spec.options.map((option) => [
+      option.name,
+      {
+        type: option.flag ? ('boolean' as const) : ('string' as const),
+        ...(option.short && { short: option.short }),
+        ...(option.multiple && { multiple: true }),
+      },
+    ]),
+  );
+  try {
+    const { values, positionals } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    return { values: values as ParsedValues, positionals };
+  } catch (err) {
+    // parseArgs names the option in its message; keep its first sentence, and point at --help.
+    const message = (err as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, '');
+    throw new CommandError(`${message} (see origin-lab ${spec.name} --help)`);
+  }
+}
+
+/** The help text of a command, from its table. */
+export function helpText(spec: CommandSpec): string {
+  const rows = spec.options.map((option) => {
+    const names = `${option.short ? `-${option.short}, ` : '    '}--${option.name}${option.flag ? '' : ` ${option.value ?? '<value>'}`}`;
+    const extra = [
+      option.multiple ? 'repeatable' : '',
+      option.default !== undefined ? `default: ${option.default}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
+    return [names, `${option.help}${extra ? ` (${extra})` : ''}`] as const;
+  });
+  const width = Math.min(34, Math.max(...rows.map(([names]) => names.length)) + 2);
+  const wrapHelp = (text: string) => wrap(text, 100 - width - 2).join(`\n${' '.repeat(width + 2)}`);
+  return [
+    `Usage: origin-lab ${spec.name} ${spec.usage}`,
+    '',
+    ...wrap(spec.summary, 100),
+    '',
+    ...spec.positionals.map((line) => `  ${line}`),
+    ...(spec.positionals.length > 0 ? [''] : []),
+    'Options:',
+    ...rows.map(([names, help]) =>
+      names.length + 2 > width
+        ? `  ${names}\n${' '.repeat(width + 2)}${wrapHelp(help)}`
+        : `  ${names.padEnd(width)}${wrapHelp(help)}`,
+    ),
+    '',
+    'Examples:',
+    ...spec.examples.map((line) => `  ${line}`),
+    '',
+    ...spec.notes,
+  ].join('\n');
+}
+
+/** Words of text in lines of at most width characters. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** A value of one of the choices, or a CommandError naming the option and the choices. */
+export function choice<T extends string>(name: string, value: unknown, choices: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (typeof value === 'string' && (choices as readonly string[]).includes(value)) return value as T;
+  throw new CommandError(`--${name} must be one of ${choices.join(', ')}; got "${String(value)}"`);
+}
+
+/** A whole number from min to max, or a CommandError naming the option and the bounds. */
+export function integer(name: string, value: unknown, min: number, max: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(number) || number < min || number > max)
+    throw new CommandError(`--${name} must be a whole number from ${min} to ${max}; got "${String(value)}"`);
+  return number;
+}
+
+/** A comma-separated list (repeats joined), items trimmed, empties dropped. */
+export function listOf(value: unknown): string[] {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+  return items
+    .flatMap((item: string) => item.split(','))
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
