@@ -1,8 +1,9 @@
 /**
  * What the run means, graded by what an attacker gets: high when an origin the user did not name
  * reads with credentials; medium when it reads without them, when "null" is trusted, or when an
- * answer that depends on the Origin does not say Vary: Origin; low for a request of the user's own
- * origins that an engine refused (with the rule that refused it); info for * on an API read
+ * answer carrying a permission that depends on the Origin does not say Vary: Origin; low for a
+ * request of the user's own origins that an engine refused (with the rule that refused it), and
+ * for refusals without Vary: Origin where other origins are allowed; info for * on an API read
  * without credentials, and for engines that differ. Each finding names its origins and engines,
  * the fix in the user's stack and the playground case that shows it.
  */
@@ -119,28 +120,30 @@ export function findingsOf(
       playground: playgroundLink(context.lab, 'hostile-read'),
     });
 
-  // An answer that depends on the Origin without saying so in Vary.
+  // An answer that depends on the Origin without saying so in Vary: medium when a permission may
+  // be served to another origin, low when only a refusal may (the allowed origin is then refused).
   const answers = exchanges.filter((record) => record.exchange.actual);
-  const allowing = answers.filter((record) => {
-    const value = record.exchange.actual!.headers['access-control-allow-origin'];
-    return value !== undefined && value !== '*';
-  });
-  const differs =
-    new Set(answers.map((record) => record.exchange.actual!.headers['access-control-allow-origin'] ?? '')).size > 1;
+  const allowOf = (record: ExchangeRecord) => record.exchange.actual!.headers['access-control-allow-origin'];
+  const differs = new Set(answers.map((record) => allowOf(record) ?? '')).size > 1;
   const unvaried = answers.filter((record) => !variesByOrigin(record.exchange.actual!));
-  if ((allowing.length > 0 || differs) && unvaried.length > 0)
+  const unvariedPermissions = unvaried.filter((record) => allowOf(record) !== undefined && allowOf(record) !== '*');
+  if (unvariedPermissions.length > 0 || (differs && unvaried.length > 0)) {
+    const permission = unvariedPermissions[0];
     add({
       kind: 'missing-vary',
       about: 'vary',
-      severity: 'medium',
+      severity: permission ? 'medium' : 'low',
       title: 'An answer that depends on the Origin lacks Vary: Origin',
-      detail: `Access-Control-Allow-Origin changes with the request's Origin${allowing.length > 0 ? ` (e.g. ${allowing[0]!.exchange.actual!.headers['access-control-allow-origin']} for ${allowing[0]!.origin})` : ''}, but ${unvaried.length} answer${unvaried.length === 1 ? '' : 's'} say nothing of it in Vary: a shared cache may hand one origin's answer to another.`,
+      detail: permission
+        ? `Access-Control-Allow-Origin follows the request's Origin (${allowOf(permission)} for ${permission.origin}) with no Vary: Origin: a shared cache may hand that permission to another origin.`
+        : `Some origins get Access-Control-Allow-Origin and others none, and the answers without it say nothing in Vary: a shared cache may hand such a refusal to an origin you allow.`,
       origins: unique(unvaried.map((record) => record.origin)),
       engines: [],
       cells: unique(unvaried.map((record) => record.cell)),
       fix: fix('vary-origin'),
       playground: playgroundLink(context.lab, 'missing-vary'),
     });
+  }
 
   // * without credentials: fine for a public API, said once.
   const starred = answers.filter((record) => record.exchange.actual!.headers['access-control-allow-origin'] === '*');
@@ -160,7 +163,19 @@ export function findingsOf(
     });
 
   // Your origins' requests that an engine refused: one finding per request and reason.
-  const refused = runs.filter((run) => run.origin.kind === 'yours' && !run.readable && run.reason);
+  // A repeat whose first request was refused adds nothing: it is left out.
+  const refusedFirst = (run: CellRun) =>
+    run.cell.repeats !== undefined &&
+    runs.some(
+      (first) =>
+        first.engine === run.engine &&
+        first.origin === run.origin &&
+        first.cell.id === run.cell.repeats &&
+        !first.readable,
+    );
+  const refused = runs.filter(
+    (run) => run.origin.kind === 'yours' && !run.readable && run.reason && !refusedFirst(run),
+  );
   const groups = new Map<string, CellRun[]>();
   for (const run of refused) {
     const key = `${run.origin.origin} ${run.cell.id} ${run.reason!.rule}`;

@@ -1,0 +1,188 @@
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  expressExactAllowlist,
+  expressPreflightUnauthorized,
+  expressStarWithCredentials,
+  koaCorsDefaults,
+  originLabApi,
+  YOURS,
+  type Fixture,
+} from './fixtures.js';
+import { check, ENGINES, findingsOf, runProgram, sorted } from './run-check.js';
+
+// Expectations written from the rules (Fetch's CORS check and the preflight's checks): what each
+// configuration refuses the user's own origin, and why.
+
+const CHECK_MS = 240_000;
+const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-check-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function against(fixture: Promise<Fixture>, args: string[]) {
+  const server = await fixture;
+  try {
+    return await check(server.url, ['--from', YOURS, ...args]);
+  } finally {
+    await server.stop();
+  }
+}
+
+describe.skipIf(ENGINES.length === 0)(`check, against servers that refuse too much (${ENGINES.join(', ')})`, () => {
+  it(
+    'a correct exact allowlist: yours reads everything, no origin an attacker could own reads anything',
+    async () => {
+      const { code, report } = await against(expressExactAllowlist(), []);
+      expect(findingsOf(report)).toEqual([]);
+      expect(code).toBe(0);
+      // The default matrix ran whole: every cell of yours read in every engine, with its preflight.
+      const yours = report.results.filter((run) => run.origin.kind === 'yours');
+      expect(yours.map((run) => run.cell.id)).toEqual(expect.arrayContaining(['custom-header', 'authorization']));
+      for (const run of yours) expect(run.readable, `${run.engine} ${run.cell.id}`).toBe(true);
+      for (const run of yours.filter((r) => r.cell.id === 'custom-header'))
+        expect(run.preflight, run.engine).toMatchObject({ sent: true, status: 204 });
+      // Max-Age 600: the repeat goes without a preflight (seen by Chromium; the rules elsewhere).
+      for (const run of yours.filter((r) => r.cell.id === 'preflight-cache'))
+        expect(run.preflightKept?.kept, run.engine).toBe(true);
+      expect(report.origins.filter((origin) => origin.kind !== 'yours').length).toBeGreaterThan(20);
+    },
+    CHECK_MS,
+  );
+
+  it(
+    '@koa/cors defaults: * for everyone, so no request with credentials can read',
+    async () => {
+      const { code, report } = await against(koaCorsDefaults(), ['--hostile', 'arbitrary']);
+      expect(findingsOf(report)).toEqual(
+        sorted([
+          { kind: 'wildcard', severity: 'info' },
+          { kind: 'refused', severity: 'low', cell: 'get-credentials', rule: 'wildcard-with-credentials' },
+          { kind: 'refused', severity: 'low', cell: 'xhr-credentials', rule: 'wildcard-with-credentials' },
+        ]),
+      );
+      expect(code).toBe(0);
+    },
+    CHECK_MS,
+  );
+
+  it(
+    "express cors({ origin: '*', credentials: true }): Allow-Credentials does not make * cover credentials",
+    async () => {
+      const { report } = await against(expressStarWithCredentials(), ['--hostile', 'arbitrary']);
+      expect(findingsOf(report)).toEqual(
+        sorted([
+          { kind: 'wildcard', severity: 'info' },
+          { kind: 'refused', severity: 'low', cell: 'get-credentials', rule: 'wildcard-with-credentials' },
+          { kind: 'refused', severity: 'low', cell: 'xhr-credentials', rule: 'wildcard-with-credentials' },
+        ]),
+      );
+    },
+    CHECK_MS,
+  );
+
+  it(
+    'authentication before cors: the preflight carries no credentials and gets 401, the plain GET no CORS headers',
+    async () => {
+      const { report } = await against(expressPreflightUnauthorized(), ['--hostile', 'arbitrary']);
+      expect(findingsOf(report)).toEqual(
+        sorted([
+          { kind: 'refused', severity: 'low', cell: 'get', rule: 'no-allow-origin' },
+          { kind: 'refused', severity: 'low', cell: 'get-credentials', rule: 'no-allow-origin' },
+          { kind: 'refused', severity: 'low', cell: 'xhr-credentials', rule: 'no-allow-origin' },
+          { kind: 'refused', severity: 'low', cell: 'custom-header', rule: 'preflight-status' },
+          { kind: 'refused', severity: 'low', cell: 'authorization', rule: 'preflight-status' },
+        ]),
+      );
+      const preflight = report.findings.find((finding) => finding.cells[0] === 'authorization')!;
+      expect(preflight.fix?.topic).toBe('preflight-ok');
+      expect(preflight.playground).toMatch(/playground\.html#allow-methods=PUT&method=PUT&preflight-status=401$/);
+    },
+    CHECK_MS,
+  );
+
+  it(
+    "this project's api (/api/posts): its allowlist reads yours without credentials, and lists only its own headers",
+    async () => {
+      const { report } = await against(originLabApi('/api/posts'), ['--hostile', 'arbitrary']);
+      expect(findingsOf(report)).toEqual(
+        sorted([
+          { kind: 'refused', severity: 'low', cell: 'get-credentials', rule: 'credentials-not-allowed' },
+          { kind: 'refused', severity: 'low', cell: 'xhr-credentials', rule: 'credentials-not-allowed' },
+          { kind: 'refused', severity: 'low', cell: 'custom-header', rule: 'header-not-allowed' },
+          { kind: 'refused', severity: 'low', cell: 'authorization', rule: 'header-not-allowed' },
+        ]),
+      );
+    },
+    CHECK_MS,
+  );
+
+  it(
+    "this project's CORS lab set to reflect the origin with credentials: the check finds what the playground shows",
+    async () => {
+      const { report } = await against(originLabApi('/lab/cors?allow-origin=origin&allow-credentials=true'), [
+        '--hostile',
+        'arbitrary',
+      ]);
+      expect(findingsOf(report)).toEqual(
+        sorted([
+          { kind: 'hostile-read-credentials', severity: 'high', origins: ['http://attacker.test'] },
+          { kind: 'refused', severity: 'low', cell: 'custom-header', rule: 'header-not-allowed' },
+          { kind: 'refused', severity: 'low', cell: 'authorization', rule: 'header-not-allowed' },
+        ]),
+      );
+      const high = report.findings.find((finding) => finding.severity === 'high')!;
+      expect(high.playground).toBe(
+        'http://localhost:8080/playground.html#allow-credentials=on&allow-origin=origin&credentials=include',
+      );
+    },
+    CHECK_MS,
+  );
+
+  it(
+    'an expectations file holds (exit 0) when the server does what it says, and fails (exit 1) naming what does not',
+    async () => {
+      const server = await expressExactAllowlist();
+      try {
+        const holds = join(scratch, 'holds.json');
+        writeFileSync(
+          holds,
+          JSON.stringify({
+            allow: [{ origin: YOURS, headers: ['Authorization'], credentials: true }],
+            othersDenied: true,
+          }),
+        );
+        const good = await check(server.url, ['--expect', holds, '--hostile', 'arbitrary', '--engines', ENGINES[0]!]);
+        expect(good.report.expectations?.map((result) => [result.description, result.holds])).toEqual([
+          [`${YOURS} reads a GET with credentials`, true],
+          [`${YOURS} sends Authorization`, true],
+          ['no other origin reads (1 tried)', true],
+        ]);
+        expect(good.code).toBe(0);
+
+        const fails = join(scratch, 'fails.json');
+        writeFileSync(
+          fails,
+          JSON.stringify({ allow: [{ origin: YOURS }, { origin: 'http://admin.example.test', headers: ['X-Admin'] }] }),
+        );
+        const bad = await check(server.url, ['--expect', fails, '--hostile', 'arbitrary', '--engines', ENGINES[0]!]);
+        const failing = bad.report.expectations!.filter((result) => !result.holds).map((result) => result.description);
+        expect(failing).toEqual(['http://admin.example.test reads a GET', 'http://admin.example.test sends X-Admin']);
+        expect(bad.code).toBe(1);
+      } finally {
+        await server.stop();
+      }
+    },
+    CHECK_MS,
+  );
+
+  it('a bad expectations file is one line naming the field, exit 2', async () => {
+    const file = join(scratch, 'bad.json');
+    writeFileSync(file, JSON.stringify({ allow: [{ origin: 'https://app.example.com/path' }] }));
+    const ran = await runProgram(['check', 'http://127.0.0.1:9/', '--expect', file]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr.trim()).toBe(
+      `origin-lab: --expect ${file}: allow[0].origin "https://app.example.com/path" has a path, query or fragment; an origin is scheme://host[:port] only`,
+    );
+  });
+});

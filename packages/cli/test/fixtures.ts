@@ -1,0 +1,150 @@
+/**
+ * The servers `check` is tested against: real CORS middlewares in the configurations people
+ * deploy (and get wrong), each on a free loopback port. Nothing here decides what `check` should
+ * find: each test writes its expected findings by hand, from the rules.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import koaCors from '@koa/cors';
+import { apiConfig, createApp } from '@origin-lab/api';
+import { serve } from '@origin-lab/server-kit';
+import cors from 'cors';
+import express from 'express';
+import Koa from 'koa';
+
+/** The origin of "your" pages in every fixture: the one the correct configurations allow. */
+export const YOURS = 'http://app.example.test';
+
+export interface Fixture {
+  /** The URL to check. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+const answer = (_req: unknown, res: express.Response) => res.json({ me: 'someone' });
+
+async function listen(server: Server, path = '/me'): Promise<Fixture> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** express with cors({ origin: true, credentials: true }): reflects every origin, with credentials. */
+export function expressReflectingAll(): Promise<Fixture> {
+  const app = express();
+  app.use(cors({ origin: true, credentials: true }));
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/** @koa/cors with its defaults (5.x: Access-Control-Allow-Origin: *, no credentials). */
+export function koaCorsDefaults(): Promise<Fixture> {
+  const app = new Koa();
+  app.use(koaCors());
+  app.use((ctx) => {
+    ctx.body = { me: 'someone' };
+  });
+  return listen(createServer(app.callback()));
+}
+
+/** express with cors and an exact allowlist, credentials and the headers the app sends: correct. */
+export function expressExactAllowlist(): Promise<Fixture> {
+  const app = express();
+  app.use(
+    cors({ origin: [YOURS], credentials: true, allowedHeaders: ['X-Origin-Lab-Check', 'Authorization'], maxAge: 600 }),
+  );
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/** express with cors({ origin: '*', credentials: true }): * and Allow-Credentials together. */
+export function expressStarWithCredentials(): Promise<Fixture> {
+  const app = express();
+  app.use(cors({ origin: '*', credentials: true }));
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/** express with cors and an origin function that checks a suffix (the endsWith bug). */
+export function expressSuffixMatch(): Promise<Fixture> {
+  const app = express();
+  app.use(
+    cors({
+      origin: (origin, callback) => callback(null, origin === undefined || origin.endsWith('app.example.test')),
+      credentials: true,
+    }),
+  );
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/** express with cors and an origin function that checks a prefix (the startsWith bug). */
+export function expressPrefixMatch(): Promise<Fixture> {
+  const app = express();
+  app.use(
+    cors({
+      origin: (origin, callback) => callback(null, origin === undefined || origin.startsWith(YOURS)),
+      credentials: true,
+    }),
+  );
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/** express with cors and a regular expression whose dots are not escaped. */
+export function expressUnescapedDot(): Promise<Fixture> {
+  const app = express();
+  // The bug under test: "." matches any character.
+  app.use(cors({ origin: /^http:\/\/app.example.test$/, credentials: true }));
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/** express with cors and "null" in the allowlist (a sandboxed page of the app's own, it was thought). */
+export function expressNullTrusted(): Promise<Fixture> {
+  const app = express();
+  app.use(cors({ origin: [YOURS, 'null'] }));
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/** express with a hand-written middleware that reflects the Origin, without Vary. */
+export function expressReflectedWithoutVary(): Promise<Fixture> {
+  const app = express();
+  app.use((req, res, next) => {
+    const origin = req.get('Origin');
+    if (origin) res.set('Access-Control-Allow-Origin', origin);
+    next();
+  });
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/** express with authentication before cors: the preflight, which carries no credentials, gets 401. */
+export function expressPreflightUnauthorized(): Promise<Fixture> {
+  const app = express();
+  app.use((req, res, next) => (req.get('Authorization') ? next() : res.status(401).json({ error: 'sign in' })));
+  app.use(cors({ origin: [YOURS], credentials: true, allowedHeaders: ['X-Origin-Lab-Check', 'Authorization'] }));
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/** This project's own api (its exact allowlist, YOURS on it), checked at path. */
+export async function originLabApi(path: string): Promise<Fixture> {
+  const app = createApp(apiConfig({ allowedOrigins: [YOURS], logRequests: false, streamIntervalMs: 20 }));
+  const running = await serve(app.callback(), { port: 0, host: '127.0.0.1', onStopping: () => app.endStreams() });
+  return {
+    url: `http://127.0.0.1:${running.port}${path}`,
+    stop: async () => {
+      await running.stop();
+      await app.close();
+    },
+  };
+}

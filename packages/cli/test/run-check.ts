@@ -1,0 +1,100 @@
+/**
+ * Runs `origin-lab check` as a user runs it (the built program, bin/origin-lab.js, in a child
+ * process) and reads its JSON report. The engines are those this test run has (E2E_BROWSERS, as
+ * `npm test` set it up), else every one installed.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { CheckReport } from '../src/check/report.js';
+import { installedEngines } from '../src/engines/launch.js';
+
+export const PROGRAM = fileURLToPath(new URL('../bin/origin-lab.js', import.meta.url));
+
+/** The engines every check of these tests runs in. */
+export const ENGINES = (() => {
+  const chosen = (process.env.E2E_BROWSERS ?? '').split(',').filter(Boolean);
+  const installed = installedEngines();
+  return chosen.length > 0 ? installed.filter((name) => chosen.includes(name)) : installed;
+})();
+
+export interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the program with args; bounded by timeoutMs. */
+export function runProgram(args: readonly string[], timeoutMs = 180_000, env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+  if (!existsSync(PROGRAM)) throw new Error(`${PROGRAM} is missing: npm run build makes it`);
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [PROGRAM, ...args],
+      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** A check of url with --json - (and the test defaults: these engines, quiet, the target counted as public). */
+export async function check(
+  url: string,
+  args: readonly string[] = [],
+): Promise<{ code: number; report: CheckReport; stderr: string }> {
+  const ran = await runProgram([
+    'check',
+    url,
+    '--json',
+    '-',
+    '--quiet',
+    '--color',
+    'never',
+    // The fixtures listen on 127.0.0.1, the probe pages are public names: without this Chromium's
+    // Local Network Access would refuse every request before CORS is even asked.
+    '--local-network',
+    'public',
+    '--engines',
+    ENGINES.join(','),
+    ...args,
+  ]);
+  if (ran.code !== 0 && ran.code !== 1) throw new Error(`check exited ${ran.code}: ${ran.stderr}`);
+  return { code: ran.code, report: JSON.parse(ran.stdout) as CheckReport, stderr: ran.stderr };
+}
+
+/** A finding as the tests write them: its kind and severity, and what it is about. */
+export interface Expected {
+  kind: string;
+  severity: string;
+  /** For risks: the origins (as the report names them), sorted. */
+  origins?: string[];
+  /** For a refusal of your origin: the request and the rule. */
+  cell?: string;
+  rule?: string;
+}
+
+/** The report's findings in the shape the tests write, sorted. */
+export function findingsOf(report: CheckReport): Expected[] {
+  return report.findings
+    .map((finding): Expected => {
+      if (finding.kind === 'refused')
+        return { kind: finding.kind, severity: finding.severity, cell: finding.cells[0]!, rule: finding.reason!.rule };
+      if (finding.kind === 'missing-vary' || finding.kind === 'wildcard')
+        return { kind: finding.kind, severity: finding.severity };
+      return { kind: finding.kind, severity: finding.severity, origins: [...finding.origins].sort() };
+    })
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+
+export const sorted = (expected: Expected[]) =>
+  expected
+    .map((finding) => (finding.origins ? { ...finding, origins: [...finding.origins].sort() } : finding))
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+/** The engines in which a finding holds: every one of this run, unless an engine difference says otherwise. */
+export function enginesOf(report: CheckReport, kind: string): string[] {
+  return [...(report.findings.find((finding) => finding.kind === kind)?.engines ?? [])].sort();
+}
