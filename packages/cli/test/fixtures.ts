@@ -51,7 +51,8 @@ export function koaCorsDefaults(): Promise<Fixture> {
   app.use((ctx) => {
     ctx.body = { me: 'someone' };
   });
-  return listen(createServer(app.callback()));
+  const handler = app.callback();
+  return listen(createServer((req, res) => void handler(req, res)));
 }
 
 /** express with cors and an exact allowlist, credentials and the headers the app sends: correct. */
