@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expressReflectingAll, YOURS } from './fixtures.js';
+import { ENGINES } from './run-check.js';
+
+// The package as a user gets it: `npm pack`, then `npx ./origin-lab-<version>.tgz check ...` in a
+// folder of their own, with nothing of this repository around (its dependencies come from the
+// registry, or npm's cache).
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-package-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function run(command: string, args: string[], cwd: string, timeoutMs: number) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      command,
+      args,
+      {
+        cwd,
+        timeout: timeoutMs,
+        maxBuffer: 64 * 1024 * 1024,
+        // A user's shell: none of the npm_* variables of the npm that runs these tests (under them
+        // npx takes the tarball for a command to run), npm preferring its cache.
+        env: {
+          ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))),
+          npm_config_prefer_offline: 'true',
+          npm_config_update_notifier: 'false',
+        },
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe.skipIf(ENGINES.length === 0)('the packed package', () => {
+  it('npx ./origin-lab-<version>.tgz check runs as a new user would run it', async () => {
+    const packed = await run(
+      'npm',
+      ['pack', '--silent', '--pack-destination', scratch, '-w', 'origin-lab'],
+      root,
+      120_000,
+    );
+    expect(packed.code, packed.stderr).toBe(0);
+    const tarball = readdirSync(scratch).find((name) => /^origin-lab-\d+\.\d+\.\d+\.tgz$/.test(name));
+    expect(tarball).toBeDefined();
+    const listing = await run('tar', ['-tzf', tarball!], scratch, 10_000);
+    expect(listing.stdout.trim().split('\n').sort()).toEqual([
+      'package/README.md',
+      'package/bin/origin-lab.js',
+      'package/package.json',
+    ]);
+
+    const server = await expressReflectingAll();
+    try {
+      const checked = await run(
+        'npx',
+        [
+          '--yes',
+          // As the README says it: a path relative to where the user is (an absolute one npx runs as a program).
+          `./${tarball!}`,
+          'check',
+          server.url,
+          '--from',
+          YOURS,
+          '--hostile',
+          'arbitrary',
+          '--engines',
+          ENGINES[0]!,
+          '--local-network',
+          'public',
+          '--json',
+          '-',
+          '--quiet',
+        ],
+        scratch,
+        300_000,
+      );
+      expect(checked.code, checked.stderr).toBe(1);
+      const report = JSON.parse(checked.stdout);
+      expect(report.version).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(report.findings.map((finding: { kind: string }) => finding.kind)).toEqual(['hostile-read-credentials']);
+    } finally {
+      await server.stop();
+    }
+  }, 420_000);
+});

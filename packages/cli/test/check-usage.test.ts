@@ -1,0 +1,261 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, describe, expect, it } from 'vitest';
+import { selfSignedCertificates } from '../src/engines/probe-proxy.js';
+import { expressReflectingAll, YOURS } from './fixtures.js';
+import { ENGINES, runProgram } from './run-check.js';
+
+// What a user gets for each kind of bad input: one line naming the problem and exit 2, before
+// any engine starts; and what the report files look like to the tools that read them.
+
+const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-check-usage-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const listen = async (server: Server) => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+};
+const closing = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+
+describe('origin-lab check: usage', () => {
+  it('--help lists every option with its default, examples and the exit codes', async () => {
+    const ran = await runProgram(['check', '--help']);
+    expect(ran.code).toBe(0);
+    for (const option of [
+      '--from',
+      '--engines',
+      '--credentials',
+      '--header',
+      '--methods',
+      '--body',
+      '--hostile',
+      '--expect',
+      '--fail-on',
+      '--json',
+      '--junit',
+      '--sarif',
+      '--stack',
+      '--timeout',
+      '--delay',
+      '--max-requests',
+      '--local-network',
+    ])
+      expect(ran.stdout).toContain(option);
+    expect(ran.stdout).toMatch(/Examples:\n {2}origin-lab check https:\/\//);
+    expect(ran.stdout).toMatch(/Exit codes: 0 .*; 1 .*\n2 /);
+  });
+
+  it('the program without a command prints its commands and exits 2; --version prints the version', async () => {
+    const bare = await runProgram([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toContain('check <url> --from <origin>');
+    const version = await runProgram(['--version']);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it.each([
+    [['check'], 'check needs the URL to check'],
+    [['check', 'not a url', '--from', YOURS], '"not a url" is not a URL'],
+    [['check', 'ftp://example.com/', '--from', YOURS], 'is not an http or https URL'],
+    [['check', 'https://user:pw@example.com/', '--from', YOURS], 'has credentials in it'],
+    [['check', 'https://example.com/'], 'check needs at least one --from origin'],
+    [['check', 'https://example.com/', '--from', 'https://app.example.com/login'], 'has a path, query or fragment'],
+    [['check', 'https://example.com/', '--from', 'app.example.com'], 'is not an origin: write scheme://host[:port]'],
+    [['check', 'https://example.com/', '--from', 'ws://app.example.com'], 'is not an http or https origin'],
+    [['check', 'https://example.com/', '--from', YOURS, '--engines', 'safari'], 'unknown engine "safari"'],
+    [['check', 'https://example.com/', '--from', YOURS, '--hostile', 'everyone'], '--hostile must be one of'],
+    [['check', 'https://example.com/', '--from', YOURS, '--header', 'no colon'], 'is not "Name: value"'],
+    [
+      ['check', 'https://example.com/', '--from', YOURS, '--header', 'Cookie: a=b'],
+      'browsers set this header themselves',
+    ],
+    [['check', 'https://example.com/', '--from', YOURS, '--methods', 'TRACE'], 'fetch refuses this method'],
+    [
+      ['check', 'https://example.com/', '--from', YOURS, '--timeout', '10s'],
+      '--timeout must be a whole number from 100 to 600000',
+    ],
+    [['check', 'https://example.com/', '--from', YOURS, '--fail-on', 'critical'], '--fail-on must be one of'],
+    [['check', 'https://example.com/', '--from', YOURS, '--colour', 'never'], "Unknown option '--colour'"],
+    [['explode'], 'unknown command "explode"'],
+  ])('%j: exit 2, saying %s', async (args, message) => {
+    const ran = await runProgram(args);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(message);
+    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+    expect(ran.stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
+  it('a browser that is not installed: exit 2 naming the package', async () => {
+    const ran = await runProgram(['check', 'http://127.0.0.1:9/', '--from', YOURS, '--engines', 'chromium'], 30_000, {
+      CHROMIUM_PATH: join(scratch, 'no-chromium'),
+    });
+    expect(ran.code).toBe(2);
+    expect(ran.stderr.trim()).toBe(
+      `origin-lab: chromium is not installed (no ${join(scratch, 'no-chromium')}): install Debian's chromium, or set CHROMIUM_PATH`,
+    );
+  });
+
+  it('a run over --max-requests stops before it sends anything', async () => {
+    const ran = await runProgram(['check', 'http://127.0.0.1:9/', '--from', YOURS, '--max-requests', '10']);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toMatch(/would send up to \d+ requests, over --max-requests 10/);
+  });
+
+  describe('a target that cannot be reached: exit 2 with the reason, no engine started', () => {
+    it('nothing listens', async () => {
+      const server = createServer();
+      const port = await listen(server);
+      await closing(server);
+      const ran = await runProgram(['check', `http://127.0.0.1:${port}/`, '--from', YOURS]);
+      expect(ran.code).toBe(2);
+      // The last line of standard error (progress comes before it).
+      expect(ran.stderr.trim().split('\n').at(-1)).toBe(
+        `origin-lab: http://127.0.0.1:${port}/ cannot be reached: nothing listens there (connection refused)`,
+      );
+    });
+
+    it('the name does not resolve', async () => {
+      const ran = await runProgram(['check', 'http://no-such-host.invalid/', '--from', YOURS]);
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toMatch(/cannot be reached: its name does not resolve \((ENOTFOUND|EAI_AGAIN)\)/);
+    });
+
+    it('its certificate is not trusted', async () => {
+      const { key, cert } = selfSignedCertificates(['127.0.0.1']).get('127.0.0.1')!;
+      const server = createTlsServer({ key, cert }, (_req, res) => res.end('hi'));
+      const port = await listen(server);
+      try {
+        const ran = await runProgram(['check', `https://127.0.0.1:${port}/`, '--from', YOURS]);
+        expect(ran.code).toBe(2);
+        expect(ran.stderr).toMatch(
+          /cannot be reached: its TLS certificate is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\)/,
+        );
+      } finally {
+        await closing(server);
+      }
+    });
+
+    it('it never answers: --timeout bounds the wait', async () => {
+      const server = createServer(() => {
+        // Never answers.
+      });
+      const port = await listen(server);
+      try {
+        const started = Date.now();
+        const ran = await runProgram(['check', `http://127.0.0.1:${port}/`, '--from', YOURS, '--timeout', '300']);
+        expect(ran.code).toBe(2);
+        expect(ran.stderr).toContain('cannot be reached: no answer within 300 ms');
+        expect(Date.now() - started).toBeLessThan(20_000);
+      } finally {
+        await closing(server);
+      }
+    });
+  });
+});
+
+describe.skipIf(ENGINES.length === 0)('origin-lab check: the report, as other tools read it', () => {
+  it('terminal, JSON, JUnit and SARIF agree on one run', async () => {
+    const server = await expressReflectingAll();
+    const files = { json: join(scratch, 'r.json'), junit: join(scratch, 'r.xml'), sarif: join(scratch, 'r.sarif') };
+    try {
+      const engine = ENGINES[0]!;
+      const ran = await runProgram([
+        'check',
+        server.url,
+        '--from',
+        YOURS,
+        '--hostile',
+        'arbitrary',
+        '--engines',
+        engine,
+        '--local-network',
+        'public',
+        '--stack',
+        'express',
+        '--json',
+        files.json,
+        '--junit',
+        files.junit,
+        '--sarif',
+        files.sarif,
+      ]);
+      expect(ran.code).toBe(1);
+      // Piped, not a terminal: no colour, and progress one line a step on standard error.
+      expect(ran.stdout).not.toContain('\u001b[');
+      expect(ran.stdout).toContain(`From ${YOURS}`);
+      expect(ran.stdout).toMatch(/HIGH\s+Origins you did not name read your API with the user’s credentials/);
+      expect(ran.stdout).toContain('Express (cors): cors({ origin: ["http://app.example.test"] })');
+      expect(ran.stdout).toMatch(/FAIL 1 high \(exit 1\)/);
+      expect(ran.stderr).toMatch(/^\[\d+\] asking 127\.0\.0\.1:\d+ itself, as each origin$/m);
+
+      const report = JSON.parse(readFileSync(files.json, 'utf8'));
+      expect(report.findings.map((finding: { kind: string }) => finding.kind)).toEqual(['hostile-read-credentials']);
+
+      const xml = readFileSync(files.junit, 'utf8');
+      expect(XMLValidator.validate(xml)).toBe(true);
+      const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
+      const suites = [junit.testsuites.testsuite].flat();
+      expect(suites).toHaveLength(1);
+      const cases = [suites[0].testcase].flat();
+      expect(cases).toHaveLength(report.results.length);
+      const failing = cases
+        .filter((testcase: { failure?: unknown }) => testcase.failure)
+        .map((t: { name: string }) => t.name);
+      expect(failing.sort()).toEqual(['http://attacker.test get-credentials']);
+      expect(Number(suites[0].failures)).toBe(1);
+
+      const sarif = JSON.parse(readFileSync(files.sarif, 'utf8'));
+      expect(sarif.version).toBe('2.1.0');
+      const [run] = sarif.runs;
+      expect(run.tool.driver.rules.map((rule: { id: string }) => rule.id)).toEqual(['hostile-read-credentials']);
+      expect(run.results).toEqual([
+        expect.objectContaining({
+          ruleId: 'hostile-read-credentials',
+          level: 'error',
+          locations: [{ physicalLocation: { artifactLocation: { uri: server.url } } }],
+        }),
+      ]);
+      expect(run.results[0].message.text).toContain('Fix: cors({ origin: ["http://app.example.test"] })');
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+
+  it('--json - writes only JSON to standard output, the table to standard error; --color always colours it', async () => {
+    const server = await expressReflectingAll();
+    try {
+      const ran = await runProgram([
+        'check',
+        server.url,
+        '--from',
+        YOURS,
+        '--hostile',
+        'none',
+        '--engines',
+        ENGINES[0]!,
+        '--local-network',
+        'public',
+        '--json',
+        '-',
+        '--color',
+        'always',
+        '--quiet',
+      ]);
+      expect(ran.code).toBe(0);
+      expect(JSON.parse(ran.stdout).target).toBe(server.url);
+      expect(ran.stderr).toContain('\u001b[1morigin-lab check\u001b[22m');
+      expect(ran.stderr).not.toMatch(/^\[\d+/m);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+});
