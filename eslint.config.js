@@ -13,7 +13,16 @@ const API_FEATURES = `${API}/{bad-json,beacon,echo,fair-share,flaky,journal,lab,
 const API_SHARED = `${API}/{http,middleware,shared-state}/**`;
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', 'packages/cli/bin/**', '**/node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/results/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      'packages/cli/bin/**',
+      '**/node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'bench/results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

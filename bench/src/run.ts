@@ -17,6 +17,7 @@ import { journalBench } from './benches/journal.js';
 import { classroomBench } from './benches/classroom.js';
 import { classCapacityBench } from './benches/class-capacity.js';
 import { replicasBench } from './benches/replicas.js';
+import { checkBench } from './benches/check.js';
 
 type Bench = (options: BenchOptions, log: (line: string) => void) => Promise<Figure[]>;
 
@@ -32,6 +33,7 @@ const BENCHES: Record<BenchName, Bench> = {
   classroom: classroomBench,
   'class-capacity': classCapacityBench,
   replicas: replicasBench,
+  check: checkBench,
 };
 
 export function machine(): Record<string, string | number> {

@@ -27,6 +27,7 @@ export const BENCH_NAMES = [
   'classroom',
   'class-capacity',
   'replicas',
+  'check',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
