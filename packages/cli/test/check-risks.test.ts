@@ -156,3 +156,30 @@ describe.skipIf(ENGINES.length === 0)(
     );
   },
 );
+
+describe.skipIf(ENGINES.length === 0)('check, from an https origin to an http:// target on loopback', () => {
+  it(
+    'Chromium and Firefox count loopback as trustworthy; WebKit blocks it as mixed content, and the report names the difference',
+    async () => {
+      const server = await expressReflectingAll();
+      try {
+        const { report } = await check(server.url, ['--from', 'https://app.example.test', '--hostile', 'none']);
+        for (const run of report.results) {
+          // Mixed Content: an https page fetches only potentially trustworthy URLs; loopback is one
+          // for Chromium and Firefox, not for WebKit (GTK) 2.50 (measured, cors-rules engines.ts).
+          if (run.engine === 'webkit') {
+            expect(run.readable, run.cell.id).toBe(false);
+            expect(run.reason?.rule, run.cell.id).toBe('mixed-content');
+            expect(run.sent?.value, run.cell.id).toBe(false);
+          } else expect(run.readable, `${run.engine} ${run.cell.id}`).toBe(true);
+        }
+        const differ = report.findings.filter((finding) => finding.kind === 'engines-differ');
+        if (ENGINES.includes('webkit') && ENGINES.length > 1)
+          expect(differ.map((finding) => finding.cells[0]).sort()).toEqual(report.cells.map((cell) => cell.id).sort());
+      } finally {
+        await server.stop();
+      }
+    },
+    CHECK_MS,
+  );
+});

@@ -44,3 +44,19 @@ export function preflightCacheDefaultSeconds(family: EngineFamily): number | nul
 export function sameFamilyDelay(measuredMs: number, expectedMs: number): boolean {
   return measuredMs >= expectedMs * 0.75 && measuredMs <= expectedMs * 1.25 + 750;
 }
+
+/** Host names and addresses that are this machine: localhost, *.localhost, 127.0.0.0/8, ::1. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(bare) || bare === '::1';
+}
+
+/**
+ * Whether an https page may fetch this http:// URL (Mixed Content: only a potentially trustworthy
+ * URL). Chromium and Firefox count loopback as trustworthy; WebKit (GTK) 2.50.6, measured, does
+ * not: an https page's fetch of http://127.0.0.1 fails with "Load failed" and never leaves.
+ */
+export function blocksAsMixedContent(family: EngineFamily, pageOrigin: string, target: URL): boolean {
+  if (!pageOrigin.startsWith('https:') || target.protocol !== 'http:') return false;
+  return family === 'webkit' || !isLoopbackHost(target.hostname);
+}

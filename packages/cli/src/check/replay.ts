@@ -117,5 +117,6 @@ export async function replay(
   if (isUnreachable(actual)) return actual;
   exchange.actual = actual;
   const location = actual.status >= 300 && actual.status < 400 ? (actual.headers.location ?? null) : null;
-  return { exchange, redirectedTo: location ? new URL(location, target).href : null, requests };
+  const redirectedTo = location && URL.canParse(location, target) ? new URL(location, target).href : location;
+  return { exchange, redirectedTo, requests };
 }

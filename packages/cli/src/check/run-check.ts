@@ -5,6 +5,7 @@
  * every engine started is closed, also when the run fails.
  */
 import {
+  blocksAsMixedContent,
   needsPreflight,
   normalizeMethod,
   preflightCacheCapSeconds,
@@ -281,17 +282,20 @@ function cellRun(
     credentials: cell.credentials,
   };
   const refusal = refusalOf(request, replayed.exchange);
-  const preflighted = needsPreflight(cell.method, cell.headers);
+  const reason = result.readable ? null : reasonFor(engine, result, report, refusal, target);
+  // Mixed content and Local Network Access stop a request before it leaves, preflight and all.
+  const blockedBeforeCors = reason !== null && ['mixed-content', 'local-network-access'].includes(reason.rule);
+  const kept = cell.repeats ? preflightKept(engine, cell, report, replayed, earlier) : null;
   const preflight: CellRun['preflight'] = report.preflight
     ? { ...report.preflight, source: 'engine' }
-    : preflighted
+    : needsPreflight(cell.method, cell.headers) && !blockedBeforeCors && !kept?.kept
       ? { sent: true, status: replayed.exchange.preflight?.status ?? null, source: 'rules' }
       : { sent: false, status: null, source: 'rules' };
   const sent: CellRun['sent'] = result.readable
     ? { value: true, source: 'page' }
     : report.answered !== null
       ? { value: report.answered, source: 'engine' }
-      : { value: refusal?.requestSent ?? true, source: 'rules' };
+      : { value: !blockedBeforeCors && (refusal?.requestSent ?? true), source: 'rules' };
   return {
     engine,
     origin,
@@ -306,8 +310,8 @@ function cellRun(
     finalUrl: result.finalUrl,
     preflight,
     sent,
-    preflightKept: cell.repeats ? preflightKept(engine, cell, preflight, replayed, earlier) : null,
-    reason: result.readable ? null : reasonFor(origin, result, report, refusal, target),
+    preflightKept: kept,
+    reason,
   };
 }
 
@@ -315,13 +319,13 @@ function cellRun(
 function preflightKept(
   engine: EngineName,
   cell: Cell,
-  preflight: CellRun['preflight'],
+  report: EngineReport,
   replayed: Replayed,
   earlier: readonly CellRun[],
 ): CellRun['preflightKept'] {
   const first = earlier.find((run) => run.cell.id === cell.repeats);
   if (!first?.readable) return null;
-  if (preflight?.source === 'engine') return { kept: !preflight.sent, seconds: null, source: 'engine' };
+  if (report.preflight) return { kept: !report.preflight.sent, seconds: null, source: 'engine' };
   const maxAge = replayed.exchange.preflight?.headers['access-control-max-age'];
   const asked = maxAge !== undefined && /^\d+$/.test(maxAge) ? Number(maxAge) : preflightCacheDefaultSeconds(engine);
   const cap = preflightCacheCapSeconds(engine);
@@ -331,7 +335,7 @@ function preflightKept(
 
 /** Why the page could not read: not CORS when the engine said so (or the rules see nothing wrong), else the Fetch rule. */
 function reasonFor(
-  origin: TriedOrigin,
+  engine: EngineName,
   result: ProbeResult,
   report: EngineReport,
   refusal: Refusal | null,
@@ -345,13 +349,10 @@ function reasonFor(
       source: 'page',
       engineWords: words,
     };
-  if (
-    report.blockedReason === 'mixed-content' ||
-    (!refusal && origin.origin.startsWith('https:') && target.protocol === 'http:')
-  )
+  if (report.blockedReason === 'mixed-content' || blocksAsMixedContent(engine, result.ranAt, target))
     return {
       rule: 'mixed-content',
-      text: `Not CORS: an https page may not fetch an http:// URL (mixed content); the request ${report.blockedReason ? 'was blocked before it left' : 'most likely never left'}.`,
+      text: `Not CORS: an https page may not fetch an http:// URL that is not loopback (mixed content${engine === 'webkit' ? '; WebKit counts loopback too' : ''}): the request never left.`,
       source: report.blockedReason ? 'engine' : 'rules',
       engineWords: words,
     };

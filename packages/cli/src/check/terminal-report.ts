@@ -37,6 +37,7 @@ function cellText(run: CellRun | undefined): [string, Style | null] {
   if (!run) return ['', null];
   if (run.couldNot) return ['– not here', 'dim'];
   if (run.readable) {
+    const redirected = run.redirected ? ' ↪' : '';
     // pf: a preflight went out, and its status (? where only the rules say so).
     const preflight = run.preflight?.sent
       ? ` (pf ${run.preflight.status ?? ''}${run.preflight.source === 'rules' ? '?' : ''})`
@@ -44,11 +45,13 @@ function cellText(run: CellRun | undefined): [string, Style | null] {
     const kept = run.preflightKept
       ? `${run.preflightKept.kept ? ' kept' : ' not kept'}${run.preflightKept.source === 'rules' ? '?' : ''}`
       : '';
-    return [`✔ ${run.status}${preflight}${kept}`, 'green'];
+    return [`✔ ${run.status}${preflight}${kept}${redirected}`, 'green'];
   }
   const rule = run.reason?.rule ?? 'engine-only';
   const detail = rule === 'preflight-status' ? ` ${run.preflight?.status ?? ''}` : '';
-  return [`✘ ${SHORT[rule] ?? rule}${detail}`, 'red'];
+  // The surprise worth a glance: the request reached the server though the page may not read it.
+  const sent = run.sent?.value ? ', sent' : '';
+  return [`✘ ${SHORT[rule] ?? rule}${detail}${sent}`, 'red'];
 }
 
 /** What a hostile origin could do in one engine: nothing, read, or read with credentials. */
@@ -57,6 +60,10 @@ function hostileText(runs: CellRun[]): [string, Style | null] {
   if (runs.every((run) => run.couldNot)) return ['– not an origin here', 'dim'];
   if (runs.some((run) => run.readable && run.cell.credentials)) return ['✘ reads with cookies', 'red'];
   if (runs.some((run) => run.readable)) return ['✘ reads', 'yellow'];
+  const notCors = runs.find(
+    (run) => run.reason && ['mixed-content', 'local-network-access', 'timeout'].includes(run.reason.rule),
+  );
+  if (notCors) return [`– ${SHORT[notCors.reason!.rule]}`, 'dim'];
   return ['✔ refused', 'green'];
 }
 
@@ -93,11 +100,24 @@ export function renderReport(report: CheckReport, paint: Paint): string {
       );
   }
 
+  const seen = report.results.filter((run) => run.origin.kind === 'yours' && run.readable && run.cell.id === 'get');
+  const headerSets = new Map<string, string[]>();
+  for (const run of seen) {
+    const names = (run.visibleHeaders ?? []).join(', ') || 'none';
+    headerSets.set(names, [...(headerSets.get(names) ?? []), run.engine]);
+  }
+  for (const [names, engineNames] of headerSets)
+    lines.push(
+      `  ${paint('dim', `headers script could read (the simple GET${headerSets.size > 1 ? `, ${engineNames.join(', ')}` : ''}): ${names}`)}`,
+    );
+  const redirects = [...new Set(report.exchanges.map((record) => record.redirectedTo).filter(Boolean))];
+  for (const to of redirects)
+    lines.push(`  ${paint('dim', `↪ the answer is a redirect, to ${to}: the engines followed it`)}`);
   if (yours.length > 0)
     lines.push(
       paint(
         'dim',
-        '  pf: a preflight went out, with its status; kept: the repeat went without one. ? marks what the rules say where the engine reports nothing (the status is then the answer to the check’s own preflight).',
+        '  pf: a preflight went out, with its status; kept: the repeat went without one; sent: refused, but the request reached the server. ? marks what the rules say where the engine reports nothing (the status is then the answer to the check’s own preflight).',
       ),
     );
   const hostile = report.origins.filter((origin) => origin.kind !== 'yours');

@@ -33,8 +33,9 @@ export class WebKitEngine implements ProbeEngine {
   ) {}
 
   static async start(launch: EngineLaunch): Promise<WebKitEngine> {
+    // An origin the URL standard refuses (a | in its host) gets no certificate: no engine loads it.
     const https = launch.origins
-      .filter((origin) => origin.startsWith('https:'))
+      .filter((origin) => origin.startsWith('https:') && URL.canParse(origin))
       .map((origin) => new URL(origin).hostname);
     const certificates = selfSignedCertificates([...new Set(https)]);
     const proxy = await ProbeProxy.start(launch.origins, certificates, launch.timeoutMs);
@@ -84,7 +85,7 @@ export class WebKitEngine implements ProbeEngine {
   }
 
   async openOrigin(origin: string): Promise<OriginPage | NotThisOrigin> {
-    if (new URL(origin).hostname === DRIVER_LOOPBACK)
+    if (URL.canParse(origin) && new URL(origin).hostname === DRIVER_LOOPBACK)
       return {
         refused: `WebKit's driver talks to the browser on ${DRIVER_LOOPBACK}, so no probe page can be served there`,
       };
