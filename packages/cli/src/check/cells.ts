@@ -12,6 +12,8 @@ export interface Cell {
   id: string;
   /** One line for people. */
   title: string;
+  /** A few words, for the terminal's table. */
+  label: string;
   api: 'fetch' | 'xhr';
   method: string;
   headers: [string, string][];
@@ -46,6 +48,7 @@ export function yourCells(options: MatrixOptions): Cell[] {
     cells.push({
       id: 'get',
       title: 'a simple GET',
+      label: 'GET',
       api: 'fetch',
       method: 'GET',
       headers: [],
@@ -56,6 +59,7 @@ export function yourCells(options: MatrixOptions): Cell[] {
     cells.push({
       id: 'get-credentials',
       title: "a GET with credentials (fetch, credentials: 'include')",
+      label: 'GET, credentials (fetch)',
       api: 'fetch',
       method: 'GET',
       headers: [],
@@ -65,6 +69,7 @@ export function yourCells(options: MatrixOptions): Cell[] {
     cells.push({
       id: 'xhr-credentials',
       title: 'a GET with credentials (XMLHttpRequest, withCredentials)',
+      label: 'GET, credentials (XHR)',
       api: 'xhr',
       method: 'GET',
       headers: [],
@@ -76,6 +81,7 @@ export function yourCells(options: MatrixOptions): Cell[] {
   cells.push({
     id: 'custom-header',
     title: `a GET with ${named}: preflighted`,
+    label: `GET + ${named}`,
     api: 'fetch',
     method: 'GET',
     headers: options.headers,
@@ -85,6 +91,7 @@ export function yourCells(options: MatrixOptions): Cell[] {
   cells.push({
     id: 'preflight-cache',
     title: `the GET with ${named} again: is the preflight's answer kept?`,
+    label: 'the same again',
     api: 'fetch',
     method: 'GET',
     headers: options.headers,
@@ -96,6 +103,7 @@ export function yourCells(options: MatrixOptions): Cell[] {
     cells.push({
       id: 'authorization',
       title: 'a GET with Authorization: Bearer: preflighted',
+      label: 'GET + Authorization',
       api: 'fetch',
       method: 'GET',
       headers: [['Authorization', 'Bearer origin-lab-check']],
@@ -108,6 +116,7 @@ export function yourCells(options: MatrixOptions): Cell[] {
     cells.push({
       id: `method-${normalized.toLowerCase()}`,
       title: `${normalized}${body ? ` with a ${options.body} body` : ''}`,
+      label: `${normalized}${body ? ` (${options.body})` : ''}`,
       api: 'fetch',
       method: normalized,
       headers: body ? [['Content-Type', body.type]] : [],
@@ -121,10 +130,20 @@ export function yourCells(options: MatrixOptions): Cell[] {
 /** The cells a hostile origin runs: can it read, without and with credentials? */
 export function hostileCells(): Cell[] {
   return [
-    { id: 'get', title: 'a simple GET', api: 'fetch', method: 'GET', headers: [], credentials: false, body: null },
+    {
+      id: 'get',
+      title: 'a simple GET',
+      label: 'GET',
+      api: 'fetch',
+      method: 'GET',
+      headers: [],
+      credentials: false,
+      body: null,
+    },
     {
       id: 'get-credentials',
       title: "a GET with credentials (fetch, credentials: 'include')",
+      label: 'GET, credentials (fetch)',
       api: 'fetch',
       method: 'GET',
       headers: [],

@@ -105,6 +105,7 @@ export function headerCell(name: string, credentials: boolean): Cell {
   return {
     id: `header-${name.toLowerCase()}${credentials ? '-credentials' : ''}`,
     title: `a GET with ${name}${credentials ? ' and credentials' : ''}`,
+    label: `GET + ${name}${credentials ? ', credentials' : ''}`,
     api: 'fetch',
     method: 'GET',
     headers: [[name, name.toLowerCase() === 'authorization' ? 'Bearer origin-lab-check' : 'origin-lab-check']],

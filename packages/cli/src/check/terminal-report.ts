@@ -50,8 +50,8 @@ function cellText(run: CellRun | undefined): [string, Style | null] {
   const rule = run.reason?.rule ?? 'engine-only';
   const detail = rule === 'preflight-status' ? ` ${run.preflight?.status ?? ''}` : '';
   // The surprise worth a glance: the request reached the server though the page may not read it.
-  const sent = run.sent?.value ? ', sent' : '';
-  return [`✘ ${SHORT[rule] ?? rule}${detail}${sent}`, 'red'];
+  const sent = run.sent?.value ? '⇢ ' : '';
+  return [`✘ ${sent}${SHORT[rule] ?? rule}${detail}`, 'red'];
 }
 
 /** What a hostile origin could do in one engine: nothing, read, or read with credentials. */
@@ -70,8 +70,9 @@ function hostileText(runs: CellRun[]): [string, Style | null] {
 export function renderReport(report: CheckReport, paint: Paint): string {
   const lines: string[] = [];
   const engines = report.engines;
-  const labelWidth = 40;
-  const columnWidth = 24;
+  const columnWidth = 26;
+  // The label column fits the longest label of its table (at most 40 characters).
+  let labelWidth = 40;
   const row = (label: string, cells: [string, Style | null][]) =>
     `  ${pad(label, labelWidth)}${cells.map(([text, style]) => (style ? paint(style, pad(text, columnWidth)) : pad(text, columnWidth))).join('')}`;
 
@@ -82,19 +83,21 @@ export function renderReport(report: CheckReport, paint: Paint): string {
       `${engines.map((engine) => engine.label).join(', ')} · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s`,
     ),
   );
-  const header = row(
-    '',
-    engines.map((engine) => [engine.label, 'bold']),
-  );
+  const header = () =>
+    row(
+      '',
+      engines.map((engine) => [engine.label, 'bold']),
+    );
 
   const yours = [...new Set(report.origins.filter((origin) => origin.kind === 'yours').map((origin) => origin.origin))];
   for (const origin of yours) {
-    lines.push('', paint('bold', `From ${origin}`), header);
+    labelWidth = Math.min(40, Math.max(...report.cells.map((cell) => cell.label.length)) + 2);
+    lines.push('', paint('bold', `From ${origin}`), header());
     const runs = report.results.filter((run) => run.origin.kind === 'yours' && run.origin.origin === origin);
     for (const cell of report.cells.filter((c) => runs.some((run) => run.cell.id === c.id)))
       lines.push(
         row(
-          cell.title,
+          cell.label,
           engines.map((engine) => cellText(runs.find((run) => run.engine === engine.name && run.cell.id === cell.id))),
         ),
       );
@@ -117,12 +120,15 @@ export function renderReport(report: CheckReport, paint: Paint): string {
     lines.push(
       paint(
         'dim',
-        '  pf: a preflight went out, with its status; kept: the repeat went without one; sent: refused, but the request reached the server. ? marks what the rules say where the engine reports nothing (the status is then the answer to the check’s own preflight).',
+        '  pf: a preflight went out, with its status; kept: the repeat went without one; ⇢: refused, but the\n' +
+          '  request reached the server; ?: what the rules say where the engine reports nothing (the status is\n' +
+          '  then the answer to the check’s own preflight).',
       ),
     );
   const hostile = report.origins.filter((origin) => origin.kind !== 'yours');
   if (hostile.length > 0) {
-    lines.push('', paint('bold', 'From origins an attacker could own'), header);
+    labelWidth = 40;
+    lines.push('', paint('bold', 'From origins an attacker could own'), header());
     for (const origin of hostile) {
       const runs = report.results.filter(
         (run) => run.origin.origin === origin.origin && run.origin.context === origin.context,
@@ -196,5 +202,5 @@ export function renderReport(report: CheckReport, paint: Paint): string {
     '',
     `${report.exitCode === 0 ? paint('green', 'OK') : paint('red', 'FAIL')} ${counts.join(', ') || 'no findings'} (exit ${report.exitCode})`,
   );
-  return `${lines.join('\n')}\n`;
+  return `${lines.map((line) => line.trimEnd()).join('\n')}\n`;
 }
