@@ -61,6 +61,13 @@ export interface EnginePage {
   read(id: string): Promise<ExperimentResult>;
   /** The id of every experiment on the page ("Run all" leaves some out), in page order. */
   ids(): Promise<string[]>;
+  /**
+   * The console lines the engine printed since the last call (errors and warnings, as a user
+   * would copy them), or null where the engine tells a driver none (WebKitGTK over classic
+   * WebDriver). Firefox's CORS refusals arrive as page errors, joined here into the line its
+   * console shows.
+   */
+  consoleMessages(): Promise<string[] | null>;
   /** Ends the page and everything the engine started for it; safe to call twice. */
   close(): Promise<void>;
 }

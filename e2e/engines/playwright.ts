@@ -11,6 +11,9 @@ import type { EnginePage, ExperimentResult } from './engine.js';
 
 /** A page in a browser context of its own, in a browser Playwright launched (Chromium, Firefox). */
 export class PlaywrightPage implements EnginePage {
+  /** Console lines since the last consoleMessages(). */
+  private console: string[] = [];
+
   private constructor(
     readonly label: string,
     readonly version: string,
@@ -18,7 +21,18 @@ export class PlaywrightPage implements EnginePage {
     private readonly end: () => Promise<void>,
     /** The Playwright page: what only Playwright sees (network events) is read here. */
     readonly page: Page,
-  ) {}
+  ) {
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') this.console.push(message.text());
+    });
+    page.on('pageerror', (error) => this.console.push(error.name ? `${error.name}: ${error.message}` : error.message));
+  }
+
+  consoleMessages(): Promise<string[]> {
+    const lines = this.console;
+    this.console = [];
+    return Promise.resolve(lines);
+  }
 
   static async open(browser: Browser, label: string): Promise<PlaywrightPage> {
     const context = await browser.newContext();

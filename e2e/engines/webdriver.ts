@@ -231,6 +231,11 @@ export class WebDriverPage implements EnginePage {
     );
   }
 
+  /** WebKitGTK tells a classic WebDriver client nothing of its console. */
+  consoleMessages(): Promise<null> {
+    return Promise.resolve(null);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -6,6 +6,8 @@ import type { EnginePage } from '../engines/engine.js';
 import { PlaywrightPage } from '../engines/playwright.js';
 import { EVERY_ENGINE, test, expect } from '../fixtures.js';
 import { openPage } from './support/experiments.js';
+import { CORPUS, corsLines, normalizeLine, type ConsoleCorpus } from './support/console-corpus.js';
+import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
 
 interface Seen {
   preflight: boolean;
@@ -15,7 +17,7 @@ interface Seen {
 }
 
 interface Outcome {
-  predicted: Seen;
+  predicted: Seen & { failureRule: string | null };
   observed: Seen;
   status: number | null;
   rule: string;
@@ -125,11 +127,30 @@ test(
     test.setTimeout(PRESETS.length * 15_000);
     const engine = browserName as EngineName;
     const cases: Record<string, EngineOutcome> = {};
+    const consoleCases: ConsoleCorpus['cases'] = {};
     for (const preset of PRESETS) {
       const expected = EXPECTED[preset.id];
       if (!expected) throw new Error(`no expected outcome for ready case ${preset.id}`);
       await enginePage.open(`${origins.self}/playground.html#${preset.fragment}`);
+      await enginePage.consoleMessages();
       const { state, outcome } = await sendCase(enginePage);
+      // What the engine printed for this case: every CORS line must be one the explainer reads.
+      const printed = await enginePage.consoleMessages();
+      if (printed) {
+        const lines = corsLines(printed);
+        for (const line of lines)
+          expect
+            .soft(
+              readConsoleMessage(line),
+              `${preset.id}: ${engine} printed a CORS message the explainer does not know: ${line}`,
+            )
+            .not.toBeNull();
+        consoleCases[preset.id] = {
+          messages: lines.map((line) => normalizeLine(line, origins)),
+          failureRule: outcome.predicted.failureRule,
+          readable: outcome.observed.readable,
+        };
+      }
       const does = expected[engine] ?? expected.does;
       const [preflight, sent, readable] = does;
       const name = `${preset.id}: ${preset.name}`;
@@ -157,6 +178,30 @@ test(
       recordedAt: new Date().toISOString(),
       cases,
     };
+    // The console corpus (packages/cors-rules/test/corpus/): one stack is enough, the plain one.
+    if (Object.keys(consoleCases).length > 0 && stack.name === 'embedded') {
+      const corpus: ConsoleCorpus = {
+        engine,
+        version: enginePage.version,
+        recordedAt: record.recordedAt,
+        cases: consoleCases,
+      };
+      const corpusFile = `console-${engine}.json`;
+      mkdirSync(RECORD_MODE ? CORPUS : FRESH, { recursive: true });
+      writeFileSync(`${RECORD_MODE ? CORPUS : FRESH}${corpusFile}`, `${JSON.stringify(corpus, null, 2)}\n`);
+      if (!RECORD_MODE) {
+        const committed = existsSync(`${CORPUS}${corpusFile}`)
+          ? (JSON.parse(readFileSync(`${CORPUS}${corpusFile}`, 'utf8')) as ConsoleCorpus)
+          : null;
+        for (const preset of PRESETS)
+          expect
+            .soft(
+              consoleCases[preset.id]?.messages,
+              `${preset.id}: what ${engine} prints is not the committed corpus (${corpusFile}): run \`npm run engines:record\` and commit packages/cors-rules/test/corpus`,
+            )
+            .toEqual(committed?.cases[preset.id]?.messages);
+      }
+    }
     const file = `${stack.name}-${engine}.json`;
     mkdirSync(RECORD_MODE ? RECORDS : FRESH, { recursive: true });
     writeFileSync(`${RECORD_MODE ? RECORDS : FRESH}${file}`, `${JSON.stringify(record, null, 2)}\n`);

@@ -24,8 +24,8 @@ const PAGES_WITH_EXPERIMENTS = [
   '/outcomes.html',
   '/proxy.html',
 ];
-/** Every page: the index, the seven demonstrations, the playground and the engines page. */
-const PAGES = ['/', ...PAGES_WITH_EXPERIMENTS, '/playground.html', '/engines.html'];
+/** Every page: the index, the seven demonstrations, the playground, the Explain page and the engines page. */
+const PAGES = ['/', ...PAGES_WITH_EXPERIMENTS, '/playground.html', '/explain.html', '/engines.html'];
 
 test('every page loads on both origins without errors, labels both origins, and stays under 100 KB', async ({
   page,

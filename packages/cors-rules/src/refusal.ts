@@ -94,30 +94,33 @@ function refusal(rule: RefusalRule, stage: Refusal['stage'], text: string, heade
 export function corsCheck(request: CorsRequest, answer: Answer, stage: Refusal['stage']): Refusal | null {
   const allowOrigin = answer.headers['access-control-allow-origin'];
   const credentials = answer.headers['access-control-allow-credentials'];
-  const what = stage === 'preflight' ? "The preflight's answer" : 'The answer';
+  const what = stage === 'preflight' ? "In the preflight's answer," : 'In the answer,';
   const origin = (rule: RefusalRule, text: string) =>
     refusal(rule, stage, `${what} ${text}`, 'access-control-allow-origin', allowOrigin);
   if (allowOrigin === undefined)
-    return origin('no-allow-origin', 'has no Access-Control-Allow-Origin: no other origin may read it.');
+    return origin('no-allow-origin', 'there is no Access-Control-Allow-Origin: no other origin may read it.');
   if (allowOrigin === '*')
     return request.credentials
       ? origin(
           'wildcard-with-credentials',
-          'allows any origin (*), which never covers a request with credentials: the origin must be named.',
+          'Access-Control-Allow-Origin is * (any origin), which never covers a request with credentials: the origin must be named.',
         )
       : null;
   if (allowOrigin !== request.origin)
     return allowOrigin.includes(',')
-      ? origin('allow-origin-list', `lists several origins (${allowOrigin}); it must hold exactly one.`)
+      ? origin(
+          'allow-origin-list',
+          `Access-Control-Allow-Origin lists several origins (${allowOrigin}); it must hold exactly one.`,
+        )
       : origin(
           'origin-mismatch',
-          `allows ${allowOrigin}, not ${request.origin}: it must be the page's origin exactly.`,
+          `Access-Control-Allow-Origin is ${allowOrigin}, not ${request.origin}: it must be the page's origin exactly.`,
         );
   if (request.credentials && credentials !== 'true')
     return refusal(
       'credentials-not-allowed',
       stage,
-      `${what} lacks Access-Control-Allow-Credentials: true, which a request with credentials needs.`,
+      `${what} Access-Control-Allow-Credentials is ${credentials === undefined ? 'missing' : `"${credentials}"`}; a request with credentials needs it to be exactly "true".`,
       'access-control-allow-credentials',
       credentials,
     );

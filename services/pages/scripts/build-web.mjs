@@ -27,6 +27,17 @@ execFileSync(process.execPath, [tsc, '-p', here('../web/tsconfig.cors-rules.json
 // The browser resolves a bare specifier only through the import map: a module importing any
 // other package by name would not load. Refuse to ship one.
 const mapped = Object.keys(IMPORT_MAP.imports);
+// A worker gets no import map (none of the engines reads one there): its bare imports are written
+// as the paths the map names (js/workers/ only).
+for (const file of readdirSync(`${out}/js/workers`, { encoding: 'utf8' }).filter((name) => name.endsWith('.js'))) {
+  const path = `${out}/js/workers/${file}`;
+  writeFileSync(
+    path,
+    readFileSync(path, 'utf8').replace(/(\bfrom\s*|\bimport\s*)(['"])([^'"]+)\2/g, (all, keyword, quote, specifier) =>
+      specifier in IMPORT_MAP.imports ? `${keyword}${quote}${IMPORT_MAP.imports[specifier]}${quote}` : all,
+    ),
+  );
+}
 for (const file of readdirSync(`${out}/js`, { recursive: true, encoding: 'utf8' }).filter((name) =>
   name.endsWith('.js'),
 )) {

@@ -13,6 +13,8 @@ export const IMPORT_MAP = {
   imports: {
     '@origin-lab/contract': '/js/contract/index.js',
     '@origin-lab/cors-rules': '/js/cors-rules/index.js',
+    '@origin-lab/cors-rules/advice': '/js/cors-rules/advice.js',
+    '@origin-lab/cors-rules/explain': '/js/cors-rules/explaining.js',
   },
 } as const;
 

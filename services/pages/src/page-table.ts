@@ -61,10 +61,17 @@ export const PAGES: readonly PageEntry[] = [
     topic: 'your own request against your own server policy: predicted, sent, observed, explained.',
   },
   {
+    name: 'explain',
+    title: 'Explain a CORS failure',
+    navLabel: 'Explain',
+    topic:
+      'paste a console message, a HAR file or curl output: the rule that refused it, the fix, a case that shows it.',
+  },
+  {
     name: 'engines',
     title: 'Each engine, case by case',
     navLabel: 'Engines',
-    topic: "what Chromium and Firefox did with each of the playground's ready cases, differences marked.",
+    topic: "what Chromium, Firefox and WebKit did with each of the playground's ready cases, differences marked.",
   },
 ];
 

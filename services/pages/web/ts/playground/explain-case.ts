@@ -180,7 +180,7 @@ export function showVerdict(page: { origin: string; engine: EngineFamily }, run:
     agreement: agrees ? 'agree' : known ? 'known-difference' : 'disagree',
   };
   agreement.dataset.observed = JSON.stringify({
-    predicted: { ...expected, extraVisible: extraExpected },
+    predicted: { ...expected, extraVisible: extraExpected, failureRule: prediction.failureRule },
     observed: { ...seen, extraVisible: extraSeen },
     status: observed.status,
     rule: explanation.rule,

@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The console corpus: what each engine printed for each ready case of the playground, recorded by
+ * the e2e suite (playground.spec.ts, on the embedded stack) and explained by the unit tests of
+ * @origin-lab/cors-rules (test/corpus.test.ts). Re-recorded with `npm run engines:record`.
+ */
+export interface ConsoleCorpus {
+  engine: string;
+  version: string;
+  recordedAt: string;
+  cases: Record<
+    string,
+    {
+      /** The CORS lines, the stack's origins written {self} and {other}, per-run marks left out. */
+      messages: string[];
+      /** The rule the case was built to show (the page's prediction), null where the spec lets it read. */
+      failureRule: string | null;
+      /** Whether the engine let the page read it. */
+      readable: boolean;
+    }
+  >;
+}
+
+export const CORPUS = fileURLToPath(new URL('../../../packages/cors-rules/test/corpus/', import.meta.url));
+
+/** Lines about CORS, mixed content or a blocked read (not the page's own logging). */
+export function corsLines(lines: readonly string[]): string[] {
+  return lines.filter((line) =>
+    /CORS|Cross-Origin Request|access control checks|Access-Control-Allow|Mixed Content|address space/i.test(line),
+  );
+}
+
+/** A line with this run's origins and per-run values (marks, visitor tokens) put aside. */
+export function normalizeLine(line: string, origins: { self: string; other: string }): string {
+  return line
+    .split(origins.self)
+    .join('{self}')
+    .split(origins.other)
+    .join('{other}')
+    .replace(/([?&](?:mark|visitor)=)[^&'’\s)]*/g, '$1…');
+}

@@ -1,0 +1,193 @@
+/**
+ * `origin-lab explain [file|-]`: reads a console message, a HAR file or curl's output (a file, or
+ * standard input) and explains every cross-origin exchange in it with the shared rules, locally:
+ * nothing it reads leaves the machine.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import {
+  EvidenceError,
+  MAX_EVIDENCE_CHARS,
+  readEvidence,
+  STACKS,
+  STACK_NAMES,
+  type Explanation,
+  type Stack,
+} from '@origin-lab/cors-rules/explain';
+import { parseOrigin } from '../check/check-options.js';
+import { choice, helpText, parseCommand, type CommandSpec } from '../options.js';
+import { colorEnabled, CommandError, EXIT, painter, type ColorChoice, type Paint } from '../terminal.js';
+import type { CommandIO } from '../check/check-command.js';
+
+export const EXPLAIN_COMMAND: CommandSpec = {
+  name: 'explain',
+  usage: '[file|-] [options]',
+  summary:
+    'Explains a CORS failure from what you already have: a console message (Chromium, Firefox or Safari/WebKit), a HAR file exported from DevTools or recorded by Playwright, or the output of curl -v or curl -i. For each cross-origin exchange, failed first: the rule that refused it, the header and value that decided it, whether the request reached the server, the fix in your stack, and a playground link that shows the same refusal. It reads locally and sends nothing anywhere.',
+  positionals: ['[file|-]              the file to read; - or nothing reads standard input (a HAR may be up to 50 MB)'],
+  options: [
+    {
+      name: 'origin',
+      value: '<origin>',
+      help: 'the page’s origin, for curl -i output (which does not show the Origin sent)',
+    },
+    {
+      name: 'stack',
+      value: '<name>',
+      help: `show the fix for this stack: ${STACKS.join(', ')} (default: a one-line summary)`,
+    },
+    {
+      name: 'lab',
+      value: '<url>',
+      default: 'http://localhost:8080',
+      help: 'where the Origin Lab pages run, for the playground links',
+    },
+    { name: 'json', flag: true, help: 'the explanations as JSON on standard output' },
+    { name: 'color', value: '<when>', default: 'auto', help: 'auto, always or never' },
+    { name: 'help', short: 'h', flag: true, help: 'this help' },
+  ],
+  examples: [
+    'origin-lab explain console.txt',
+    'pbpaste | origin-lab explain -',
+    'origin-lab explain session.har --stack express',
+    "curl -sv -H 'Origin: https://app.example.com' https://api.example.com/me 2>&1 | origin-lab explain",
+    'curl -si https://api.example.com/me | origin-lab explain --origin https://app.example.com',
+  ],
+  notes: ['Exit codes: 0 explained; 2 bad usage, or nothing in the input to explain (it says why).'],
+};
+
+function readInput(file: string | undefined): Promise<string> {
+  if (file !== undefined && file !== '-') {
+    let size: number;
+    try {
+      size = statSync(file).size;
+    } catch (err) {
+      throw new CommandError(`cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+    if (size > MAX_EVIDENCE_CHARS)
+      throw new CommandError(
+        `${file} is ${Math.round(size / 1024 / 1024)} MB; the limit is ${MAX_EVIDENCE_CHARS / 1024 / 1024} MB`,
+      );
+    return Promise.resolve(readFileSync(file, 'utf8'));
+  }
+  if (process.stdin.isTTY)
+    throw new CommandError('give a file, or pipe the evidence in (see origin-lab explain --help)');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    process.stdin.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > MAX_EVIDENCE_CHARS) {
+        process.stdin.destroy();
+        reject(new CommandError(`standard input is over ${MAX_EVIDENCE_CHARS / 1024 / 1024} MB, the limit`));
+      } else chunks.push(chunk);
+    });
+    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', reject);
+  });
+}
+
+export async function explainCommand(argv: readonly string[], io: CommandIO): Promise<number> {
+  const { values, positionals } = parseCommand(EXPLAIN_COMMAND, argv);
+  if (values.help === true) {
+    io.stdout.write(`${helpText(EXPLAIN_COMMAND)}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length > 1) throw new CommandError(`explain reads one file; got ${positionals.join(' ')}`);
+  const origin = typeof values.origin === 'string' ? parseOrigin(values.origin, '--origin') : undefined;
+  const stack = values.stack === undefined ? null : choice('stack', values.stack, STACKS, 'express');
+  const lab = typeof values.lab === 'string' ? parseOrigin(values.lab, '--lab') : 'http://localhost:8080';
+  const color = choice('color', values.color, ['auto', 'always', 'never'] as const, 'auto') as ColorChoice;
+  const text = await readInput(positionals[0]);
+  let read;
+  try {
+    read = readEvidence(text, { ...(origin && { origin }) });
+  } catch (err) {
+    if (err instanceof EvidenceError) throw new CommandError(err.message);
+    throw err;
+  }
+  const link = (fields: Record<string, string> | null) =>
+    fields
+      ? `${lab}/playground.html#${new URLSearchParams(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : 1))).toString()}`
+      : null;
+  if (values.json === true) {
+    io.stdout.write(
+      `${JSON.stringify({ kind: read.kind, explanations: read.explanations.map((e) => ({ ...e, playgroundLink: link(e.playground) })), unknownLines: read.unknownLines }, null, 2)}\n`,
+    );
+    return EXIT.ok;
+  }
+  const paint = painter(colorEnabled(color, io.stdout));
+  io.stdout.write(render(read.kind, read.explanations, read.unknownLines, { paint, stack, link }));
+  return EXIT.ok;
+}
+
+const VERDICT: Record<Explanation['verdict'], [string, 'red' | 'yellow' | 'green' | 'dim']> = {
+  refused: ['REFUSED', 'red'],
+  'not-cors': ['NOT CORS', 'yellow'],
+  unknown: ['UNKNOWN', 'dim'],
+  readable: ['READABLE', 'green'],
+};
+
+function render(
+  kind: string,
+  explanations: Explanation[],
+  unknownLines: string[],
+  options: { paint: Paint; stack: Stack | null; link: (fields: Record<string, string> | null) => string | null },
+): string {
+  const { paint, stack } = options;
+  const lines: string[] = [
+    paint(
+      'bold',
+      `${explanations.length} ${kind === 'console' ? 'message' : 'exchange'}${explanations.length === 1 ? '' : 's'} explained (${kind === 'har' ? 'a HAR file' : kind === 'curl' ? 'curl output' : 'console text'})`,
+    ),
+  ];
+  for (const e of explanations) {
+    const [label, style] = VERDICT[e.verdict];
+    lines.push(
+      '',
+      `${paint(style, label)} ${e.method ?? ''} ${e.url ?? ''}${e.origin ? ` from ${e.origin}` : ''}${e.engine ? paint('dim', ` (${e.engine})`) : ''}`.replace(
+        /\s+/g,
+        ' ',
+      ),
+    );
+    lines.push(`  ${e.text}`);
+    if (e.header)
+      lines.push(`  ${paint('dim', `the header: ${e.header}${e.value !== undefined ? `: ${e.value}` : ' (absent)'}`)}`);
+    if (e.reachedServer !== null)
+      lines.push(
+        `  ${paint('dim', e.reachedServer ? 'the request reached the server' : 'the request never reached the server')}`,
+      );
+    for (const step of e.sequence.filter((s) => !s.ok).slice(0, 1))
+      lines.push(`  ${paint('dim', `failed at: ${step.label}`)}`);
+    if (e.sequence.length > 0) lines.push(`  ${paint('dim', sequenceLine(e))}`);
+    if (e.fix) {
+      lines.push(`  Fix: ${e.fix.summary}`);
+      if (stack) lines.push(`       ${STACK_NAMES[stack]}: ${e.fix.byStack[stack]}`);
+    }
+    const playground = options.link(e.playground);
+    if (playground) lines.push(`  ${paint('dim', `See it happen: ${playground}`)}`);
+    for (const risk of e.risks) lines.push(`  ${paint('yellow', 'risk:')} ${risk.text}`);
+    for (const basis of e.restsOn) lines.push(`  ${paint('dim', `rests on: ${basis}`)}`);
+    for (const unknown of e.unknowns) lines.push(`  ${paint('dim', `cannot tell: ${unknown}`)}`);
+  }
+  if (unknownLines.length > 0) {
+    lines.push(
+      '',
+      paint(
+        'dim',
+        `${unknownLines.length} line${unknownLines.length === 1 ? '' : 's'} that no engine prints for CORS, left out:`,
+      ),
+    );
+    for (const line of unknownLines.slice(0, 5)) lines.push(paint('dim', `  ${line.slice(0, 120)}`));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The sequence in one line: page → browser → server, with ✘ at the step that failed. */
+function sequenceLine(e: Explanation): string {
+  return e.sequence
+    .map(
+      (step) =>
+        `${step.from === step.to ? `[${step.label}]` : `${step.from}→${step.to}: ${step.label}`}${step.ok ? '' : ' ✘'}${step.inferred ? '?' : ''}`,
+    )
+    .join('  ·  ');
+}

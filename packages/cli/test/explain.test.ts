@@ -1,0 +1,156 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { originLabApi, YOURS, type Fixture } from './fixtures.js';
+import { PROGRAM, runProgram } from './run-check.js';
+
+// `origin-lab explain` on what people paste: the engines' console lines (as recorded from the
+// engines, packages/cors-rules/test/corpus), curl's real output against this project's lab, and
+// every kind of bad input. Each expected rule is the one the lab's policy was set to break.
+
+const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-explain-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs explain with text on standard input. */
+function explainStdin(text: string, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [PROGRAM, 'explain', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(text);
+  });
+}
+
+function curl(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile('curl', ['-s', '--max-time', '10', ...args], { maxBuffer: 1024 * 1024 }, (error, stdout, stderr) =>
+      error ? reject(error) : resolve(`${stderr}${stdout}`),
+    ),
+  );
+}
+
+const corpus = (engine: string) =>
+  JSON.parse(readFileSync(new URL(`../../cors-rules/test/corpus/console-${engine}.json`, import.meta.url), 'utf8')) as {
+    cases: Record<string, { messages: string[] }>;
+  };
+
+describe('origin-lab explain', () => {
+  it('a console message from each engine: the rule, the header, the fix, a playground case', async () => {
+    const lines = [
+      ...corpus('chromium').cases['origin-star-credentials']!.messages,
+      ...corpus('firefox').cases['headers-star-credentials']!.messages,
+      // WebKit's two lines for one refusal, as Safari's console shows them.
+      '[Error] Origin https://app.example.com is not allowed by Access-Control-Allow-Origin. Status code: 200',
+      '[Error] Fetch API cannot load https://api.example.com/me due to access control checks.',
+    ];
+    const ran = await explainStdin(lines.join('\n'), ['--json']);
+    expect(ran.code, ran.stderr).toBe(0);
+    const { kind, explanations } = JSON.parse(ran.stdout);
+    expect(kind).toBe('console');
+    const [chromium, firefox, webkit] = explanations;
+    expect(chromium).toMatchObject({
+      engine: 'chromium',
+      rule: 'wildcard-with-credentials',
+      header: 'access-control-allow-origin',
+      reachedServer: true,
+      playgroundLink: 'http://localhost:8080/playground.html#allow-credentials=on&allow-origin=*&credentials=include',
+    });
+    expect(chromium.fix.topic).toBe('credentials');
+    expect(firefox).toMatchObject({ engine: 'firefox', rule: 'header-not-allowed', reachedServer: false });
+    // WebKit does not say which of the Allow-Origin rules refused: explained as such, not guessed.
+    expect(webkit).toMatchObject({
+      engine: 'webkit',
+      verdict: 'refused',
+      rule: null,
+      url: 'https://api.example.com/me',
+    });
+    expect(explanations).toHaveLength(3);
+  });
+
+  it('curl -v of a preflight and of a request to the lab: the preflight’s failure, read from real headers', async () => {
+    const api: Fixture = await originLabApi('/lab/cors?allow-methods=GET&allow-origin=origin');
+    try {
+      const preflight = await curl([
+        '-v',
+        '-X',
+        'OPTIONS',
+        '-H',
+        `Origin: ${YOURS}`,
+        '-H',
+        'Access-Control-Request-Method: PUT',
+        api.url,
+      ]);
+      const ran = await explainStdin(preflight, ['--json']);
+      expect(ran.code, ran.stderr).toBe(0);
+      const [first] = JSON.parse(ran.stdout).explanations;
+      expect(first).toMatchObject({
+        source: 'curl',
+        origin: YOURS,
+        method: 'PUT',
+        verdict: 'refused',
+        rule: 'method-not-allowed',
+        header: 'access-control-allow-methods',
+        value: 'GET',
+        reachedServer: false,
+      });
+    } finally {
+      await api.stop();
+    }
+  });
+
+  it('curl -i, which lacks the Origin: explained once the origin is given, with the risks of what works', async () => {
+    const api = await originLabApi('/lab/cors?allow-origin=origin&allow-credentials=true&vary=off');
+    try {
+      const answer = await curl(['-i', '-H', `Origin: ${YOURS}`, api.url]);
+      const unknown = JSON.parse((await explainStdin(answer, ['--json'])).stdout).explanations[0];
+      expect(unknown.verdict).toBe('unknown');
+      const ran = await explainStdin(answer, ['--json', '--origin', YOURS]);
+      const [first] = JSON.parse(ran.stdout).explanations;
+      expect(first.verdict).toBe('readable');
+      expect(first.risks.map((risk: { kind: string }) => risk.kind).sort()).toEqual([
+        'missing-vary',
+        'reflected-with-credentials',
+      ]);
+    } finally {
+      await api.stop();
+    }
+  });
+
+  it('reads a file, and prints for people: the verdict, the sequence, the fix for a stack', async () => {
+    const file = join(scratch, 'console.txt');
+    writeFileSync(file, corpus('chromium').cases['preflight-401']!.messages.join('\n'));
+    const ran = await runProgram(['explain', file, '--stack', 'express', '--color', 'never']);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain('REFUSED');
+    expect(ran.stdout).toContain('[checks the preflight’s answer] ✘');
+    expect(ran.stdout).toContain('Express (cors): app.use(cors(...)) before the authentication middleware');
+    expect(ran.stdout).toContain('preflight-status=401');
+  });
+
+  it.each([
+    ['', 'nothing to explain: the input is empty'],
+    ['{"log": {"entries": [', 'not a HAR: the JSON does not parse'],
+    ['{"entries": []}', 'this JSON is not a HAR'],
+    ['{"log": {"entries": []}}', 'the HAR holds no cross-origin request'],
+    ['\u0000\u0001\u0002binary\u0003', 'this is not text'],
+    ['GET / 200 everything is fine', 'no CORS message found'],
+  ])('bad input %j: exit 2, saying %s', async (text, message) => {
+    const ran = await explainStdin(text);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(message);
+    expect(ran.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a file over 50 MB is refused before it is read', async () => {
+    const file = join(scratch, 'big.har');
+    writeFileSync(file, Buffer.alloc(51 * 1024 * 1024, 32));
+    const ran = await runProgram(['explain', file]);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr.trim()).toBe(`origin-lab: ${file} is 51 MB; the limit is 50 MB`);
+  });
+});

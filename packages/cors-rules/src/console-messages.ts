@@ -1,0 +1,353 @@
+/**
+ * What the engines print to their console when they refuse a cross-origin read, read back into
+ * the rule that refused it. Chromium prefixes every reason with "Access to fetch at 'URL' from
+ * origin 'ORIGIN' has been blocked by CORS policy:"; Firefox prints "Cross-Origin Request
+ * Blocked: ... (Reason: ...)"; WebKit prints its reason and, on a second line, "Fetch API cannot
+ * load URL due to access control checks." Each pattern below is one message of one engine, in
+ * English, as the engine's sources write it and the corpus (recorded from the engines) shows it.
+ */
+import type { RefusalRule } from './refusal.js';
+
+export type Engine = 'chromium' | 'firefox' | 'webkit';
+
+/** Refusals that are not CORS, as the engines word them. */
+export type NotCorsRule =
+  'local-network-access' | 'mixed-content' | 'network' | 'scheme' | 'redirect-credentials' | 'cors-disabled';
+
+/** A rule the message names, or 'unspecified' when the engine says only that access control failed. */
+export type MessageRule = RefusalRule | NotCorsRule | 'unspecified';
+
+export interface ConsoleReading {
+  engine: Engine;
+  rule: MessageRule;
+  /** Whether the preflight failed (the request itself was never sent), when the message says. */
+  preflight: boolean | null;
+  /** The URL refused, the page's origin, the header's value or the method, where the message gives them. */
+  url?: string;
+  origin?: string;
+  value?: string;
+  /** The status code the engine reported (Firefox and WebKit give one). */
+  status?: number;
+  /** The request was redirected (Chromium names where from). */
+  redirectedFrom?: string;
+  /** The API that sent it, where the message says (fetch or XMLHttpRequest). */
+  api?: 'fetch' | 'xhr';
+  /** The message as given, trimmed. */
+  text: string;
+}
+
+interface Pattern {
+  engine: Engine;
+  pattern: RegExp;
+  rule: MessageRule;
+  /** Which capture group holds the header value, method or header name. */
+  value?: number;
+  preflight?: boolean;
+}
+
+// Chromium: the reason after "has been blocked by CORS policy: ".
+const CHROMIUM_REASONS: Pattern[] = [
+  {
+    engine: 'chromium',
+    pattern: /No 'Access-Control-Allow-Origin' header is present on the requested resource/,
+    rule: 'no-allow-origin',
+  },
+  {
+    engine: 'chromium',
+    pattern: /The 'Access-Control-Allow-Origin' header has a value '([^']*)' that is not equal to the supplied origin/,
+    rule: 'origin-mismatch',
+    value: 1,
+  },
+  {
+    engine: 'chromium',
+    pattern: /The 'Access-Control-Allow-Origin' header contains multiple values '([^']*)', but only one is allowed/,
+    rule: 'allow-origin-list',
+    value: 1,
+  },
+  {
+    engine: 'chromium',
+    pattern: /The 'Access-Control-Allow-Origin' header contains the invalid value '([^']*)'/,
+    rule: 'origin-mismatch',
+    value: 1,
+  },
+  {
+    engine: 'chromium',
+    pattern: /must not be the wildcard '\*' when the request's credentials mode is 'include'/,
+    rule: 'wildcard-with-credentials',
+  },
+  {
+    engine: 'chromium',
+    pattern:
+      /The value of the 'Access-Control-Allow-Credentials' header in the response is '([^']*)' which must be 'true'/,
+    rule: 'credentials-not-allowed',
+    value: 1,
+  },
+  {
+    engine: 'chromium',
+    pattern: /Method (\S+) is not allowed by Access-Control-Allow-Methods in preflight response/,
+    rule: 'method-not-allowed',
+    value: 1,
+    preflight: true,
+  },
+  {
+    engine: 'chromium',
+    pattern: /Request header field (\S+) is not allowed by Access-Control-Allow-Headers in preflight response/,
+    rule: 'header-not-allowed',
+    value: 1,
+    preflight: true,
+  },
+  { engine: 'chromium', pattern: /It does not have HTTP ok status/, rule: 'preflight-status', preflight: true },
+  {
+    engine: 'chromium',
+    pattern: /Redirect is not allowed for a preflight request/,
+    rule: 'preflight-redirect',
+    preflight: true,
+  },
+  {
+    engine: 'chromium',
+    pattern: /Redirect location '([^']*)' contains a username and password/,
+    rule: 'redirect-credentials',
+    value: 1,
+  },
+  { engine: 'chromium', pattern: /Cross origin requests are only supported for protocol schemes/, rule: 'scheme' },
+  {
+    engine: 'chromium',
+    pattern:
+      /(more-private address space|Permission was denied for this request to access the `\w+` address space|Private Network Access)/,
+    rule: 'local-network-access',
+  },
+];
+
+const FIREFOX_REASONS: Pattern[] = [
+  { engine: 'firefox', pattern: /CORS header ‘Access-Control-Allow-Origin’ missing/, rule: 'no-allow-origin' },
+  {
+    engine: 'firefox',
+    pattern: /CORS header ‘Access-Control-Allow-Origin’ does not match ‘([^’]*)’/,
+    rule: 'origin-mismatch',
+    value: 1,
+  },
+  {
+    engine: 'firefox',
+    pattern: /Multiple CORS header ‘Access-Control-Allow-Origin’ not allowed/,
+    rule: 'allow-origin-list',
+  },
+  {
+    engine: 'firefox',
+    pattern: /Credential is not supported if the CORS header ‘Access-Control-Allow-Origin’ is ‘\*’/,
+    rule: 'wildcard-with-credentials',
+  },
+  {
+    engine: 'firefox',
+    pattern: /expected ‘true’ in CORS header ‘Access-Control-Allow-Credentials’/,
+    rule: 'credentials-not-allowed',
+  },
+  {
+    engine: 'firefox',
+    pattern: /Did not find method in CORS header ‘Access-Control-Allow-Methods’/,
+    rule: 'method-not-allowed',
+    preflight: true,
+  },
+  {
+    engine: 'firefox',
+    pattern: /invalid token ‘([^’]*)’ in CORS header ‘Access-Control-Allow-Methods’/,
+    rule: 'method-not-allowed',
+    value: 1,
+    preflight: true,
+  },
+  {
+    engine: 'firefox',
+    pattern:
+      /header ‘([^’]*)’ is not allowed according to header ‘Access-Control-Allow-Headers’ from CORS preflight response/,
+    rule: 'header-not-allowed',
+    value: 1,
+    preflight: true,
+  },
+  {
+    engine: 'firefox',
+    pattern: /missing token ‘([^’]*)’ in CORS header ‘Access-Control-Allow-Headers’/,
+    rule: 'header-not-allowed',
+    value: 1,
+    preflight: true,
+  },
+  {
+    engine: 'firefox',
+    pattern: /invalid token ‘([^’]*)’ in CORS header ‘Access-Control-Allow-Headers’/,
+    rule: 'header-not-allowed',
+    value: 1,
+    preflight: true,
+  },
+  {
+    engine: 'firefox',
+    pattern: /the `Authorization` header is not covered/,
+    rule: 'authorization-not-covered',
+    preflight: true,
+  },
+  { engine: 'firefox', pattern: /CORS preflight response did not succeed/, rule: 'preflight-status', preflight: true },
+  { engine: 'firefox', pattern: /CORS preflight channel did not succeed/, rule: 'preflight-status', preflight: true },
+  { engine: 'firefox', pattern: /CORS request external redirect not allowed/, rule: 'preflight-redirect' },
+  { engine: 'firefox', pattern: /CORS request did not succeed/, rule: 'network' },
+  { engine: 'firefox', pattern: /CORS request not HTTP/, rule: 'scheme' },
+  { engine: 'firefox', pattern: /CORS disabled/, rule: 'cors-disabled' },
+];
+
+const WEBKIT_REASONS: Pattern[] = [
+  { engine: 'webkit', pattern: /Origin (\S+) is not allowed by Access-Control-Allow-Origin/, rule: 'unspecified' },
+  {
+    engine: 'webkit',
+    pattern: /Access-Control-Allow-Origin cannot contain more than one origin/,
+    rule: 'allow-origin-list',
+  },
+  {
+    engine: 'webkit',
+    pattern: /Cannot use wildcard in Access-Control-Allow-Origin when credentials flag is true/,
+    rule: 'wildcard-with-credentials',
+  },
+  {
+    engine: 'webkit',
+    pattern: /Credentials flag is true, but Access-Control-Allow-Credentials is not "true"/,
+    rule: 'credentials-not-allowed',
+  },
+  { engine: 'webkit', pattern: /Preflight response is not successful/, rule: 'preflight-status', preflight: true },
+  {
+    engine: 'webkit',
+    pattern: /Method (\S+) is not allowed by Access-Control-Allow-Methods/,
+    rule: 'method-not-allowed',
+    value: 1,
+    preflight: true,
+  },
+  {
+    engine: 'webkit',
+    pattern: /Request header field (\S+) is not allowed by Access-Control-Allow-Headers/,
+    rule: 'header-not-allowed',
+    value: 1,
+    preflight: true,
+  },
+  {
+    engine: 'webkit',
+    pattern: /(?:Fetch API|XMLHttpRequest) cannot load (\S+) due to access control checks/,
+    rule: 'unspecified',
+  },
+  {
+    engine: 'webkit',
+    pattern: /Cross-origin redirection to (\S+) denied by Cross-Origin Resource Sharing policy/,
+    rule: 'unspecified',
+  },
+];
+
+const CHROMIUM_LINE =
+  /^Access to (fetch|XMLHttpRequest) at '([^']+)'(?: \(redirected from '([^']+)'\))? from origin '([^']+)' has been blocked by CORS policy: (.*)$/s;
+const FIREFOX_LINE =
+  /^(?:Cross-Origin Request Blocked|Cross-Origin Request Warning): The Same Origin Policy (?:disallows|will disallow) reading the remote resource at (\S+?)\.? (?:soon\. )?\(Reason: (.*?)\)\.?(?: Status code: (\S+?)\.?)?$/s;
+const MIXED_CONTENT =
+  /^Mixed Content: The page at '([^']+)' was loaded over HTTPS, but requested an insecure (?:resource|XMLHttpRequest endpoint) '([^']+)'/;
+
+/** Reads one console message; null when it is not a CORS or network refusal any engine prints. */
+export function readConsoleMessage(message: string): ConsoleReading | null {
+  const text = message.trim();
+  const mixed = MIXED_CONTENT.exec(text);
+  if (mixed)
+    return {
+      engine: 'chromium',
+      rule: 'mixed-content',
+      preflight: null,
+      origin: new URL(mixed[1]!).origin,
+      url: mixed[2]!,
+      text,
+    };
+  const chromium = CHROMIUM_LINE.exec(text);
+  if (chromium) {
+    const [, api, url, redirectedFrom, origin, reason] = chromium;
+    const preflightPrefix = /^Response to preflight request doesn't pass access control check: /.test(reason!);
+    const found = match(CHROMIUM_REASONS, reason!);
+    return {
+      engine: 'chromium',
+      rule: found?.rule ?? 'unspecified',
+      preflight: found?.preflight ?? preflightPrefix,
+      url,
+      origin,
+      ...(found?.value !== undefined && { value: found.value }),
+      ...(redirectedFrom && { redirectedFrom }),
+      api: api === 'fetch' ? 'fetch' : 'xhr',
+      text,
+    };
+  }
+  const firefox = FIREFOX_LINE.exec(text);
+  if (firefox) {
+    const [, url, reason, status] = firefox;
+    const found = match(FIREFOX_REASONS, reason!);
+    return {
+      engine: 'firefox',
+      rule: found?.rule ?? 'unspecified',
+      preflight: found?.preflight ?? null,
+      url,
+      ...(found?.value !== undefined && { value: found.value }),
+      ...(status && /^\d+$/.test(status) && { status: Number(status) }),
+      text,
+    };
+  }
+  const webkit = match(WEBKIT_REASONS, text);
+  if (webkit) {
+    const status = /Status code: (\d+)/.exec(text);
+    const origin = /^Origin (\S+) is not allowed/.exec(text);
+    const url = /cannot load (\S+) due to access control checks/.exec(text);
+    return {
+      engine: 'webkit',
+      rule: webkit.rule,
+      preflight: webkit.preflight ?? null,
+      ...(origin && { origin: origin[1] }),
+      ...(url && { url: url[1] }),
+      ...(webkit.value !== undefined && { value: webkit.value }),
+      ...(status && { status: Number(status[1]) }),
+      ...(/^XMLHttpRequest/.test(text) && { api: 'xhr' as const }),
+      ...(/^Fetch API/.test(text) && { api: 'fetch' as const }),
+      text,
+    };
+  }
+  return null;
+}
+
+function match(
+  patterns: readonly Pattern[],
+  text: string,
+): { rule: MessageRule; preflight?: boolean; value?: string } | null {
+  for (const { pattern, rule, value, preflight } of patterns) {
+    const found = pattern.exec(text);
+    if (found)
+      return {
+        // "does not match 'a, b'" (Firefox): the header holds a list, which is its own rule.
+        rule:
+          rule === 'origin-mismatch' && value !== undefined && found[value]?.includes(',') ? 'allow-origin-list' : rule,
+        ...(preflight !== undefined && { preflight }),
+        ...(value !== undefined && found[value] !== undefined && { value: found[value] }),
+      };
+  }
+  return null;
+}
+
+/**
+ * Splits pasted console text into messages: each engine's message starts a line in a known way
+ * (DevTools may add the file and line after it, Firefox's console a trailing location); anything
+ * else joins the message before it, so a message wrapped by a terminal is read whole.
+ */
+export function splitConsoleText(text: string): string[] {
+  const starts =
+    /^(Access to (fetch|XMLHttpRequest) at |Cross-Origin Request (Blocked|Warning):|Mixed Content:|Origin \S+ is not allowed|Fetch API cannot load|XMLHttpRequest cannot load|Preflight response is not successful|Request header field |Method \S+ is not allowed|Cannot use wildcard|Credentials flag is true|Access-Control-Allow-Origin cannot contain|Cross-origin redirection to|\[Error\]|\[Warning\])/;
+  const messages: string[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    // Safari's and WebKit's inspector prefix each line with [Error]; DevTools may end one with a file:line.
+    const line = raw
+      .replace(/^\s*\[(Error|Warning)\]\s*/, '')
+      .replace(/\s+[\w./-]+\.(?:js|html|ts):\d+(?::\d+)?\s*$/, '')
+      .trim();
+    if (line === '') continue;
+    // WebKit prints its reason, then "Fetch API cannot load URL ...": one refusal, one message.
+    const webkitSecondLine =
+      /^(Fetch API|XMLHttpRequest) cannot load /.test(line) &&
+      /^(Origin \S+ is not allowed|Preflight response|Request header field|Method \S+ is not allowed|Cannot use wildcard|Credentials flag|Access-Control-Allow-Origin cannot)/.test(
+        messages[messages.length - 1] ?? '',
+      );
+    if ((starts.test(line) && !webkitSecondLine) || messages.length === 0) messages.push(line);
+    else messages[messages.length - 1] += ` ${line}`;
+  }
+  return messages;
+}

@@ -1,0 +1,270 @@
+/**
+ * Exchanges read from the evidence people already have: a HAR file (DevTools' export in Chromium
+ * or Firefox, sanitized or not, or Playwright's recorder) and the output of `curl -v` or
+ * `curl -i`. Each exchange is a cross-origin request with what its answer carried, and, where
+ * the evidence has it, its preflight. Nothing here fetches anything: it reads text.
+ */
+import type { Answer } from './refusal.js';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  /** Request headers, names in lower case (repeated ones joined with ", "). */
+  headers: Record<string, string>;
+}
+
+export interface RecordedAnswer extends Answer {
+  headers: Record<string, string>;
+  /** The status as recorded, when it says the answer never came (0, -1) rather than a status. */
+  failed: boolean;
+  /** What the recorder said went wrong (Chromium's net::ERR_..., Firefox's NS_ERROR_...). */
+  error?: string;
+}
+
+export interface RecordedExchange {
+  /** Where it came from: 'har' (entry index) or 'curl' (the exchange's order in the output). */
+  source: 'har' | 'curl';
+  index: number;
+  /** The page's origin: the request's Origin header (null when the evidence does not show it). */
+  origin: string | null;
+  /** Where the origin came from: the Origin header, or the Referer when a recorder kept no Origin. */
+  originFrom?: 'referer';
+  request: RecordedRequest;
+  answer: RecordedAnswer | null;
+  /** The preflight the evidence holds for it, if any. */
+  preflight: { request: RecordedRequest; answer: RecordedAnswer | null } | null;
+  /** This exchange is itself a preflight with no request after it in the evidence. */
+  isPreflight: boolean;
+}
+
+/** The largest HAR read, in characters: a HAR of a long session is tens of megabytes. */
+export const MAX_EVIDENCE_CHARS = 50 * 1024 * 1024;
+
+export class EvidenceError extends Error {}
+
+const lowerHeaders = (list: unknown): Record<string, string> => {
+  const headers: Record<string, string> = {};
+  if (!Array.isArray(list)) return headers;
+  for (const item of list) {
+    if (typeof item !== 'object' || item === null) continue;
+    const { name, value } = item as { name?: unknown; value?: unknown };
+    if (typeof name !== 'string' || typeof value !== 'string') continue;
+    const key = name.toLowerCase();
+    // HTTP/2 pseudo-headers (:authority, :method) are not headers of the exchange.
+    if (key.startsWith(':')) continue;
+    headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
+  }
+  return headers;
+};
+
+const originOf = (url: string) => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+};
+
+const isPreflightRequest = (request: RecordedRequest) =>
+  request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+
+/** Whether text looks like a HAR (a JSON object with log.entries). */
+export function looksLikeHar(text: string): boolean {
+  return /^\s*\{/.test(text) && /"log"\s*:/.test(text.slice(0, 4096));
+}
+
+/** The cross-origin exchanges of a HAR, each with the preflight recorded before it (if any). */
+export function readHar(text: string): RecordedExchange[] {
+  if (text.length > MAX_EVIDENCE_CHARS)
+    throw new EvidenceError(
+      `the HAR is ${Math.round(text.length / 1024 / 1024)} MB; the limit is ${MAX_EVIDENCE_CHARS / 1024 / 1024} MB`,
+    );
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new EvidenceError(`not a HAR: the JSON does not parse (${(err as Error).message}); a file cut short?`);
+  }
+  const entries = (json as { log?: { entries?: unknown } })?.log?.entries;
+  if (!Array.isArray(entries)) throw new EvidenceError('not a HAR: no log.entries list in it');
+  const read = entries.flatMap((entry: unknown, index) => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const { request, response } = entry as { request?: Record<string, unknown>; response?: Record<string, unknown> };
+    if (typeof request?.url !== 'string' || typeof request.method !== 'string') return [];
+    const recorded: RecordedRequest = {
+      method: request.method,
+      url: request.url,
+      headers: lowerHeaders(request.headers),
+    };
+    const status = typeof response?.status === 'number' ? response.status : 0;
+    const error =
+      typeof (entry as { _error?: unknown })._error === 'string'
+        ? (entry as { _error: string })._error
+        : typeof response?._error === 'string'
+          ? (response._error as string)
+          : typeof response?._failureText === 'string'
+            ? (response._failureText as string)
+            : typeof response?.statusText === 'string' && /^(NS_ERROR|net::)/.test(response.statusText)
+              ? (response.statusText as string)
+              : undefined;
+    const answer: RecordedAnswer | null = response
+      ? {
+          status,
+          headers: lowerHeaders(response.headers),
+          failed: status <= 0,
+          ...(error !== undefined && { error }),
+        }
+      : null;
+    return [{ index, request: recorded, answer }];
+  });
+  const exchanges: RecordedExchange[] = [];
+  const usedPreflights = new Set<number>();
+  for (const item of read) {
+    // Chromium's recorder keeps only the provisional headers of a request that failed: no Origin,
+    // but its Referer names the page (unless a referrer policy cut it), whose origin sent it.
+    const referer = item.request.headers.referer;
+    const origin = item.request.headers.origin ?? (referer ? originOf(referer) : null);
+    const target = originOf(item.request.url);
+    if (origin === null || target === null || origin === target) continue;
+    if (isPreflightRequest(item.request)) continue;
+    // Its preflight: the last OPTIONS before it, same URL and Origin, asking for its method.
+    const preflight = [...read]
+      .reverse()
+      .find(
+        (candidate) =>
+          candidate.index < item.index &&
+          !usedPreflights.has(candidate.index) &&
+          isPreflightRequest(candidate.request) &&
+          candidate.request.url === item.request.url &&
+          candidate.request.headers.origin === origin &&
+          candidate.request.headers['access-control-request-method'] === item.request.method,
+      );
+    if (preflight) usedPreflights.add(preflight.index);
+    exchanges.push({
+      source: 'har',
+      index: item.index,
+      origin,
+      ...(item.request.headers.origin === undefined && { originFrom: 'referer' as const }),
+      request: item.request,
+      answer: item.answer,
+      preflight: preflight ? { request: preflight.request, answer: preflight.answer } : null,
+      isPreflight: false,
+    });
+  }
+  // A preflight that no request followed: the request never left (the preflight failed).
+  for (const item of read)
+    if (isPreflightRequest(item.request) && !usedPreflights.has(item.index) && item.request.headers.origin)
+      exchanges.push({
+        source: 'har',
+        index: item.index,
+        origin: item.request.headers.origin,
+        request: {
+          method: item.request.headers['access-control-request-method']!,
+          url: item.request.url,
+          headers: {},
+        },
+        answer: null,
+        preflight: { request: item.request, answer: item.answer },
+        isPreflight: true,
+      });
+  return exchanges.sort((a, b) => a.index - b.index);
+}
+
+/** Whether text looks like curl's output: -v's "> " and "< " lines, or -i's status line. */
+export function looksLikeCurl(text: string): boolean {
+  return /^(?:[<>*] |HTTP\/[\d.]+ \d{3})/m.test(text);
+}
+
+/**
+ * The exchanges in curl's output. -v shows the request ("> ") and the answer ("< "); -i shows only
+ * the answer, so its Origin is unknown unless the caller gives it (origin).
+ */
+export function readCurl(text: string, origin: string | null = null): RecordedExchange[] {
+  const exchanges: RecordedExchange[] = [];
+  let request: RecordedRequest | null = null;
+  let answer: RecordedAnswer | null = null;
+  let host = '';
+  let scheme = 'https';
+  const finish = () => {
+    if (!request && !answer) return;
+    const req = request ?? { method: 'GET', url: '', headers: {} };
+    exchanges.push({
+      source: 'curl',
+      index: exchanges.length,
+      origin: req.headers.origin ?? origin,
+      request: req,
+      answer,
+      preflight: null,
+      isPreflight: isPreflightRequest(req),
+    });
+    request = null;
+    answer = null;
+  };
+  for (const raw of text.split(/\r?\n/)) {
+    const connected = /^\* Connected to (\S+)/.exec(raw);
+    if (connected) host = connected[1]!;
+    if (/^\* (?:SSL connection|ALPN|TLS)/.test(raw)) scheme = 'https';
+    if (/^\* Connected to .* port 80\b/.test(raw)) scheme = 'http';
+    const sent = /^> (\S+) (\S+) HTTP\/[\d.]+\s*$/.exec(raw);
+    if (sent) {
+      finish();
+      request = { method: sent[1]!, url: sent[2]!, headers: {} };
+      continue;
+    }
+    const sentHeader = /^> ([^:\s]+):\s?(.*)$/.exec(raw);
+    if (sentHeader && request) {
+      const name = sentHeader[1]!.toLowerCase();
+      request.headers[name] = sentHeader[2]!.trim();
+      if (name === 'host') host = sentHeader[2]!.trim();
+      continue;
+    }
+    const status = /^(?:< )?HTTP\/[\d.]+ (\d{3})/.exec(raw);
+    if (status) {
+      if (answer) finish();
+      answer = { status: Number(status[1]), headers: {}, failed: false };
+      continue;
+    }
+    const header = /^(?:< )?([^:\s]+):\s?(.*)$/.exec(raw);
+    if (header && answer && !raw.startsWith('> ')) {
+      const name = header[1]!.toLowerCase();
+      answer.headers[name] =
+        answer.headers[name] === undefined ? header[2]!.trim() : `${answer.headers[name]}, ${header[2]!.trim()}`;
+    }
+  }
+  finish();
+  // Absolute URLs for -v's request lines (curl prints the path and the Host header).
+  for (const exchange of exchanges)
+    if (exchange.request.url.startsWith('/') && host)
+      exchange.request.url = `${scheme}://${host}${exchange.request.url}`;
+  // A preflight followed by its request: one exchange, as in a HAR.
+  const joined: RecordedExchange[] = [];
+  for (const exchange of exchanges) {
+    const previous = joined[joined.length - 1];
+    if (
+      previous?.isPreflight &&
+      !exchange.isPreflight &&
+      previous.request.url === exchange.request.url &&
+      previous.request.headers['access-control-request-method'] === exchange.request.method
+    )
+      joined[joined.length - 1] = {
+        ...exchange,
+        index: previous.index,
+        preflight: { request: previous.request, answer: previous.answer },
+      };
+    else joined.push(exchange);
+  }
+  return joined.map((exchange) =>
+    exchange.isPreflight
+      ? {
+          ...exchange,
+          preflight: { request: exchange.request, answer: exchange.answer },
+          request: {
+            method: exchange.request.headers['access-control-request-method']!,
+            url: exchange.request.url,
+            headers: {},
+          },
+          answer: null,
+        }
+      : exchange,
+  );
+}

@@ -1,0 +1,500 @@
+/**
+ * Explains evidence: a console message, or an exchange read from a HAR or curl's output. Each
+ * explanation names the Fetch rule that refused (or would refuse) the read, the header and value
+ * that decided it, whether the request reached the server anyway, the fix, the playground case
+ * that shows the same refusal, what is not CORS, risky setups that work today, and what the
+ * evidence cannot tell. One engine of reasons: the rules are refusal.ts's, the fixes fixes.ts's.
+ */
+import { readConsoleMessage, type ConsoleReading, type Engine, type MessageRule } from './console-messages.js';
+import type { RecordedExchange } from './evidence.js';
+import { FIX_FOR_REFUSAL, fixFor, type Fix } from './fixes.js';
+import { playgroundFields, type CaseDetail } from './playground-case.js';
+import { refusalOf, variesByOrigin, type Answer, type FetchStep, type RefusalRule } from './refusal.js';
+import { isLoopbackHost } from './engines.js';
+import { normalizeMethod, unsafeHeaderNames } from './safelist.js';
+
+export type Verdict = 'refused' | 'readable' | 'not-cors' | 'unknown';
+
+/** One step of the exchange, for the sequence drawing: an arrow between two parties, or a check in the browser. */
+export interface SequenceStep {
+  from: 'page' | 'browser' | 'server';
+  to: 'page' | 'browser' | 'server';
+  label: string;
+  /** false marks the step that failed. */
+  ok: boolean;
+  /** The step is what the rules say happened, not something the evidence shows. */
+  inferred?: boolean;
+}
+
+export interface Risk {
+  kind: 'missing-vary' | 'reflected-with-credentials' | 'readable-error-status' | 'wildcard';
+  text: string;
+}
+
+export interface Explanation {
+  source: 'console' | 'har' | 'curl';
+  /** The HAR entry's index, the curl exchange's, or the message's. */
+  index: number;
+  engine: Engine | null;
+  url: string | null;
+  origin: string | null;
+  method: string | null;
+  verdict: Verdict;
+  /** The rule, or a refusal that is not CORS; null for a read. */
+  rule: RefusalRule | Exclude<MessageRule, RefusalRule> | null;
+  /** The Fetch standard's step, in plain words. */
+  step: FetchStep | null;
+  header?: string;
+  value?: string;
+  /** The explanation, in a few sentences. */
+  text: string;
+  /** Whether the request reached the server: true, false, or null when the evidence cannot say. */
+  reachedServer: boolean | null;
+  fix: Fix | null;
+  /** The playground's fields for the same refusal (the caller puts them after /playground.html#). */
+  playground: Record<string, string> | null;
+  risks: Risk[];
+  /** What the conclusions rest on. */
+  restsOn: string[];
+  /** What the evidence cannot tell, and what to capture to know. */
+  unknowns: string[];
+  sequence: SequenceStep[];
+}
+
+/** Names a page's script cannot set (the Fetch standard's forbidden request headers), and what browsers add themselves. */
+const BROWSER_HEADERS =
+  /^(accept-charset|accept-encoding|access-control-request-(headers|method)|connection|content-length|cookie2?|date|dnt|expect|host|keep-alive|origin|referer|te|trailer|transfer-encoding|upgrade|via|user-agent|priority|pragma|cache-control|proxy-.*|sec-.*)$/;
+
+const STEP_TEXT: Record<FetchStep, string> = {
+  'CORS check': 'the CORS check of the answer (Fetch, “CORS check”)',
+  'CORS-preflight fetch': 'the checks of the preflight’s answer (Fetch, “CORS-preflight fetch”)',
+};
+
+const NOT_CORS_TEXT: Record<string, string> = {
+  'local-network-access':
+    'Not CORS: Local Network Access. Chromium asks the user before a public page reaches a loopback or private address, and refuses an http:// page outright. Serve the page over https and let the user allow it, or call a public address.',
+  'mixed-content':
+    'Not CORS: mixed content. An https page may not fetch an http:// URL (except loopback, in Chromium and Firefox): the request never left. Serve the API over https.',
+  network:
+    'Not CORS, or not yet: the request did not get an answer at all (a connection refused, a DNS or certificate failure, a reset). Firefox says “CORS request did not succeed” for all of these.',
+  scheme: 'Not CORS: the URL’s scheme is not http or https (a file:// page, a custom scheme).',
+  'redirect-credentials':
+    'Not CORS: a redirect to a URL with a username and password in it is refused for cross-origin requests.',
+  'cors-disabled': 'Not CORS: CORS is switched off in this browser (content.cors.disable).',
+};
+
+function fixOf(rule: RefusalRule, origin: string | null, method: string | null, header: string | undefined): Fix {
+  return fixFor(FIX_FOR_REFUSAL[rule], {
+    origins: origin && origin !== 'null' ? [origin] : [],
+    ...(method && { method }),
+    ...(header && { header }),
+  });
+}
+
+const fieldsOf = (rule: RefusalRule, detail: CaseDetail) => playgroundFields(rule, detail);
+
+/** Explains one console message (null when it is no CORS message any engine prints). */
+export function explainMessage(message: string, index = 0): Explanation | null {
+  const reading = readConsoleMessage(message);
+  if (!reading) return null;
+  return explainReading(reading, index);
+}
+
+function explainReading(reading: ConsoleReading, index: number): Explanation {
+  const base = {
+    source: 'console' as const,
+    index,
+    engine: reading.engine,
+    url: reading.url ?? null,
+    origin: reading.origin ?? null,
+    method: reading.rule === 'method-not-allowed' ? (reading.value ?? null) : null,
+    risks: [],
+    restsOn: [
+      `the ${reading.engine === 'webkit' ? 'WebKit (Safari)' : reading.engine === 'chromium' ? 'Chromium (Chrome, Edge)' : 'Firefox'} console message`,
+    ],
+  };
+  const unknowns = [
+    'The answer’s headers are not in a console message: `curl -v -H "Origin: <your origin>" <URL>` (and `-X OPTIONS -H "Access-Control-Request-Method: <method>"` for the preflight) shows them.',
+  ];
+  if (reading.rule === 'unspecified') {
+    return {
+      ...base,
+      verdict: 'refused',
+      rule: null,
+      step: null,
+      text:
+        reading.engine === 'webkit'
+          ? 'WebKit (Safari) refused to let the page read the answer, without saying which rule: "is not allowed by Access-Control-Allow-Origin" covers a missing header, another origin named, and credentials not allowed. The answer’s headers tell which.'
+          : 'The engine refused to let the page read the answer without naming the rule.',
+      reachedServer: reading.preflight === true ? false : null,
+      fix: null,
+      playground: null,
+      unknowns,
+      sequence: sequenceOf({
+        preflight: reading.preflight,
+        failedAt: reading.preflight ? 'preflight' : 'actual',
+        method: null,
+        inferred: true,
+      }),
+    };
+  }
+  if (reading.rule in NOT_CORS_TEXT) {
+    return {
+      ...base,
+      verdict: 'not-cors',
+      rule: reading.rule as Exclude<MessageRule, RefusalRule>,
+      step: null,
+      text: NOT_CORS_TEXT[reading.rule]!,
+      reachedServer: reading.rule === 'network' ? null : false,
+      fix: null,
+      playground: null,
+      unknowns:
+        reading.rule === 'network'
+          ? ['Whether it is CORS at all: open the URL on its own, or `curl -v` it, to see whether anything answers.']
+          : [],
+      sequence: [],
+    };
+  }
+  const rule = reading.rule as RefusalRule;
+  const header = rule === 'header-not-allowed' ? reading.value : undefined;
+  const preflight = reading.preflight ?? null;
+  const text = `${messageSentence(reading)} The rule: ${STEP_TEXT[preflight ? 'CORS-preflight fetch' : 'CORS check']}.${preflight ? ' The request itself was never sent.' : ' The request reached the server and was answered; only the page may not read it.'}`;
+  return {
+    ...base,
+    verdict: 'refused',
+    rule,
+    step: preflight ? 'CORS-preflight fetch' : 'CORS check',
+    ...headerOf(rule, reading.value),
+    text,
+    reachedServer: preflight === null ? null : !preflight,
+    fix: fixOf(rule, reading.origin ?? null, base.method, header),
+    playground: fieldsOf(rule, {
+      ...(base.method && { method: base.method }),
+      ...(header && { header }),
+      ...(reading.status && { status: reading.status }),
+    }),
+    unknowns: reading.text.length < 60 ? [...unknowns, 'The message looks cut short: paste it whole.'] : unknowns,
+    sequence: sequenceOf({
+      preflight,
+      failedAt: preflight ? 'preflight' : 'actual',
+      method: base.method,
+      inferred: true,
+    }),
+  };
+}
+
+/** The header a rule is about, and its value as the message or answer gave it. */
+function headerOf(rule: RefusalRule, value: string | undefined): { header?: string; value?: string } {
+  const header: Record<RefusalRule, string | undefined> = {
+    'no-allow-origin': 'access-control-allow-origin',
+    'origin-mismatch': 'access-control-allow-origin',
+    'allow-origin-list': 'access-control-allow-origin',
+    'wildcard-with-credentials': 'access-control-allow-origin',
+    'credentials-not-allowed': 'access-control-allow-credentials',
+    'method-not-allowed': 'access-control-allow-methods',
+    'header-not-allowed': 'access-control-allow-headers',
+    'authorization-not-covered': 'access-control-allow-headers',
+    'preflight-status': undefined,
+    'preflight-redirect': 'location',
+  };
+  return { ...(header[rule] && { header: header[rule] }), ...(value !== undefined && { value }) };
+}
+
+function messageSentence(reading: ConsoleReading): string {
+  const v = reading.value;
+  switch (reading.rule as RefusalRule) {
+    case 'no-allow-origin':
+      return 'The answer had no Access-Control-Allow-Origin header: no other origin may read it.';
+    case 'origin-mismatch':
+      return `The answer’s Access-Control-Allow-Origin is ${v ?? 'another origin'}, not the page’s origin${reading.origin ? ` (${reading.origin})` : ''}: it must match exactly, scheme, host and port.`;
+    case 'allow-origin-list':
+      return `The answer’s Access-Control-Allow-Origin holds several origins${v ? ` (${v})` : ''}; it must hold exactly one.`;
+    case 'wildcard-with-credentials':
+      return 'The answer’s Access-Control-Allow-Origin is *, and the request carried credentials: * never covers them, the origin must be named.';
+    case 'credentials-not-allowed':
+      return `The request carried credentials and the answer’s Access-Control-Allow-Credentials is ${v ? `"${v}"` : 'missing'}; it must be exactly "true".`;
+    case 'method-not-allowed':
+      return `The preflight’s answer does not list ${v ?? 'the method'} in Access-Control-Allow-Methods.`;
+    case 'header-not-allowed':
+      return `The preflight’s answer does not list the request header ${v ?? ''} in Access-Control-Allow-Headers.`;
+    case 'authorization-not-covered':
+      return 'The preflight’s answer allows any header (*), which never covers Authorization: it must be named.';
+    case 'preflight-status':
+      return `The preflight was answered ${reading.status ?? 'with a status that is not 2xx'}; only 200 or 204 (any 2xx) lets the request follow.`;
+    case 'preflight-redirect':
+      return 'The preflight was answered with a redirect, which is never followed.';
+  }
+}
+
+interface SequenceFacts {
+  preflight: boolean | null;
+  failedAt: 'preflight' | 'actual' | null;
+  method: string | null;
+  inferred: boolean;
+  preflightStatus?: number;
+  status?: number;
+}
+
+/** The exchange as steps between page, browser and server, the failing one marked. */
+function sequenceOf(facts: SequenceFacts): SequenceStep[] {
+  const method = facts.method ?? 'the request';
+  const steps: SequenceStep[] = [{ from: 'page', to: 'browser', label: `fetch: ${method}`, ok: true }];
+  if (facts.preflight) {
+    steps.push({ from: 'browser', to: 'server', label: 'OPTIONS (preflight)', ok: true, inferred: facts.inferred });
+    steps.push({
+      from: 'server',
+      to: 'browser',
+      label: facts.preflightStatus ? `${facts.preflightStatus}` : 'answer',
+      ok: true,
+      inferred: facts.inferred,
+    });
+    const failed = facts.failedAt === 'preflight';
+    steps.push({ from: 'browser', to: 'browser', label: 'checks the preflight’s answer', ok: !failed });
+    if (failed) {
+      steps.push({ from: 'browser', to: 'page', label: 'TypeError (never sent)', ok: false });
+      return steps;
+    }
+  }
+  steps.push({ from: 'browser', to: 'server', label: method, ok: true, inferred: facts.inferred });
+  steps.push({
+    from: 'server',
+    to: 'browser',
+    label: facts.status ? `${facts.status}` : 'answer',
+    ok: true,
+    inferred: facts.inferred,
+  });
+  const failed = facts.failedAt === 'actual';
+  steps.push({ from: 'browser', to: 'browser', label: 'CORS check of the answer', ok: !failed });
+  steps.push({
+    from: 'browser',
+    to: 'page',
+    label: failed ? 'TypeError (not readable)' : 'the answer',
+    ok: !failed,
+  });
+  return steps;
+}
+
+/** The names the page's script set, as an exchange shows them (its preflight's list, else the request's own headers). */
+function scriptHeaders(exchange: RecordedExchange): string[] {
+  const asked = exchange.preflight?.request.headers['access-control-request-headers'];
+  if (asked !== undefined)
+    return asked
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean);
+  return unsafeHeaderNames(
+    Object.entries(exchange.request.headers).filter(([name]) => !BROWSER_HEADERS.test(name)) as [string, string][],
+  );
+}
+
+/** Explains one exchange of a HAR or of curl's output. */
+export function explainExchange(exchange: RecordedExchange, options: { origin?: string } = {}): Explanation {
+  const origin = exchange.origin ?? options.origin ?? null;
+  const method = normalizeMethod(exchange.request.method);
+  const unsafe = scriptHeaders(exchange);
+  const cookie = exchange.request.headers.cookie !== undefined;
+  const authorization = exchange.request.headers.authorization !== undefined;
+  const needsPreflight = exchange.preflight !== null || !['GET', 'HEAD', 'POST'].includes(method) || unsafe.length > 0;
+  const answer: Answer | undefined = exchange.answer && !exchange.answer.failed ? exchange.answer : undefined;
+  const preflightAnswer =
+    exchange.preflight?.answer && !exchange.preflight.answer.failed ? exchange.preflight.answer : undefined;
+  const restsOn: string[] = [];
+  const unknowns: string[] = [];
+  const evidence = exchange.source === 'har' ? 'the HAR' : 'curl’s output';
+  const base = {
+    source: exchange.source,
+    index: exchange.index,
+    engine: null,
+    url: exchange.request.url,
+    origin,
+    method,
+  };
+
+  if (origin === null)
+    return {
+      ...base,
+      verdict: 'unknown',
+      rule: null,
+      step: null,
+      text: 'The request’s Origin is not in the evidence (curl -i shows only the answer): the rules cannot be applied without it.',
+      reachedServer: exchange.answer ? true : null,
+      fix: null,
+      playground: null,
+      risks: [],
+      restsOn,
+      unknowns: ['Use curl -v with -H "Origin: <your origin>", or tell the page’s origin (--origin).'],
+      sequence: [],
+    };
+
+  // Mixed content first: such a request never leaves, whatever CORS would say.
+  const target = URL.canParse(exchange.request.url) ? new URL(exchange.request.url) : null;
+  if (target && origin.startsWith('https:') && target.protocol === 'http:' && !isLoopbackHost(target.hostname))
+    return {
+      ...base,
+      verdict: 'not-cors',
+      rule: 'mixed-content',
+      step: null,
+      text: NOT_CORS_TEXT['mixed-content']!,
+      reachedServer: false,
+      fix: null,
+      playground: null,
+      risks: [],
+      restsOn: [`the page’s origin and the URL, as ${evidence} shows them`],
+      unknowns,
+      sequence: [],
+    };
+
+  if (exchange.originFrom === 'referer')
+    restsOn.push('the page’s origin as its Referer shows it (the recorder kept no Origin header for this request)');
+  // A recorder that saw no answer: a network error, or a read Chromium refused (it keeps no headers then).
+  if (exchange.answer?.failed && !exchange.preflight?.answer?.failed && !preflightAnswer) {
+    const error = exchange.answer.error ?? '';
+    const notCors =
+      /CERT|SSL|NAME_NOT_RESOLVED|CONNECTION_REFUSED|ADDRESS_UNREACHABLE|TIMED_OUT|NS_ERROR_(CONNECTION|UNKNOWN_HOST|NET)/i.test(
+        error,
+      );
+    return {
+      ...base,
+      verdict: notCors ? 'not-cors' : 'unknown',
+      rule: notCors ? 'network' : null,
+      step: null,
+      text: notCors
+        ? `Not CORS: the request got no answer (${error}): a DNS, connection or certificate failure, which the page sees as the same TypeError.`
+        : `${evidence} recorded the request with no answer (${error || `status ${exchange.answer.status}`}): Chromium records a read it refused so, without the answer’s headers, so the rule cannot be read from it.`,
+      reachedServer: notCors ? false : null,
+      fix: null,
+      playground: null,
+      risks: [],
+      restsOn: [...restsOn, `${evidence}’s record of the request`],
+      unknowns: notCors
+        ? []
+        : [
+            'The answer’s headers: `curl -v -H "Origin: ' +
+              origin +
+              '" ' +
+              exchange.request.url +
+              '` shows them, or the console message says the rule.',
+            ...(needsPreflight && !exchange.preflight
+              ? ['The preflight: this HAR has none (Playwright’s recorder leaves it out; DevTools can hide it).']
+              : []),
+          ],
+      sequence: sequenceOf({ preflight: needsPreflight, failedAt: null, method, inferred: true }),
+    };
+  }
+
+  restsOn.push(`the answer’s headers as ${evidence} recorded them`);
+  // Credentials: the Cookie header says so; its absence does not (a sanitized HAR strips it, or the page sent none).
+  const credentialsKnown = cookie || authorization;
+  const credentials = cookie;
+  if (!cookie)
+    unknowns.push(
+      exchange.source === 'har'
+        ? 'Whether the request was sent with credentials: no Cookie header here (the page sent none, or a sanitized export removed it). The explanation holds for a request without credentials; with them, see the note below.'
+        : 'Whether the page sends credentials: curl sends what you gave it. The explanation is for a request without credentials.',
+    );
+  if (needsPreflight && !exchange.preflight)
+    unknowns.push(
+      exchange.source === 'har'
+        ? 'The preflight: this request needed one, and the HAR has none (Playwright’s recorder leaves preflights out; DevTools can hide them). Its checks are not read here.'
+        : 'The preflight: this request needs one; add `-X OPTIONS -H "Access-Control-Request-Method: ' +
+            method +
+            '"` to see its answer.',
+    );
+  const request = { origin, method, unsafeHeaders: unsafe, credentials };
+  const refusal = refusalOf(request, {
+    ...(preflightAnswer && { preflight: preflightAnswer }),
+    ...(answer && { actual: answer }),
+  });
+  const withCredentials =
+    !credentials && answer ? refusalOf({ ...request, credentials: true }, { actual: answer }) : null;
+  if (!credentialsKnown && withCredentials && !refusal)
+    unknowns.push(`With credentials it would be refused: ${withCredentials.text}`);
+
+  const risks: Risk[] = [];
+  const allow = answer?.headers['access-control-allow-origin'];
+  if (answer && allow !== undefined && allow !== '*' && !variesByOrigin(answer))
+    risks.push({
+      kind: 'missing-vary',
+      text: `Access-Control-Allow-Origin names ${allow} without Vary: Origin: a shared cache may hand that permission to another origin.`,
+    });
+  if (answer && allow === origin && answer.headers['access-control-allow-credentials'] === 'true')
+    risks.push({
+      kind: 'reflected-with-credentials',
+      text: 'The answer names the page’s origin with credentials allowed. Right if the server compares origins with an exact list; if it reflects any Origin, every site reads with the user’s cookies: `origin-lab check` tries that.',
+    });
+  if (answer && allow === '*')
+    risks.push({
+      kind: 'wildcard',
+      text: 'Access-Control-Allow-Origin is *: any site reads it, never with credentials.',
+    });
+  if (!refusal && answer && answer.status >= 400)
+    risks.push({
+      kind: 'readable-error-status',
+      text: `Not a CORS failure: the answer is ${answer.status}, and the page may read it. The error is the server’s (or the request’s).`,
+    });
+
+  const preflightStatus = exchange.preflight?.answer?.status;
+  if (!refusal) {
+    const readable = answer !== undefined;
+    return {
+      ...base,
+      verdict: readable ? 'readable' : exchange.isPreflight ? 'readable' : 'unknown',
+      rule: null,
+      step: null,
+      text: readable
+        ? `The page may read this answer: ${allow === '*' ? 'Access-Control-Allow-Origin is *' : `Access-Control-Allow-Origin names ${origin}`}${credentials ? ' and credentials are allowed' : ''}.${answer.status >= 400 ? ' The status is an error, but not a CORS one.' : ''}`
+        : 'The preflight passes; the request after it is not in the evidence.',
+      reachedServer: readable ? true : null,
+      fix: null,
+      playground: null,
+      risks,
+      restsOn,
+      unknowns,
+      sequence: sequenceOf({
+        preflight: exchange.preflight ? true : needsPreflight,
+        failedAt: null,
+        method,
+        inferred: !exchange.preflight && needsPreflight,
+        ...(preflightStatus && { preflightStatus }),
+        ...(answer && { status: answer.status }),
+      }),
+    };
+  }
+  const header =
+    refusal.rule === 'header-not-allowed' || refusal.rule === 'authorization-not-covered'
+      ? unsafe.find(
+          (name) =>
+            !(preflightAnswer?.headers['access-control-allow-headers'] ?? '')
+              .toLowerCase()
+              .split(/\s*,\s*/)
+              .includes(name),
+        )
+      : undefined;
+  return {
+    ...base,
+    verdict: 'refused',
+    rule: refusal.rule,
+    step: refusal.step,
+    ...(refusal.header && { header: refusal.header }),
+    ...(refusal.value !== undefined && { value: refusal.value }),
+    text: `${refusal.text} The rule: ${STEP_TEXT[refusal.step]}.${refusal.requestSent ? ' The request reached the server and was answered; only the page may not read it.' : ' The request itself was never sent.'}`,
+    reachedServer: refusal.requestSent,
+    fix: fixOf(refusal.rule, origin, method, header),
+    playground: fieldsOf(refusal.rule, {
+      method,
+      ...(header && { header }),
+      ...(preflightStatus && { status: preflightStatus }),
+    }),
+    risks,
+    restsOn,
+    unknowns,
+    sequence: sequenceOf({
+      preflight: refusal.stage === 'preflight' || exchange.preflight !== null || needsPreflight,
+      failedAt: refusal.stage,
+      method,
+      inferred: !exchange.preflight && needsPreflight,
+      ...(preflightStatus && { preflightStatus }),
+      ...(answer && { status: answer.status }),
+    }),
+  };
+}

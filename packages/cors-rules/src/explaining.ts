@@ -1,0 +1,78 @@
+// `@origin-lab/cors-rules/explain`: reading evidence (console messages, HAR files, curl's output)
+// and explaining it with the rules. A third entry of the package: `explain` and the Explain page
+// load it, the other pages do not.
+import { splitConsoleText } from './console-messages.js';
+import { EvidenceError, looksLikeCurl, looksLikeHar, readCurl, readHar } from './evidence.js';
+import { explainExchange, explainMessage, type Explanation } from './explain.js';
+
+export * from './console-messages.js';
+export * from './evidence.js';
+export * from './explain.js';
+export * from './advice.js';
+
+export type EvidenceKind = 'har' | 'curl' | 'console';
+
+export interface ReadEvidence {
+  kind: EvidenceKind;
+  explanations: Explanation[];
+  /** Console lines that are no CORS message any engine prints (shown, not explained). */
+  unknownLines: string[];
+}
+
+/** The order explanations are shown in: refusals first, then what is not CORS, unknowns, reads. */
+const ORDER: Record<Explanation['verdict'], number> = { refused: 0, 'not-cors': 1, unknown: 2, readable: 3 };
+
+/**
+ * Reads pasted or loaded evidence, whichever kind it is, and explains every cross-origin exchange
+ * or message in it (failed first). origin: the page's origin, for curl -i output, which lacks it.
+ * Throws EvidenceError with a sentence for people when there is nothing to explain.
+ */
+export function readEvidence(text: string, options: { origin?: string } = {}): ReadEvidence {
+  if (text.trim() === '') throw new EvidenceError('nothing to explain: the input is empty');
+  // Binary garbage: a NUL, or mostly characters no text has.
+  const sample = text.slice(0, 4096);
+  const odd = sample.replace(/[\t\n\r\u0020-\u007e\u00a0-\uffff]/g, '').length;
+  if (sample.includes('\u0000') || odd > sample.length / 10)
+    throw new EvidenceError('this is not text: give a console message, a HAR file or curl’s output');
+  const sort = (explanations: Explanation[]) =>
+    explanations.sort((a, b) => ORDER[a.verdict] - ORDER[b.verdict] || a.index - b.index);
+  if (looksLikeHar(text)) {
+    const exchanges = readHar(text);
+    if (exchanges.length === 0)
+      throw new EvidenceError('the HAR holds no cross-origin request (none carries an Origin of another origin)');
+    return {
+      kind: 'har',
+      explanations: sort(exchanges.map((exchange) => explainExchange(exchange, options))),
+      unknownLines: [],
+    };
+  }
+  if (/^\s*[[{]/.test(text))
+    throw new EvidenceError(
+      'this JSON is not a HAR (no "log" with "entries"): export the whole HAR from the Network panel',
+    );
+  if (looksLikeCurl(text)) {
+    const exchanges = readCurl(text, options.origin ?? null);
+    if (exchanges.length === 0) throw new EvidenceError('no request or answer in this curl output');
+    return {
+      kind: 'curl',
+      explanations: sort(exchanges.map((exchange) => explainExchange(exchange, options))),
+      unknownLines: [],
+    };
+  }
+  const explanations: Explanation[] = [];
+  const unknownLines: string[] = [];
+  splitConsoleText(text).forEach((line, index) => {
+    const explained = explainMessage(line, index);
+    const previous = explanations[explanations.length - 1];
+    // Firefox follows a refused preflight with "CORS request did not succeed" for the same URL:
+    // one failure, explained once.
+    if (explained?.rule === 'network' && previous?.engine === 'firefox' && previous.url === explained.url) return;
+    if (explained) explanations.push(explained);
+    else unknownLines.push(line);
+  });
+  if (explanations.length === 0)
+    throw new EvidenceError(
+      'no CORS message found: paste the console line that says the request was blocked (Chromium: "has been blocked by CORS policy", Firefox: "Cross-Origin Request Blocked", Safari: "not allowed by Access-Control-Allow-Origin"), a HAR file, or curl -v output',
+    );
+  return { kind: 'console', explanations: sort(explanations), unknownLines };
+}

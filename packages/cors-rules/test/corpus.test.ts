@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { readEvidence } from '../src/explaining.js';
+import { readConsoleMessage } from '../src/console-messages.js';
+
+/**
+ * The console corpus, recorded from the engines by the e2e suite (every ready case of the
+ * playground, `npm run engines:record`): every line each engine printed must be read, and the
+ * first line of a refused case explained with the rule the case was built to show (the page's own
+ * prediction of it, from the spec).
+ */
+interface Corpus {
+  engine: string;
+  version: string;
+  cases: Record<string, { messages: string[]; failureRule: string | null; readable: boolean }>;
+}
+
+const folder = fileURLToPath(new URL('./corpus/', import.meta.url));
+const corpora = readdirSync(folder)
+  .filter((name) => /^console-.*\.json$/.test(name))
+  .map((name) => JSON.parse(readFileSync(`${folder}${name}`, 'utf8')) as Corpus);
+
+describe.each(corpora.map((corpus) => [`${corpus.engine} ${corpus.version}`, corpus] as const))(
+  'what %s printed for the playground’s ready cases',
+  (_name, corpus) => {
+    const refused = Object.entries(corpus.cases).filter(
+      ([, c]) => !c.readable && c.failureRule && c.messages.length > 0,
+    );
+
+    it('holds a refused case for every rule the ready cases show', () => {
+      expect(refused.length).toBeGreaterThan(10);
+    });
+
+    it.each(Object.entries(corpus.cases).flatMap(([id, c]) => c.messages.map((line) => [id, line] as const)))(
+      '%s: every line is read',
+      (_id, line) => {
+        expect(readConsoleMessage(line)).not.toBeNull();
+      },
+    );
+
+    it.each(refused)('%s: explained with the rule the case shows, and a playground case', (_id, c) => {
+      const [first] = readEvidence(c.messages.join('\n')).explanations;
+      expect(first!.engine).toBe(corpus.engine);
+      expect(first!.verdict).toBe('refused');
+      expect(first!.rule).toBe(c.failureRule);
+      expect(first!.playground).not.toBeNull();
+      expect(first!.fix).not.toBeNull();
+    });
+  },
+);
