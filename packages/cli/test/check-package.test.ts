@@ -15,9 +15,9 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-package-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function run(command: string, args: string[], cwd: string, timeoutMs: number) {
+function run(command: string, args: string[], cwd: string, timeoutMs: number, input?: string) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
+    const child = execFile(
       command,
       args,
       {
@@ -35,11 +35,14 @@ function run(command: string, args: string[], cwd: string, timeoutMs: number) {
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
+    child.stdin?.end(input ?? '');
   });
 }
 
-describe.skipIf(ENGINES.length === 0)('the packed package', () => {
-  it('npx ./origin-lab-<version>.tgz check runs as a new user would run it', async () => {
+/** The tarball, packed once for the file (npm pack runs the bundle first), and what it holds checked. */
+let packing: Promise<string> | undefined;
+function packedOnce(): Promise<string> {
+  packing ??= (async () => {
     const packed = await run(
       'npm',
       ['pack', '--silent', '--pack-destination', scratch, '-w', 'origin-lab'],
@@ -56,6 +59,14 @@ describe.skipIf(ENGINES.length === 0)('the packed package', () => {
       'package/package.json',
     ]);
 
+    return tarball!;
+  })();
+  return packing;
+}
+
+describe.skipIf(ENGINES.length === 0)('the packed package', () => {
+  it('npx ./origin-lab-<version>.tgz check runs as a new user would run it', async () => {
+    const tarball = await packedOnce();
     const server = await expressReflectingAll();
     try {
       const checked = await run(
@@ -63,7 +74,7 @@ describe.skipIf(ENGINES.length === 0)('the packed package', () => {
         [
           '--yes',
           // As the README says it: a path relative to where the user is (an absolute one npx runs as a program).
-          `./${tarball!}`,
+          `./${tarball}`,
           'check',
           server.url,
           '--from',
@@ -89,4 +100,13 @@ describe.skipIf(ENGINES.length === 0)('the packed package', () => {
       await server.stop();
     }
   }, 420_000);
+
+  it('npx ./origin-lab-<version>.tgz explain reads a console line from standard input', async () => {
+    const tarball = await packedOnce();
+    const line =
+      "Access to fetch at 'https://api.example.com/me' from origin 'https://app.example.com' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.";
+    const explained = await run('npx', ['--yes', `./${tarball}`, 'explain', '-', '--json'], scratch, 120_000, line);
+    expect(explained.code, explained.stderr).toBe(0);
+    expect(JSON.parse(explained.stdout).explanations[0]).toMatchObject({ engine: 'chromium', rule: 'no-allow-origin' });
+  }, 180_000);
 });

@@ -184,7 +184,9 @@ export function readCurl(text: string, origin: string | null = null): RecordedEx
   let request: RecordedRequest | null = null;
   let answer: RecordedAnswer | null = null;
   let host = '';
-  let scheme = 'https';
+  // curl's -v says so when it speaks TLS; otherwise the exchange was plain HTTP.
+  let scheme = 'http';
+  let inBody = false;
   const finish = () => {
     if (!request && !answer) return;
     const req = request ?? { method: 'GET', url: '', headers: {} };
@@ -203,8 +205,7 @@ export function readCurl(text: string, origin: string | null = null): RecordedEx
   for (const raw of text.split(/\r?\n/)) {
     const connected = /^\* Connected to (\S+)/.exec(raw);
     if (connected) host = connected[1]!;
-    if (/^\* (?:SSL connection|ALPN|TLS)/.test(raw)) scheme = 'https';
-    if (/^\* Connected to .* port 80\b/.test(raw)) scheme = 'http';
+    if (/^\* (?:SSL connection|ALPN|TLSv|Server certificate)/.test(raw)) scheme = 'https';
     const sent = /^> (\S+) (\S+) HTTP\/[\d.]+\s*$/.exec(raw);
     if (sent) {
       finish();
@@ -220,11 +221,14 @@ export function readCurl(text: string, origin: string | null = null): RecordedEx
     }
     const status = /^(?:< )?HTTP\/[\d.]+ (\d{3})/.exec(raw);
     if (status) {
+      inBody = false;
       if (answer) finish();
       answer = { status: Number(status[1]), headers: {}, failed: false };
       continue;
     }
-    const header = /^(?:< )?([^:\s]+):\s?(.*)$/.exec(raw);
+    // A blank line ends the answer's headers; what follows is its body (until the next status line).
+    if (/^(?:< )?\s*$/.test(raw) && answer) inBody = true;
+    const header = inBody ? null : /^(?:< )?([^:\s]+):\s?(.*)$/.exec(raw);
     if (header && answer && !raw.startsWith('> ')) {
       const name = header[1]!.toLowerCase();
       answer.headers[name] =

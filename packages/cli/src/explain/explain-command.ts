@@ -151,7 +151,7 @@ function render(
     );
     lines.push(`  ${e.text}`);
     if (e.header)
-      lines.push(`  ${paint('dim', `the header: ${e.header}${e.value !== undefined ? `: ${e.value}` : ' (absent)'}`)}`);
+      lines.push(`  ${paint('dim', `the header at fault: ${e.header}${e.value !== undefined ? `: ${e.value}` : ''}`)}`);
     if (e.reachedServer !== null)
       lines.push(
         `  ${paint('dim', e.reachedServer ? 'the request reached the server' : 'the request never reached the server')}`,

@@ -101,9 +101,9 @@ function card(explanation: Explanation, stack: Stack | null, index: number): HTM
       ? h(
           'p',
           { class: 'at-fault' },
-          'The header: ',
+          'The header at fault: ',
           h('code', {}, explanation.header),
-          explanation.value === undefined ? ' (absent)' : h('span', {}, ': ', h('code', {}, explanation.value)),
+          explanation.value === undefined ? null : h('span', {}, ': ', h('code', {}, explanation.value)),
         )
       : null,
     explanation.reachedServer === null

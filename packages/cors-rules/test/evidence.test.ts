@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { readCurl, readHar } from '../src/evidence.js';
+import { readEvidence } from '../src/explaining.js';
+
+// HAR files as the recorders write them (HAR 1.2; what each recorder keeps of a refused read is
+// PLATFORM.md's measurement: Chromium a status of -1 with only the provisional headers,
+// Firefox the plain answer; DevTools' export keeps the preflight as an OPTIONS entry), and curl's
+// -v and -i output as curl prints it.
+
+const PAGE = 'https://app.example.com';
+const API = 'https://api.example.com/items';
+const header = (name: string, value: string) => ({ name, value });
+const entry = (request: object, response: object) => ({
+  startedDateTime: '2026-11-26T12:00:00Z',
+  time: 5,
+  request,
+  response,
+});
+const harOf = (...entries: object[]) => JSON.stringify({ log: { version: '1.2', entries } });
+
+describe('reading a HAR', () => {
+  it('pairs a request with the preflight DevTools recorded before it, and explains the preflight’s refusal', () => {
+    const text = harOf(
+      entry(
+        {
+          method: 'OPTIONS',
+          url: API,
+          headers: [
+            header('Origin', PAGE),
+            header('Access-Control-Request-Method', 'PUT'),
+            header('Access-Control-Request-Headers', 'authorization'),
+          ],
+        },
+        {
+          status: 204,
+          headers: [header('Access-Control-Allow-Origin', PAGE), header('Access-Control-Allow-Methods', 'PUT')],
+        },
+      ),
+      entry(
+        { method: 'PUT', url: API, headers: [header('Origin', PAGE), header('Authorization', 'Bearer x')] },
+        { status: 0, headers: [], _error: 'net::ERR_FAILED' },
+      ),
+    );
+    const [exchange] = readHar(text);
+    expect(exchange).toMatchObject({
+      origin: PAGE,
+      request: { method: 'PUT' },
+      preflight: { answer: { status: 204 } },
+    });
+    const [explained] = readEvidence(text).explanations;
+    expect(explained).toMatchObject({ verdict: 'refused', rule: 'header-not-allowed', reachedServer: false });
+    expect(explained!.text).toContain('authorization');
+  });
+
+  it('a preflight no request followed: the request never left, and why', () => {
+    const text = harOf(
+      entry(
+        {
+          method: 'OPTIONS',
+          url: API,
+          headers: [header('Origin', PAGE), header('Access-Control-Request-Method', 'DELETE')],
+        },
+        { status: 401, headers: [] },
+      ),
+    );
+    expect(readEvidence(text).explanations[0]).toMatchObject({
+      verdict: 'refused',
+      rule: 'preflight-status',
+      method: 'DELETE',
+    });
+  });
+
+  it('Firefox’s record of a refused read (the plain answer): the rule from its headers', () => {
+    const text = harOf(
+      entry(
+        { method: 'GET', url: API, headers: [header('Origin', PAGE)] },
+        { status: 200, headers: [header('Content-Type', 'application/json')] },
+      ),
+    );
+    expect(readEvidence(text).explanations[0]).toMatchObject({
+      verdict: 'refused',
+      rule: 'no-allow-origin',
+      header: 'access-control-allow-origin',
+      reachedServer: true,
+    });
+  });
+
+  it('Chromium’s record of a refused read (status -1, no Origin kept): the origin from the Referer, and honest about the rest', () => {
+    const text = harOf(
+      entry(
+        { method: 'GET', url: API, headers: [header('Referer', `${PAGE}/page.html`), header('User-Agent', 'x')] },
+        { status: -1, headers: [], _failureText: 'net::ERR_FAILED' },
+      ),
+    );
+    const [explained] = readEvidence(text).explanations;
+    expect(explained).toMatchObject({ origin: PAGE, verdict: 'unknown', rule: null });
+    expect(explained!.restsOn.join(' ')).toContain('Referer');
+    expect(explained!.unknowns.join(' ')).toContain(`curl -v -H "Origin: ${PAGE}" ${API}`);
+  });
+
+  it('a failure that is not CORS: a certificate', () => {
+    const text = harOf(
+      entry(
+        { method: 'GET', url: API, headers: [header('Origin', PAGE)] },
+        { status: 0, headers: [], _error: 'net::ERR_CERT_AUTHORITY_INVALID' },
+      ),
+    );
+    expect(readEvidence(text).explanations[0]).toMatchObject({ verdict: 'not-cors', rule: 'network' });
+  });
+
+  it('a sanitized export (no Cookie): explained without credentials, and says what credentials would change', () => {
+    const text = harOf(
+      entry(
+        { method: 'GET', url: API, headers: [header('Origin', PAGE)] },
+        { status: 200, headers: [header('Access-Control-Allow-Origin', '*')] },
+      ),
+    );
+    const [explained] = readEvidence(text).explanations;
+    expect(explained).toMatchObject({ verdict: 'readable' });
+    expect(explained!.unknowns.join(' ')).toContain('With credentials it would be refused');
+    expect(explained!.risks.map((risk) => risk.kind)).toEqual(['wildcard']);
+  });
+
+  it('leaves out same-origin requests, and orders what failed first', () => {
+    const text = harOf(
+      entry({ method: 'GET', url: `${PAGE}/own`, headers: [header('Origin', PAGE)] }, { status: 200, headers: [] }),
+      entry(
+        { method: 'GET', url: `${API}/1`, headers: [header('Origin', PAGE)] },
+        { status: 200, headers: [header('Access-Control-Allow-Origin', PAGE), header('Vary', 'Origin')] },
+      ),
+      entry({ method: 'GET', url: `${API}/2`, headers: [header('Origin', PAGE)] }, { status: 200, headers: [] }),
+    );
+    expect(readEvidence(text).explanations.map((e) => [e.url, e.verdict])).toEqual([
+      [`${API}/2`, 'refused'],
+      [`${API}/1`, 'readable'],
+    ]);
+  });
+});
+
+describe('reading curl’s output', () => {
+  const verbose = [
+    '*   Trying 203.0.113.5:443...',
+    '* Connected to api.example.com (203.0.113.5) port 443 (#0)',
+    '* SSL connection using TLSv1.3',
+    '> GET /items HTTP/2',
+    '> Host: api.example.com',
+    `> Origin: ${PAGE}`,
+    '> ',
+    '< HTTP/2 200',
+    `< access-control-allow-origin: ${PAGE}, https://other.example`,
+    '< ',
+    '{"items":[]}',
+  ].join('\n');
+
+  it('curl -v: the request, the origin and the answer, one exchange', () => {
+    expect(readCurl(verbose)).toEqual([
+      expect.objectContaining({
+        origin: PAGE,
+        request: expect.objectContaining({ method: 'GET', url: 'https://api.example.com/items' }),
+      }),
+    ]);
+    expect(readEvidence(verbose).explanations[0]).toMatchObject({
+      verdict: 'refused',
+      rule: 'allow-origin-list',
+      value: `${PAGE}, https://other.example`,
+    });
+  });
+
+  it('curl -i: the answer alone, its body not taken for headers; the origin is asked for', () => {
+    const text = 'HTTP/1.1 200 OK\r\nAccess-Control-Allow-Origin: *\r\n\r\n{"a":"b:c"}';
+    const [exchange] = readCurl(text);
+    expect(Object.keys(exchange!.answer!.headers)).toEqual(['access-control-allow-origin']);
+    expect(readEvidence(text).explanations[0]).toMatchObject({ verdict: 'unknown' });
+    expect(readEvidence(text, { origin: PAGE }).explanations[0]).toMatchObject({ verdict: 'readable' });
+  });
+});
