@@ -1,13 +1,38 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two groups, one after the other: the unit and integration tests, then the tests that drive real
+ * browser engines (origin-lab check). Several browsers at once take both cores; run beside the
+ * hardening tests' memory and timing checks they would measure the browsers, not the api.
+ */
+const ENGINE_TESTS = ['packages/cli/test/check-*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['{packages,services,launcher,docs}/**/test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Test files run in parallel workers; two cores on CI.
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit and integration',
+          include: ['{packages,services,launcher,docs}/**/test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', '**/dist/**', ...ENGINE_TESTS],
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'engines',
+          include: ENGINE_TESTS,
+          exclude: ['**/node_modules/**', '**/dist/**'],
+          sequence: { groupOrder: 2 },
+        },
+      },
+    ],
   },
 });
