@@ -8,6 +8,7 @@ import { EVERY_ENGINE, test, expect } from '../fixtures.js';
 import { openPage } from './support/experiments.js';
 import { CORPUS, corsLines, normalizeLine, type ConsoleCorpus } from './support/console-corpus.js';
 import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
+import { webkitConsole } from '@origin-lab/engines';
 
 interface Seen {
   preflight: boolean;
@@ -40,6 +41,15 @@ async function sendCase(page: EnginePage): Promise<{ state: string; outcome: Out
     return { state: agreement?.dataset.state ?? 'missing', observed: agreement?.dataset.observed ?? '{}' };
   });
   return { state, outcome: JSON.parse(observed) as Outcome };
+}
+
+/**
+ * The errors and warnings WebKit prints for a page that sends its case on opening (`#…&send`),
+ * up to the playground's verdict line: as a user would copy them from Web Inspector.
+ */
+async function webkitPrinted(url: string): Promise<string[]> {
+  const lines = await webkitConsole(url, { until: /^origin-lab playground: verdict /, timeoutMs: 20_000 });
+  return lines.filter((line) => line.level === 'ERROR' || line.level === 'WARN').map((line) => line.text);
 }
 
 type Triple = [preflight: boolean, sent: boolean, readable: boolean];
@@ -135,7 +145,13 @@ test(
       await enginePage.consoleMessages();
       const { state, outcome } = await sendCase(enginePage);
       // What the engine printed for this case: every CORS line must be one the explainer reads.
-      const printed = await enginePage.consoleMessages();
+      // WebKit tells its driver nothing: its console comes from a MiniBrowser of its own, on the plain stack.
+      const printed =
+        engine !== 'webkit'
+          ? await enginePage.consoleMessages()
+          : stack.name === 'embedded'
+            ? await webkitPrinted(`${origins.self}/playground.html#${preset.fragment ? `${preset.fragment}&` : ''}send`)
+            : null;
       if (printed) {
         const lines = corsLines(printed);
         for (const line of lines)

@@ -32,6 +32,11 @@ export interface ConsoleReading {
   redirectedFrom?: string;
   /** The API that sent it, where the message says (fetch or XMLHttpRequest). */
   api?: 'fetch' | 'xhr';
+  /**
+   * Where the engine's words fit more than one rule ('unspecified'): the rules they fit, as the
+   * engine's sources and the corpus show it. Only the answer's headers tell which.
+   */
+  candidates?: RefusalRule[];
   /** The message as given, trimmed. */
   text: string;
 }
@@ -43,6 +48,7 @@ interface Pattern {
   /** Which capture group holds the header value, method or header name. */
   value?: number;
   preflight?: boolean;
+  candidates?: RefusalRule[];
 }
 
 // Chromium: the reason after "has been blocked by CORS policy: ".
@@ -191,7 +197,13 @@ const FIREFOX_REASONS: Pattern[] = [
 ];
 
 const WEBKIT_REASONS: Pattern[] = [
-  { engine: 'webkit', pattern: /Origin (\S+) is not allowed by Access-Control-Allow-Origin/, rule: 'unspecified' },
+  // WebKit's CORS check: no Access-Control-Allow-Origin, or one that names another single origin.
+  {
+    engine: 'webkit',
+    pattern: /Origin (\S+) is not allowed by Access-Control-Allow-Origin/,
+    rule: 'unspecified',
+    candidates: ['no-allow-origin', 'origin-mismatch'],
+  },
   {
     engine: 'webkit',
     pattern: /Access-Control-Allow-Origin cannot contain more than one origin/,
@@ -222,10 +234,13 @@ const WEBKIT_REASONS: Pattern[] = [
     value: 1,
     preflight: true,
   },
+  // With no reason before it: all WebKitGTK 2.50 prints when the preflight's answer is not a 2xx
+  // or is a redirect (measured, the playground's preflight-401, -404, -500 and -301).
   {
     engine: 'webkit',
     pattern: /(?:Fetch API|XMLHttpRequest) cannot load (\S+) due to access control checks/,
     rule: 'unspecified',
+    candidates: ['preflight-status', 'preflight-redirect'],
   },
   {
     engine: 'webkit',
@@ -297,6 +312,7 @@ export function readConsoleMessage(message: string): ConsoleReading | null {
       ...(origin && { origin: origin[1] }),
       ...(url && { url: url[1] }),
       ...(webkit.value !== undefined && { value: webkit.value }),
+      ...(webkit.candidates && { candidates: webkit.candidates }),
       ...(status && { status: Number(status[1]) }),
       ...(/^XMLHttpRequest/.test(text) && { api: 'xhr' as const }),
       ...(/^Fetch API/.test(text) && { api: 'fetch' as const }),
@@ -309,8 +325,8 @@ export function readConsoleMessage(message: string): ConsoleReading | null {
 function match(
   patterns: readonly Pattern[],
   text: string,
-): { rule: MessageRule; preflight?: boolean; value?: string } | null {
-  for (const { pattern, rule, value, preflight } of patterns) {
+): { rule: MessageRule; preflight?: boolean; value?: string; candidates?: RefusalRule[] } | null {
+  for (const { pattern, rule, value, preflight, candidates } of patterns) {
     const found = pattern.exec(text);
     if (found)
       return {
@@ -318,6 +334,7 @@ function match(
         rule:
           rule === 'origin-mismatch' && value !== undefined && found[value]?.includes(',') ? 'allow-origin-list' : rule,
         ...(preflight !== undefined && { preflight }),
+        ...(candidates && { candidates }),
         ...(value !== undefined && found[value] !== undefined && { value: found[value] }),
       };
   }

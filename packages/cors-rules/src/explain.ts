@@ -53,6 +53,11 @@ export interface Explanation {
   fix: Fix | null;
   /** The playground's fields for the same refusal (the caller puts them after /playground.html#). */
   playground: Record<string, string> | null;
+  /**
+   * When the evidence fits more than one rule (WebKit's words often do): each rule it fits, with
+   * the playground case that shows it. rule is null then, and unknowns say what would tell.
+   */
+  candidates?: { rule: RefusalRule; playground: Record<string, string> }[];
   risks: Risk[];
   /** What the conclusions rest on. */
   restsOn: string[];
@@ -121,22 +126,29 @@ function explainReading(reading: ConsoleReading, index: number): Explanation {
     'The answer’s headers are not in a console message: `curl -v -H "Origin: <your origin>" <URL>` (and `-X OPTIONS -H "Access-Control-Request-Method: <method>"` for the preflight) shows them.',
   ];
   if (reading.rule === 'unspecified') {
+    const candidates = reading.candidates ?? [];
+    const preflightOnly = candidates.length > 0 && candidates.every((rule) => PREFLIGHT_RULES.has(rule));
     return {
       ...base,
       verdict: 'refused',
       rule: null,
-      step: null,
-      text:
-        reading.engine === 'webkit'
-          ? 'WebKit (Safari) refused to let the page read the answer, without saying which rule: "is not allowed by Access-Control-Allow-Origin" covers a missing header, another origin named, and credentials not allowed. The answer’s headers tell which.'
-          : 'The engine refused to let the page read the answer without naming the rule.',
+      step: preflightOnly ? 'CORS-preflight fetch' : null,
+      text: unspecifiedText(reading, candidates, preflightOnly),
       reachedServer: reading.preflight === true ? false : null,
       fix: null,
       playground: null,
-      unknowns,
+      candidates: candidates.map((rule) => ({
+        rule,
+        playground: fieldsOf(rule, { ...(reading.status && { status: reading.status }) }),
+      })),
+      unknowns: preflightOnly
+        ? [
+            'The preflight’s answer is not in the message: `curl -v -X OPTIONS -H "Origin: <your origin>" -H "Access-Control-Request-Method: <method>" <URL>` shows its status and headers.',
+          ]
+        : unknowns,
       sequence: sequenceOf({
-        preflight: reading.preflight,
-        failedAt: reading.preflight ? 'preflight' : 'actual',
+        preflight: preflightOnly || reading.preflight,
+        failedAt: preflightOnly || reading.preflight ? 'preflight' : 'actual',
         method: null,
         inferred: true,
       }),
@@ -186,6 +198,19 @@ function explainReading(reading: ConsoleReading, index: number): Explanation {
       inferred: true,
     }),
   };
+}
+
+/** The rules only a preflight's answer can break. */
+const PREFLIGHT_RULES: ReadonlySet<RefusalRule> = new Set(['preflight-status', 'preflight-redirect']);
+
+/** What a message that names no rule still tells, and which rules it fits. */
+function unspecifiedText(reading: ConsoleReading, candidates: readonly RefusalRule[], preflightOnly: boolean): string {
+  if (reading.engine !== 'webkit') return 'The engine refused to let the page read the answer without naming the rule.';
+  if (preflightOnly)
+    return 'WebKit (Safari) printed only that access control checks failed, with no reason before it: that is all it prints when the preflight was answered with a status outside 200–299 or with a redirect (measured in WebKit (GTK) 2.50). The request itself was then never sent. The preflight’s status tells which.';
+  if (candidates.includes('no-allow-origin'))
+    return `WebKit (Safari) refused to let the page read the answer${reading.status ? ` (status ${reading.status})` : ''}: its Access-Control-Allow-Origin was missing, or named another origin than the page’s${reading.origin ? ` (${reading.origin})` : ''}. WebKit words the two alike; the answer’s headers tell which.`;
+  return 'WebKit (Safari) refused to let the page read the answer, without saying which rule. The answer’s headers tell which.';
 }
 
 /** The header a rule is about, and its value as the message or answer gave it. */

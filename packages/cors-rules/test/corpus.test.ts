@@ -16,6 +16,23 @@ interface Corpus {
   cases: Record<string, { messages: string[]; failureRule: string | null; readable: boolean }>;
 }
 
+/**
+ * Rules an engine words alike, so that its message alone cannot tell them apart: written from the
+ * engine's sources (WebKit's CrossOriginAccessControl.cpp says "Origin … is not allowed by
+ * Access-Control-Allow-Origin" for a missing header and for another origin, and its loader prints
+ * only "cannot load … due to access control checks" for a preflight that failed on its status or a
+ * redirect). Such a message is explained with every rule of its group, each with its playground
+ * case, and says what would tell them apart.
+ */
+const WORDED_ALIKE: Record<string, string[][]> = {
+  chromium: [],
+  firefox: [],
+  webkit: [
+    ['no-allow-origin', 'origin-mismatch'],
+    ['preflight-status', 'preflight-redirect'],
+  ],
+};
+
 const folder = fileURLToPath(new URL('./corpus/', import.meta.url));
 const corpora = readdirSync(folder)
   .filter((name) => /^console-.*\.json$/.test(name))
@@ -43,9 +60,17 @@ describe.each(corpora.map((corpus) => [`${corpus.engine} ${corpus.version}`, cor
       const [first] = readEvidence(c.messages.join('\n')).explanations;
       expect(first!.engine).toBe(corpus.engine);
       expect(first!.verdict).toBe('refused');
-      expect(first!.rule).toBe(c.failureRule);
-      expect(first!.playground).not.toBeNull();
-      expect(first!.fix).not.toBeNull();
+      const alike = WORDED_ALIKE[corpus.engine]!.find((group) => group.includes(c.failureRule!));
+      if (alike) {
+        expect(first!.rule).toBeNull();
+        expect(first!.candidates?.map((candidate) => candidate.rule)).toEqual(alike);
+        for (const candidate of first!.candidates!) expect(candidate.playground).not.toEqual({});
+        expect(first!.unknowns.length).toBeGreaterThan(0);
+      } else {
+        expect(first!.rule).toBe(c.failureRule);
+        expect(first!.playground).not.toBeNull();
+        expect(first!.fix).not.toBeNull();
+      }
     });
   },
 );

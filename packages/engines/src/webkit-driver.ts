@@ -1,48 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { webkitDriver } from './browsers.js';
+import { DisplayGroup } from './display-group.js';
 
-/** Every wait here is bounded: these are the bounds. */
+/** Every wait here is bounded: this is the bound (stopping is display-group.ts's). */
 const DRIVER_READY_MS = 20_000;
-const STOP_MS = 5_000;
 
 /**
- * Runs the rest of its arguments and stays beside them in their process group: when the process
- * that started it is gone (however it ended, SIGKILL included) or the driver exits, it kills the
- * whole group. dbus-run-session and the accessibility bus daemons outlive a killed driver
- * otherwise (PLATFORM.md).
- */
-const WATCHDOG = `parent=$1; shift
-"$@" &
-while kill -0 "$parent" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done
-kill -KILL 0`;
-
-/**
- * Xvfb, a session bus and WebKitWebDriver, in a process group of their own: stop() ends the
- * group, and so does this process's exit (the watchdog, if it is killed).
+ * Xvfb, a session bus and WebKitWebDriver, in a process group of their own (display-group.ts):
+ * stop() ends the group, and so does this process's exit.
  */
 export class DriverGroup {
-  /** The groups still running in this process: one exit listener kills them all (a classroom runs many at once). */
-  private static readonly running = new Set<DriverGroup>();
-  static {
-    process.on('exit', () => DriverGroup.running.forEach((group) => group.kill('SIGKILL')));
-  }
-
-  private output = '';
-
   private constructor(
     readonly port: number,
-    private readonly child: ChildProcess,
-    /** The group's HOME, removed when it stops: the session's own files go here too. */
-    readonly home: string,
-  ) {
-    DriverGroup.running.add(this);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      this.output = (this.output + chunk.toString('utf8')).slice(-4000);
-    });
+    private readonly group: DisplayGroup,
+  ) {}
+
+  /** The group's HOME, removed when it stops: the session's own files go here too. */
+  get home(): string {
+    return this.group.home;
   }
 
   /**
@@ -52,44 +27,18 @@ export class DriverGroup {
    * open display"). Each waits for the one before it to be ready or to fail.
    */
   static start(env: Record<string, string> = {}): Promise<DriverGroup> {
-    const started = DriverGroup.starting.then(() => DriverGroup.startNow(env));
-    DriverGroup.starting = started.then(
-      () => undefined,
-      () => undefined,
-    );
-    return started;
+    return oneAtATime(() => DriverGroup.startNow(env));
   }
-
-  private static starting: Promise<void> = Promise.resolve();
 
   private static async startNow(env: Record<string, string>): Promise<DriverGroup> {
     const port = await freePort();
-    const home = mkdtempSync(join(tmpdir(), 'origin-lab-webkit-'));
-    const child = spawn(
-      'sh',
-      [
-        '-c',
-        WATCHDOG,
-        'watchdog',
-        String(process.pid),
-        'xvfb-run',
-        '-a',
-        '-s',
-        '-screen 0 1280x900x24',
-        'dbus-run-session',
-        webkitDriver,
-        `--port=${port}`,
-        '--host=127.0.0.1',
-      ],
-      // detached: setsid, a process group of its own, stopped as one.
-      { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env, HOME: home } },
-    );
-    const group = new DriverGroup(port, child, home);
+    const group = DisplayGroup.start(webkitDriver, [`--port=${port}`, '--host=127.0.0.1'], env);
+    const driver = new DriverGroup(port, group);
     try {
-      await group.waitReady();
-      return group;
+      await driver.waitReady();
+      return driver;
     } catch (err) {
-      await group.stop();
+      await driver.stop();
       throw err;
     }
   }
@@ -97,8 +46,7 @@ export class DriverGroup {
   private async waitReady(): Promise<void> {
     const deadline = Date.now() + DRIVER_READY_MS;
     while (Date.now() < deadline) {
-      if (this.child.exitCode !== null || this.child.signalCode !== null)
-        throw new Error(`WebKitWebDriver exited at start:\n${this.output}`);
+      if (this.group.exited()) throw new Error(`WebKitWebDriver exited at start:\n${this.group.lastOutput()}`);
       try {
         const answer = await fetch(`http://127.0.0.1:${this.port}/status`, { signal: AbortSignal.timeout(1_000) });
         const body = (await answer.json()) as { value?: { ready?: boolean } };
@@ -108,39 +56,27 @@ export class DriverGroup {
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    throw new Error(`WebKitWebDriver was not ready within ${DRIVER_READY_MS} ms:\n${this.output}`);
+    throw new Error(`WebKitWebDriver was not ready within ${DRIVER_READY_MS} ms:\n${this.group.lastOutput()}`);
   }
 
   lastOutput(): string {
-    return this.output;
+    return this.group.lastOutput();
   }
 
-  /** SIGTERM to the group (xvfb-run removes its files), then SIGKILL to what is left after a bounded wait. */
-  async stop(): Promise<void> {
-    this.kill('SIGTERM');
-    const deadline = Date.now() + STOP_MS;
-    while (Date.now() < deadline && this.groupAlive()) await new Promise((resolve) => setTimeout(resolve, 100));
-    this.kill('SIGKILL');
-    DriverGroup.running.delete(this);
-    rmSync(this.home, { recursive: true, force: true });
+  stop(): Promise<void> {
+    return this.group.stop();
   }
+}
 
-  private kill(signal: NodeJS.Signals): void {
-    try {
-      process.kill(-this.child.pid!, signal);
-    } catch {
-      // The group is gone.
-    }
-  }
-
-  private groupAlive(): boolean {
-    try {
-      process.kill(-this.child.pid!, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  }
+let starting: Promise<void> = Promise.resolve();
+/** Runs start after every start before it in this process has ended, well or not (see DriverGroup.start). */
+export function oneAtATime<T>(start: () => Promise<T>): Promise<T> {
+  const started = starting.then(start);
+  starting = started.then(
+    () => undefined,
+    () => undefined,
+  );
+  return started;
 }
 
 export function freePort(): Promise<number> {

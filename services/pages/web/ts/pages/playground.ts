@@ -69,5 +69,15 @@ window.addEventListener('hashchange', () => {
   form.fill(new URLSearchParams(location.hash.slice(1)));
   rememberCase();
 });
-form.fill(new URLSearchParams(location.hash.slice(1)));
+/**
+ * A link whose fragment says `send` sends its case on opening, and says the verdict in the
+ * console when it is in: a browser that no driver automates (WebKit's console, recorded by the
+ * e2e suite) is read from its console alone.
+ */
+const opening = new URLSearchParams(location.hash.slice(1));
+form.fill(opening);
 rememberCase();
+if (opening.has('send'))
+  void run()
+    .catch((err: unknown) => console.error(`origin-lab playground: could not send: ${(err as Error).message}`))
+    .finally(() => console.info(`origin-lab playground: verdict ${byId('agreement').dataset.state ?? 'none'}`));

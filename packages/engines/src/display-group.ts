@@ -1,0 +1,123 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Every wait here is bounded: this is the bound. */
+const STOP_MS = 5_000;
+
+/**
+ * Runs the rest of its arguments and stays beside them in their process group: when the process
+ * that started it is gone (however it ended, SIGKILL included) or the command exits, it kills the
+ * whole group. dbus-run-session and the accessibility bus daemons outlive a killed browser
+ * otherwise (PLATFORM.md).
+ */
+const WATCHDOG = `parent=$1; shift
+"$@" &
+while kill -0 "$parent" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done
+kill -KILL 0`;
+
+/**
+ * A WebKitGTK program (the driver, or MiniBrowser itself) on an Xvfb display with a session bus
+ * of its own, all in one process group: stop() ends the group, and so does this process's exit
+ * (the watchdog, if it is killed). WebKitGTK has no headless mode.
+ */
+export class DisplayGroup {
+  /** The groups still running in this process: one exit listener kills them all (a classroom runs many at once). */
+  private static readonly running = new Set<DisplayGroup>();
+  static {
+    process.on('exit', () => DisplayGroup.running.forEach((group) => group.kill('SIGKILL')));
+  }
+
+  private output = '';
+  private partial = '';
+  private readonly lineListeners = new Set<(line: string) => void>();
+
+  private constructor(
+    private readonly child: ChildProcess,
+    /** The group's HOME, removed when it stops: the session's own files go here too. */
+    readonly home: string,
+  ) {
+    DisplayGroup.running.add(this);
+    child.stderr?.on('data', (chunk: Buffer) => this.received(chunk.toString('utf8')));
+  }
+
+  /**
+   * Starts command with args on a display of its own; env is added to the group's environment
+   * (the browser inherits it). What the group writes to stderr (WebKit's console, when asked to
+   * write it) reaches onLine, a line at a time.
+   */
+  static start(command: string, args: readonly string[], env: Record<string, string> = {}): DisplayGroup {
+    const home = mkdtempSync(join(tmpdir(), 'origin-lab-webkit-'));
+    const child = spawn(
+      'sh',
+      [
+        '-c',
+        WATCHDOG,
+        'watchdog',
+        String(process.pid),
+        'xvfb-run',
+        '-a',
+        '-s',
+        '-screen 0 1280x900x24',
+        'dbus-run-session',
+        command,
+        ...args,
+      ],
+      // detached: setsid, a process group of its own, stopped as one.
+      { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env, HOME: home } },
+    );
+    return new DisplayGroup(child, home);
+  }
+
+  /** Each whole line the group writes to stderr from now on; returns the way to stop listening. */
+  onLine(listener: (line: string) => void): () => void {
+    this.lineListeners.add(listener);
+    return () => this.lineListeners.delete(listener);
+  }
+
+  private received(text: string): void {
+    this.output = (this.output + text).slice(-4000);
+    const lines = (this.partial + text).split('\n');
+    this.partial = lines.pop() ?? '';
+    for (const line of lines) for (const listener of this.lineListeners) listener(line);
+  }
+
+  /** Whether the command has exited (the group may still be stopping). */
+  exited(): boolean {
+    return this.child.exitCode !== null || this.child.signalCode !== null;
+  }
+
+  /** The last 4000 characters the group wrote to stderr: what an error report shows. */
+  lastOutput(): string {
+    return this.output;
+  }
+
+  /** SIGTERM to the group (xvfb-run removes its files), then SIGKILL to what is left after a bounded wait. */
+  async stop(): Promise<void> {
+    this.kill('SIGTERM');
+    const deadline = Date.now() + STOP_MS;
+    while (Date.now() < deadline && this.groupAlive()) await new Promise((resolve) => setTimeout(resolve, 100));
+    this.kill('SIGKILL');
+    DisplayGroup.running.delete(this);
+    this.lineListeners.clear();
+    rmSync(this.home, { recursive: true, force: true });
+  }
+
+  private kill(signal: NodeJS.Signals): void {
+    try {
+      process.kill(-this.child.pid!, signal);
+    } catch {
+      // The group is gone.
+    }
+  }
+
+  private groupAlive(): boolean {
+    try {
+      process.kill(-this.child.pid!, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
