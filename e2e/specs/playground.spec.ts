@@ -2,46 +2,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { EngineName, EngineOutcome, EngineRecord } from '@origin-lab/contract';
 import { PRESETS } from '../../services/pages/web/ts/playground/presets.js';
-import type { EnginePage } from '../engines/engine.js';
 import { PlaywrightPage } from '../engines/playwright.js';
 import { EVERY_ENGINE, test, expect } from '../fixtures.js';
 import { openPage } from './support/experiments.js';
+import { sendCase } from './support/playground-case.js';
 import { CORPUS, corsLines, normalizeLine, type ConsoleCorpus } from './support/console-corpus.js';
 import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
 import { webkitConsole } from '@origin-lab/engines';
-
-interface Seen {
-  preflight: boolean;
-  sent: boolean;
-  readable: boolean;
-  extraVisible: boolean | null;
-}
-
-interface Outcome {
-  predicted: Seen & { failureRule: string | null };
-  observed: Seen;
-  status: number | null;
-  rule: string;
-  outcome: EngineOutcome;
-}
-
-/** Presses "Predict and send" (a real click) and returns what the page recorded; in any engine. */
-async function sendCase(page: EnginePage): Promise<{ state: string; outcome: Outcome }> {
-  await page.evaluate(() => {
-    document.getElementById('agreement')!.dataset.state = 'idle';
-  });
-  await page.click('#send');
-  await page.waitFor(
-    () => document.getElementById('agreement')?.dataset.state !== 'idle',
-    15_000,
-    "the playground's verdict (#agreement leaving idle)",
-  );
-  const { state, observed } = await page.evaluate(() => {
-    const agreement = document.getElementById('agreement');
-    return { state: agreement?.dataset.state ?? 'missing', observed: agreement?.dataset.observed ?? '{}' };
-  });
-  return { state, outcome: JSON.parse(observed) as Outcome };
-}
 
 /**
  * The errors and warnings WebKit prints for a page that sends its case on opening (`#…&send`),

@@ -12,7 +12,16 @@ export type Engine = 'chromium' | 'firefox' | 'webkit';
 
 /** Refusals that are not CORS, as the engines word them. */
 export type NotCorsRule =
-  'local-network-access' | 'mixed-content' | 'network' | 'scheme' | 'redirect-credentials' | 'cors-disabled';
+  | 'local-network-access'
+  | 'mixed-content'
+  | 'network'
+  | 'scheme'
+  | 'redirect-credentials'
+  | 'cors-disabled'
+  /** A request the evidence shows in no-cors mode (Sec-Fetch-Mode): its answer is opaque, whatever its headers. */
+  | 'no-cors-mode'
+  /** A request the evidence shows coming from its own origin (Sec-Fetch-Site): no CORS at all. */
+  | 'same-origin';
 
 /** A rule the message names, or 'unspecified' when the engine says only that access control failed. */
 export type MessageRule = RefusalRule | NotCorsRule | 'unspecified';

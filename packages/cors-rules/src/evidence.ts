@@ -52,7 +52,10 @@ const lowerHeaders = (list: unknown): Record<string, string> => {
     const key = name.toLowerCase();
     // HTTP/2 pseudo-headers (:authority, :method) are not headers of the exchange.
     if (key.startsWith(':')) continue;
-    headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
+    // A recorder that merges two views of one request (chrome-har: the provisional headers and the
+    // ones sent) repeats a header with the same value: that is one header, not a list.
+    if (headers[key] === undefined) headers[key] = value;
+    else if (!headers[key].split(', ').includes(value)) headers[key] = `${headers[key]}, ${value}`;
   }
   return headers;
 };
@@ -117,6 +120,21 @@ export function readHar(text: string): RecordedExchange[] {
       : null;
     return [{ index, request: recorded, answer }];
   });
+  // The preflights by what they ask for: a request's is the one for its URL, Origin and method
+  // nearest before it, else the first after it (a recorder that orders by the time an answer
+  // came, as chrome-har does, can list a request before its own preflight).
+  const preflightsFor = new Map<string, number[]>();
+  const askKey = (url: string, origin: string, method: string) => `${method} ${origin} ${url}`;
+  for (const item of read)
+    if (isPreflightRequest(item.request) && item.request.headers.origin) {
+      const key = askKey(
+        item.request.url,
+        item.request.headers.origin,
+        item.request.headers['access-control-request-method']!,
+      );
+      preflightsFor.set(key, [...(preflightsFor.get(key) ?? []), item.index]);
+    }
+  const byIndex = new Map(read.map((item) => [item.index, item]));
   const exchanges: RecordedExchange[] = [];
   const usedPreflights = new Set<number>();
   for (const item of read) {
@@ -127,18 +145,12 @@ export function readHar(text: string): RecordedExchange[] {
     const target = originOf(item.request.url);
     if (origin === null || target === null || origin === target) continue;
     if (isPreflightRequest(item.request)) continue;
-    // Its preflight: the last OPTIONS before it, same URL and Origin, asking for its method.
-    const preflight = [...read]
-      .reverse()
-      .find(
-        (candidate) =>
-          candidate.index < item.index &&
-          !usedPreflights.has(candidate.index) &&
-          isPreflightRequest(candidate.request) &&
-          candidate.request.url === item.request.url &&
-          candidate.request.headers.origin === origin &&
-          candidate.request.headers['access-control-request-method'] === item.request.method,
-      );
+    const unused = (preflightsFor.get(askKey(item.request.url, origin, item.request.method)) ?? []).filter(
+      (index) => !usedPreflights.has(index),
+    );
+    const before = unused.filter((index) => index < item.index);
+    const preflightIndex = before.length > 0 ? before[before.length - 1] : unused[0];
+    const preflight = preflightIndex === undefined ? undefined : byIndex.get(preflightIndex);
     if (preflight) usedPreflights.add(preflight.index);
     exchanges.push({
       source: 'har',

@@ -53,6 +53,8 @@ export interface Explanation {
   fix: Fix | null;
   /** The playground's fields for the same refusal (the caller puts them after /playground.html#). */
   playground: Record<string, string> | null;
+  /** When the exchange is readable only because the evidence shows no credentials: the rule that refuses it with them. */
+  withCredentials?: RefusalRule;
   /**
    * When the evidence fits more than one rule (WebKit's words often do): each rule it fits, with
    * the playground case that shows it. rule is null then, and unknowns say what would tell.
@@ -90,6 +92,10 @@ const NOT_CORS_TEXT: Record<string, string> = {
   'redirect-credentials':
     'Not CORS: a redirect to a URL with a username and password in it is refused for cross-origin requests.',
   'cors-disabled': 'Not CORS: CORS is switched off in this browser (content.cors.disable).',
+  'no-cors-mode':
+    "Not CORS: the request went out in no-cors mode (Sec-Fetch-Mode: no-cors): an <img>, a <script> without crossorigin, or fetch with mode: 'no-cors'. The browser hands the page an opaque answer, whatever the server’s headers say, and sends only what needs no preflight. To read the answer, send it in cors mode (fetch’s default) and have the server allow the origin.",
+  'same-origin':
+    'Not cross-origin: the page’s own origin sent it (Sec-Fetch-Site: same-origin), so no CORS rule applies and the page reads the answer.',
 };
 
 function fixOf(rule: RefusalRule, origin: string | null, method: string | null, header: string | undefined): Fix {
@@ -340,6 +346,28 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
     method,
   };
 
+  // What the browser said of the request itself (Fetch Metadata), where the evidence keeps it.
+  const fetchMode = exchange.request.headers['sec-fetch-mode'];
+  const fetchSite = exchange.request.headers['sec-fetch-site'];
+  const notCrossOrigin = fetchSite === 'same-origin' ? 'same-origin' : fetchMode === 'no-cors' ? 'no-cors-mode' : null;
+  if (notCrossOrigin)
+    return {
+      ...base,
+      verdict: 'not-cors',
+      rule: notCrossOrigin,
+      step: null,
+      text: NOT_CORS_TEXT[notCrossOrigin]!,
+      reachedServer: exchange.answer && !exchange.answer.failed ? true : null,
+      fix: null,
+      playground: notCrossOrigin === 'no-cors-mode' ? { mode: 'no-cors' } : null,
+      risks: [],
+      restsOn: [
+        `the request’s Sec-Fetch-${notCrossOrigin === 'same-origin' ? 'Site' : 'Mode'} header, as ${exchange.source === 'har' ? 'the HAR' : 'curl’s output'} shows it`,
+      ],
+      unknowns: [],
+      sequence: [],
+    };
+
   if (origin === null)
     return {
       ...base,
@@ -377,6 +405,30 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
   if (exchange.originFrom === 'referer')
     restsOn.push('the page’s origin as its Referer shows it (the recorder kept no Origin header for this request)');
   // A recorder that saw no answer: a network error, or a read Chromium refused (it keeps no headers then).
+  // An answer recorded without a single header: the recorder kept none of it (Chromium's does so
+  // for an opaque answer, a no-cors request's), which is no evidence about CORS headers either way.
+  const headerless =
+    exchange.source === 'har' &&
+    exchange.answer &&
+    !exchange.answer.failed &&
+    Object.keys(exchange.answer.headers).length === 0;
+  if (headerless && !preflightAnswer)
+    return {
+      ...base,
+      verdict: 'unknown',
+      rule: null,
+      step: null,
+      text: `${evidence} recorded the answer (${exchange.answer!.status}) without any of its headers: Chromium’s recorder does so for an opaque answer (a no-cors request), so the rules cannot be applied to it.`,
+      reachedServer: true,
+      fix: null,
+      playground: null,
+      risks: [],
+      restsOn: [...restsOn, `${evidence}’s record of the request`],
+      unknowns: [
+        `The answer’s headers: \`curl -v -H "Origin: ${origin}" ${exchange.request.url}\` shows them, and the request’s Sec-Fetch-Mode says whether it was sent in cors mode.`,
+      ],
+      sequence: [],
+    };
   if (exchange.answer?.failed && !exchange.preflight?.answer?.failed && !preflightAnswer) {
     const error = exchange.answer.error ?? '';
     const notCors =
@@ -416,12 +468,10 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
   // Credentials: the Cookie header says so; its absence does not (a sanitized HAR strips it, or the page sent none).
   const credentialsKnown = cookie || authorization;
   const credentials = cookie;
-  if (!cookie)
-    unknowns.push(
-      exchange.source === 'har'
-        ? 'Whether the request was sent with credentials: no Cookie header here (the page sent none, or a sanitized export removed it). The explanation holds for a request without credentials; with them, see the note below.'
-        : 'Whether the page sends credentials: curl sends what you gave it. The explanation is for a request without credentials.',
-    );
+  const credentialsNote =
+    exchange.source === 'har'
+      ? 'Whether the request was sent with credentials: no Cookie header here (the page sent none, or a sanitized export removed it). The explanation holds for a request without credentials; with them, see the note below.'
+      : 'Whether the page sends credentials: curl sends what you gave it. The explanation is for a request without credentials.';
   if (needsPreflight && !exchange.preflight)
     unknowns.push(
       exchange.source === 'har'
@@ -431,14 +481,25 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
             '"` to see its answer.',
     );
   const request = { origin, method, unsafeHeaders: unsafe, credentials };
-  const refusal = refusalOf(request, {
-    ...(preflightAnswer && { preflight: preflightAnswer }),
-    ...(answer && { actual: answer }),
-  });
+  const policy = { ...(preflightAnswer && { preflight: preflightAnswer }), ...(answer && { actual: answer }) };
+  const withoutThem = refusalOf(request, policy);
   const withCredentials =
-    !credentials && answer ? refusalOf({ ...request, credentials: true }, { actual: answer }) : null;
-  if (!credentialsKnown && withCredentials && !refusal)
+    !credentials && (answer || preflightAnswer) ? refusalOf({ ...request, credentials: true }, policy) : null;
+  // The recorder says the read failed (DevTools keeps the answer and the error), yet without
+  // credentials every check passes: only credentials explain it, so they were sent (the export
+  // stripped the cookie, or the page sent none but asked for them).
+  const credentialsInferred =
+    !withoutThem && !credentialsKnown && exchange.answer?.error !== undefined && withCredentials !== null;
+  const refusal = credentialsInferred ? withCredentials : withoutThem;
+  if (credentialsInferred)
+    restsOn.push(
+      'credentials, inferred: the recorder says the read failed, and without credentials nothing in the answer refuses it',
+    );
+  else if (!cookie) unknowns.unshift(credentialsNote);
+  if (!credentialsKnown && !credentialsInferred && withCredentials && !refusal)
     unknowns.push(`With credentials it would be refused: ${withCredentials.text}`);
+  const refusedWithCredentials =
+    !credentialsKnown && !credentialsInferred && withCredentials && !refusal ? withCredentials.rule : undefined;
 
   const risks: Risk[] = [];
   const allow = answer?.headers['access-control-allow-origin'];
@@ -477,6 +538,7 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
       reachedServer: readable ? true : null,
       fix: null,
       playground: null,
+      ...(refusedWithCredentials && { withCredentials: refusedWithCredentials }),
       risks,
       restsOn,
       unknowns,

@@ -128,12 +128,91 @@ describe('reading a HAR', () => {
         { method: 'GET', url: `${API}/1`, headers: [header('Origin', PAGE)] },
         { status: 200, headers: [header('Access-Control-Allow-Origin', PAGE), header('Vary', 'Origin')] },
       ),
-      entry({ method: 'GET', url: `${API}/2`, headers: [header('Origin', PAGE)] }, { status: 200, headers: [] }),
+      entry(
+        { method: 'GET', url: `${API}/2`, headers: [header('Origin', PAGE)] },
+        { status: 200, headers: [header('Content-Type', 'application/json')] },
+      ),
     );
     expect(readEvidence(text).explanations.map((e) => [e.url, e.verdict])).toEqual([
       [`${API}/2`, 'refused'],
       [`${API}/1`, 'readable'],
     ]);
+  });
+
+  it('an answer recorded without a single header is no evidence either way (an opaque answer, as Chromium records it)', () => {
+    const text = harOf(
+      entry(
+        { method: 'GET', url: `${API}/img`, headers: [header('Referer', `${PAGE}/`)] },
+        { status: 200, headers: [] },
+      ),
+    );
+    const [explanation] = readEvidence(text).explanations;
+    expect(explanation).toMatchObject({ verdict: 'unknown', rule: null, reachedServer: true });
+    expect(explanation!.unknowns.join(' ')).toContain('Sec-Fetch-Mode');
+  });
+
+  it('a request in no-cors mode is not CORS, whatever its answer lacks', () => {
+    const text = harOf(
+      entry(
+        {
+          method: 'GET',
+          url: `${API}/img`,
+          headers: [header('Referer', `${PAGE}/`), header('Sec-Fetch-Mode', 'no-cors')],
+        },
+        { status: 200, headers: [header('Content-Type', 'image/png')] },
+      ),
+    );
+    expect(readEvidence(text).explanations[0]).toMatchObject({ verdict: 'not-cors', rule: 'no-cors-mode' });
+  });
+
+  it('a header a recorder lists twice with one value is one header; a preflight listed after its request is still its own', () => {
+    const origin = header('Origin', PAGE);
+    const text = harOf(
+      entry(
+        { method: 'PUT', url: `${API}/1`, headers: [origin, origin] },
+        { status: 200, headers: [header('Access-Control-Allow-Origin', PAGE), header('Vary', 'Origin')] },
+      ),
+      entry(
+        {
+          method: 'OPTIONS',
+          url: `${API}/1`,
+          headers: [origin, header('Access-Control-Request-Method', 'PUT'), origin],
+        },
+        {
+          status: 204,
+          headers: [header('Access-Control-Allow-Origin', PAGE), header('Access-Control-Allow-Methods', 'GET')],
+        },
+      ),
+    );
+    expect(readEvidence(text).explanations).toEqual([
+      expect.objectContaining({ origin: PAGE, verdict: 'refused', rule: 'method-not-allowed' }),
+    ]);
+  });
+
+  it('credentials the recorder does not show, but its failure does, are inferred and said so', () => {
+    // DevTools keeps the answer of a read it refused, and the error.
+    const text = harOf(
+      entry(
+        { method: 'GET', url: `${API}/me`, headers: [header('Origin', PAGE)] },
+        { status: 200, headers: [header('Access-Control-Allow-Origin', '*')], _error: 'net::ERR_FAILED' },
+      ),
+    );
+    const [explanation] = readEvidence(text).explanations;
+    expect(explanation).toMatchObject({ verdict: 'refused', rule: 'wildcard-with-credentials' });
+    expect(explanation!.restsOn.join(' ')).toContain('credentials, inferred');
+  });
+
+  it('without credentials in the evidence, a read that only credentials would refuse names that rule', () => {
+    const text = harOf(
+      entry(
+        { method: 'GET', url: `${API}/me`, headers: [header('Origin', PAGE)] },
+        { status: 200, headers: [header('Access-Control-Allow-Origin', '*')] },
+      ),
+    );
+    expect(readEvidence(text).explanations[0]).toMatchObject({
+      verdict: 'readable',
+      withCredentials: 'wildcard-with-credentials',
+    });
   });
 });
 

@@ -1,0 +1,175 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { BrowserContext, Page } from '@playwright/test';
+import { harFromMessages } from 'chrome-har';
+
+/**
+ * The evidence people bring to the explainer, made here from real exchanges: a DevTools-style HAR
+ * built from Chromium's protocol events (chrome-har, the converter sitespeed.io and Browsertime
+ * use), and `curl -v` of the same requests. Playwright's own HAR recorder is the third
+ * (browser.newContext({ recordHar })).
+ */
+
+interface CdpEvent {
+  method: string;
+  params: any;
+}
+
+/** The protocol events chrome-har reads, and those that tell of the requests it leaves out. */
+const EVENTS = [
+  'Page.loadEventFired',
+  'Page.domContentEventFired',
+  'Page.frameStartedLoading',
+  'Page.frameAttached',
+  'Page.frameScheduledNavigation',
+  'Page.navigatedWithinDocument',
+  'Network.requestWillBeSent',
+  'Network.requestWillBeSentExtraInfo',
+  'Network.requestServedFromCache',
+  'Network.dataReceived',
+  'Network.responseReceived',
+  'Network.responseReceivedExtraInfo',
+  'Network.resourceChangedPriority',
+  'Network.loadingFinished',
+  'Network.loadingFailed',
+];
+
+/** A request as it went out on the wire, and whether anything answered it. */
+export interface SentRequest {
+  method: string;
+  url: string;
+  headers: { name: string; value: string }[];
+  answered: boolean;
+}
+
+/**
+ * Starts listening to a Chromium page's protocol events. har() makes the DevTools-style HAR of
+ * what it heard; sent() lists the requests in the order they went out on the wire, each with the
+ * headers Chromium sent (the protocol's requestWillBeSentExtraInfo): a preflight before its request.
+ */
+export async function devtoolsRecorder(
+  context: BrowserContext,
+  page: Page,
+): Promise<{ har: () => string; sent: () => SentRequest[] }> {
+  const cdp = await context.newCDPSession(page);
+  const events: CdpEvent[] = [];
+  for (const method of EVENTS)
+    cdp.on(method as 'Network.requestWillBeSent', (params) => events.push({ method, params }));
+  await cdp.send('Page.enable');
+  await cdp.send('Network.enable');
+  return { har: () => JSON.stringify(devtoolsHar(events)), sent: () => sentOnWire(events) };
+}
+
+function sentOnWire(events: CdpEvent[]): SentRequest[] {
+  const byId = new Map<string, Partial<Record<string, any>>>();
+  const wireOrder: string[] = [];
+  for (const { method, params } of events) {
+    if (!method.startsWith('Network.')) continue;
+    const seen = byId.get(params.requestId) ?? {};
+    seen[method.slice('Network.'.length)] = params;
+    byId.set(params.requestId, seen);
+    if (method === 'Network.requestWillBeSentExtraInfo') wireOrder.push(params.requestId);
+  }
+  return wireOrder.flatMap((id) => {
+    const seen = byId.get(id)!;
+    if (!seen.requestWillBeSent) return [];
+    return [
+      {
+        method: seen.requestWillBeSent.request.method as string,
+        url: seen.requestWillBeSent.request.url as string,
+        headers: Object.entries(seen.requestWillBeSentExtraInfo!.headers as Record<string, string>).map(
+          ([name, value]) => ({ name, value }),
+        ),
+        answered: seen.responseReceivedExtraInfo !== undefined,
+      },
+    ];
+  });
+}
+
+/**
+ * chrome-har's HAR of the events, with the requests it drops added: it keeps only requests that
+ * finished, while DevTools lists a failed one too, with the answer's status and headers when the
+ * server answered (the protocol's responseReceivedExtraInfo) and the error.
+ */
+function devtoolsHar(events: CdpEvent[]): { log: { entries: unknown[] } } {
+  const har = harFromMessages(events, { includeResourcesFromDiskCache: true }) as { log: { entries: unknown[] } };
+  const byId = new Map<string, Partial<Record<string, any>>>();
+  for (const { method, params } of events) {
+    if (!method.startsWith('Network.')) continue;
+    const seen = byId.get(params.requestId) ?? {};
+    seen[method.slice('Network.'.length)] = params;
+    byId.set(params.requestId, seen);
+  }
+  for (const seen of byId.values()) {
+    const failed = seen.loadingFailed;
+    const sent = seen.requestWillBeSent;
+    if (!failed || !sent) continue;
+    const headers = (record: Record<string, string> | undefined) =>
+      Object.entries(record ?? {}).map(([name, value]) => ({ name, value }));
+    const answered = seen.responseReceivedExtraInfo;
+    har.log.entries.push({
+      startedDateTime: new Date(sent.wallTime * 1000).toISOString(),
+      time: 0,
+      request: {
+        method: sent.request.method,
+        url: sent.request.url,
+        httpVersion: 'HTTP/1.1',
+        headers: headers(seen.requestWillBeSentExtraInfo?.headers ?? sent.request.headers),
+        queryString: [],
+        cookies: [],
+        headersSize: -1,
+        bodySize: -1,
+      },
+      response: {
+        status: answered?.statusCode ?? 0,
+        statusText: '',
+        httpVersion: 'HTTP/1.1',
+        headers: headers(answered?.headers),
+        cookies: [],
+        content: { size: 0, mimeType: '' },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: -1,
+        _error: failed.errorText,
+      },
+      cache: {},
+      timings: { send: 0, wait: 0, receive: 0 },
+      _resourceType: String(failed.type ?? '').toLowerCase(),
+    });
+  }
+  return har;
+}
+
+/** Each header once: chrome-har lists a request's headers twice (as the page asked, and as sent). */
+function once(headers: readonly { name: string; value: string }[]): { name: string; value: string }[] {
+  const seen = new Set<string>();
+  return headers.filter(({ name }) => !seen.has(name.toLowerCase()) && seen.add(name.toLowerCase()));
+}
+
+/** What curl is not to send as given: its own framing, and what it sets itself. */
+const CURL_SETS = /^(host|connection|content-length|accept-encoding|keep-alive|transfer-encoding)$/i;
+
+/**
+ * `curl -v` of requests as an engine sent them (method, URL and every header), one after another
+ * in one run (`--next`), as someone reproducing them would; its output as curl prints it.
+ */
+export async function curlVerbose(
+  requests: readonly { method: string; url: string; headers: readonly { name: string; value: string }[] }[],
+): Promise<string> {
+  const args = requests.flatMap((request, index) => [
+    ...(index > 0 ? ['--next'] : []),
+    '-sS',
+    '-v',
+    '--max-time',
+    '10',
+    '-X',
+    request.method,
+    ...once(request.headers)
+      .filter(({ name }) => !CURL_SETS.test(name))
+      .flatMap(({ name, value }) => ['-H', `${name}: ${value}`]),
+    request.url,
+  ]);
+  const { stdout, stderr } = await promisify(execFile)('curl', args, { timeout: 30_000, maxBuffer: 4 * 1024 * 1024 });
+  // -v writes the exchange to stderr and the body to stdout: a terminal shows them together.
+  return `${stderr}\n${stdout}`;
+}
