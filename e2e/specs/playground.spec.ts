@@ -208,6 +208,40 @@ test(
   },
 );
 
+test(
+  'each refused ready case links its fixed case, and every engine reads that one',
+  { tag: EVERY_ENGINE },
+  async ({ enginePage, origins, browserName }) => {
+    const engine = browserName as EngineName;
+    // The cases a CORS rule refuses in this engine (no-cors answers are opaque: nothing to fix).
+    const refused = PRESETS.filter(({ id }) => {
+      const expected = EXPECTED[id]!;
+      return !(expected[engine] ?? expected.does)[2] && !id.startsWith('no-cors');
+    });
+    test.setTimeout(refused.length * 20_000);
+    expect(refused.length).toBeGreaterThan(15);
+    for (const preset of refused) {
+      await enginePage.open(`${origins.self}/playground.html#${preset.fragment}`);
+      const before = await sendCase(enginePage);
+      expect(before.outcome.observed.readable, preset.id).toBe(false);
+      const fix = await enginePage.evaluate(() => ({
+        why: document.getElementById('why')?.textContent ?? '',
+        href: document.getElementById('fix-link')?.getAttribute('href') ?? null,
+      }));
+      expect(fix.why, `${preset.id}: the Why gives the fix`).toContain('The fix: ');
+      expect(fix.href, `${preset.id}: the Why links the fixed case`).toMatch(/^#/);
+      await enginePage.click('#fix-link');
+      await enginePage.waitFor(
+        () => `#${location.hash.slice(1)}` === document.getElementById('fix-link')?.getAttribute('href'),
+        5_000,
+        'the fixed case in the address',
+      );
+      const after = await sendCase(enginePage);
+      expect(after.outcome.observed, `${preset.id} fixed (${fix.href})`).toMatchObject({ readable: true });
+    }
+  },
+);
+
 test('a case built in the form, the preflight answered apart, shared as a link: the same outcome in a fresh context', async ({
   enginePage,
   browser,

@@ -1,8 +1,10 @@
 import type { EngineOutcome, LabCorsScenario } from '@origin-lab/contract';
 import { byId, h } from '../frame/dom.js';
 import type { ServerEvidence } from '../probes/journal.js';
-import { onlyOverSafelistedTotal, type Prediction } from '@origin-lab/cors-rules';
+import { onlyOverSafelistedTotal, unsafeHeaderNames, type Prediction } from '@origin-lab/cors-rules';
 import type { EngineFamily } from '@origin-lab/cors-rules';
+import { FIX_FOR_REFUSAL, fixFor } from '@origin-lab/cors-rules/advice';
+import { fixedCase } from './fixed-case.js';
 import { explain } from '../server-view/why-refused.js';
 import { EXTRA_HEADER_NAME, type CasePlan } from './plan-case.js';
 
@@ -150,9 +152,31 @@ export function showVerdict(page: { origin: string; engine: EngineFamily }, run:
     },
     { preflight: evidence.preflight ?? undefined, actual: evidence.request ?? undefined },
   );
-  byId('why').textContent = observed.readable
+  const why = byId('why');
+  why.textContent = observed.readable
     ? 'The page could read the answer: every check passed.'
     : `${explanation.text}${explanation.handled ? ` The handler ran (status ${explanation.status}).` : ' The handler did not run.'}`;
+  // The smallest fix, in words and as the same case fixed: one click away, to send again.
+  const { refusal } = explanation;
+  // (A no-cors answer is opaque whatever its headers: there is nothing for the server to fix.)
+  if (!observed.readable && refusal && planned.mode === 'cors') {
+    const unsafe = unsafeHeaderNames(planned.headers);
+    const refusedHeader = refusal.rule === 'authorization-not-covered' ? 'Authorization' : unsafe[0];
+    const fix = fixFor(FIX_FOR_REFUSAL[refusal.rule], {
+      origins: [page.origin],
+      method: planned.method,
+      ...(refusedHeader && { header: refusedHeader }),
+    });
+    const fixed = plan.fragmentOf(fixedCase(plan.fields, refusal, { method: planned.method, headers: unsafe }));
+    why.append(
+      h('br'),
+      h('strong', {}, 'The fix: '),
+      fix.summary,
+      ' ',
+      h('a', { id: 'fix-link', href: `#${fixed}` }, 'Load the fixed case'),
+      ' (then send it again).',
+    );
+  }
 
   // X-Lab-Extra is compared only when the case sets it and both sides say the answer is readable.
   const extraSeen =

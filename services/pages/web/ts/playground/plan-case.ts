@@ -29,6 +29,9 @@ export interface CasePlan {
   body: CaseBody;
   /** The headers the page's code passes: the body's Content-Type only when the page sets it. */
   sentHeaders: [string, string][];
+  /** Every field of the form as it was sent, and the fragment of any such set of fields (a fixed case's link). */
+  fields: URLSearchParams;
+  fragmentOf(fields: URLSearchParams): string;
 }
 
 /** The case the form holds, as a request to the lab on this origin or the other. */
@@ -61,5 +64,7 @@ export function planCase(form: CaseForm, origins: { self: string; other(): strin
     },
     body,
     sentHeaders: body.setByPage ? typed : written,
+    fields: form.values(),
+    fragmentOf: (fields) => form.canonical(fields),
   };
 }

@@ -1,5 +1,5 @@
 import type { ServerJournalEntry } from '@origin-lab/contract';
-import { refusalOf, type Answer, type RefusalRule } from '@origin-lab/cors-rules';
+import { refusalOf, type Answer, type Refusal, type RefusalRule } from '@origin-lab/cors-rules';
 
 /**
  * Why a cross-origin request failed, or could not be read, named from what the server answered
@@ -35,6 +35,8 @@ export interface Explanation {
   /** Whether the handler ran, and what it answered. */
   handled: boolean;
   status?: number;
+  /** The shared rules' refusal, where they decided: its stage and the header at fault (what a fix changes). */
+  refusal?: Refusal;
 }
 
 /** A journal entry as the rules read an answer: its status and its Access-Control-* headers. */
@@ -45,11 +47,12 @@ export function explain(request: RequestFacts, server: ServerFacts): Explanation
   const { preflight, actual } = server;
   const handled = actual !== undefined;
   const status = actual?.status;
-  const because = (rule: Rule, text: string): Explanation => ({
+  const because = (rule: Rule, text: string, refusal?: Refusal): Explanation => ({
     rule,
     text,
     handled,
     ...(status !== undefined && { status }),
+    ...(refusal && { refusal }),
   });
 
   if (request.read) {
@@ -93,9 +96,10 @@ export function explain(request: RequestFacts, server: ServerFacts): Explanation
     return because(
       'origin-not-allowed',
       `${what} had no Access-Control-Allow-Origin: ${request.pageOrigin} is not on the server's allowlist.`,
+      refusal,
     );
   }
-  if (refusal) return because(refusal.rule, refusal.text);
+  if (refusal) return because(refusal.rule, refusal.text, refusal);
   if (preflight && !actual)
     return because('preflight-status', 'The preflight passed, but the request itself never arrived.');
   return because('read', `The server answered ${status}; the page should have been able to read it.`);
