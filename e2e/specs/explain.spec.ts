@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Request } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 import type { EnginePage } from '../engines/engine.js';
@@ -53,7 +53,7 @@ function har(count: number, secret: string): string {
             { name: 'Access-Control-Allow-Credentials', value: 'true' },
             { name: 'Vary', value: 'Origin' },
           ]
-        : [],
+        : [{ name: 'Content-Type', value: 'application/json' }],
       content: { size: 2, mimeType: 'application/json', text: `{"secret":"${secret}"}` },
     },
   });
@@ -194,4 +194,16 @@ test('a HAR recorded by Playwright of a refused read is explained as each engine
     await expect(lab.locator('.at-fault code').first()).toHaveText('access-control-allow-origin');
   }
   await reader.close();
+});
+
+test('a file over the 50 MB limit is refused by its size, before it is read', async ({ page, origins }, testInfo) => {
+  const path = testInfo.outputPath('session.har');
+  // 50 MB and one byte, made on disk (Playwright hands the browser a file by its path).
+  writeFileSync(path, Buffer.alloc(50 * 1024 * 1024 + 1, 0x20));
+  await openPage(page, `${origins.self}/explain.html`);
+  await page.locator('#evidence-file').setInputFiles(path);
+  await page.locator('#explain').click();
+  await expect(page.locator('#explanations .explain-error')).toContainText(
+    'session.har is 52,428,801 bytes, over the limit of 50 MB (52,428,800 bytes): it was not read',
+  );
 });

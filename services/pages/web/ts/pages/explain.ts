@@ -154,7 +154,9 @@ async function explainInput(): Promise<void> {
   try {
     const file = fileInput.files?.[0];
     if (file && file.size > MAX_BYTES)
-      throw new Error(`${file.name} is ${Math.round(file.size / 1024 / 1024)} MB; the limit is 50 MB`);
+      throw new Error(
+        `${file.name} is ${file.size.toLocaleString('en')} bytes, over the limit of 50 MB (${MAX_BYTES.toLocaleString('en')} bytes): it was not read`,
+      );
     const text = file ? await file.text() : textarea.value;
     if (!file && new Blob([text]).size > MAX_BYTES) throw new Error('the pasted text is over 50 MB, the limit');
     const origin = originInput.value.trim() || undefined;
