@@ -49,7 +49,32 @@ test('what the server saw: a refused read was handled, and the page says why', a
     status: null,
     error: 'TypeError',
   });
-  await expect(view.locator('.why li[data-rule="header-not-allowed"]')).toContainText('x-not-listed');
+  const headerWhy = view.locator('.why li[data-rule="header-not-allowed"]');
+  await expect(headerWhy).toContainText('x-not-listed');
+  // The fix, and the same refusal in the playground, as it is and fixed: the first refused, the second read.
+  await expect(headerWhy.locator('.fix')).toContainText('The fix: ');
+  const links = {
+    refused: await headerWhy.locator('a.refused-case').getAttribute('href'),
+    fixed: await headerWhy.locator('a.fixed-case').getAttribute('href'),
+  };
+  expect(links.refused).toBe('/playground.html#headers=x-not-listed%3A+1');
+  for (const [which, href] of Object.entries(links)) {
+    // Each in a page of its own, as a learner following the link would open it.
+    const playground = await page.context().newPage();
+    await openPage(playground, `${origins.self}${href}`);
+    await playground.locator('#send').click();
+    await expect(playground.locator('#agreement')).not.toHaveAttribute('data-state', 'idle');
+    const observed = JSON.parse((await playground.locator('#agreement').getAttribute('data-observed'))!) as {
+      observed: { readable: boolean };
+      rule: string;
+    };
+    expect(observed, `${which}: ${href}`).toMatchObject(
+      which === 'refused'
+        ? { observed: { readable: false }, rule: 'header-not-allowed' }
+        : { observed: { readable: true } },
+    );
+    await playground.close();
+  }
 
   // The drawn timeline holds the page's requests and the server's entries together.
   await expect(view.locator('svg.timeline rect.page').first()).toBeVisible();

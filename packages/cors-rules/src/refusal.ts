@@ -60,6 +60,8 @@ export interface Refusal {
   text: string;
   /** Whether the request itself reached the server: a failed preflight stops it. */
   requestSent: boolean;
+  /** The method or request header the preflight's answer did not allow, as the request named it. */
+  asked?: string;
 }
 
 /** Methods that a preflight answer never needs to list. */
@@ -74,12 +76,20 @@ export function headerList(value: string | undefined): string[] {
 }
 
 /** One refusal: what failed, where, and why; header and value name what decided it. A preflight's own CORS check is part of the preflight fetch. */
-function refusal(rule: RefusalRule, stage: Refusal['stage'], text: string, header?: string, value?: string): Refusal {
+function refusal(
+  rule: RefusalRule,
+  stage: Refusal['stage'],
+  text: string,
+  header?: string,
+  value?: string,
+  asked?: string,
+): Refusal {
   return {
     rule,
     stage,
     ...(header !== undefined && { header }),
     ...(value !== undefined && { value }),
+    ...(asked !== undefined && { asked }),
     step: stage === 'preflight' ? 'CORS-preflight fetch' : 'CORS check',
     text,
     requestSent: stage === 'actual',
@@ -171,6 +181,7 @@ export function preflightCheck(request: CorsRequest, answer: Answer): Refusal | 
       `The preflight's answer ${text}`,
       'access-control-allow-methods',
       headers['access-control-allow-methods'],
+      method,
     );
   }
   const allowed = headerList(headers['access-control-allow-headers']).map((name) => name.toLowerCase());
@@ -186,6 +197,7 @@ export function preflightCheck(request: CorsRequest, answer: Answer): Refusal | 
         "The preflight's answer allows any header (*), but * never covers Authorization: it must be named in Access-Control-Allow-Headers.",
         'access-control-allow-headers',
         value,
+        name,
       );
     const text = allowed.includes('*')
       ? `${starNote} ${name} must be named in Access-Control-Allow-Headers.`
@@ -196,6 +208,7 @@ export function preflightCheck(request: CorsRequest, answer: Answer): Refusal | 
       `The preflight's answer ${text}`,
       'access-control-allow-headers',
       value,
+      name,
     );
   }
   return null;

@@ -161,7 +161,7 @@ export function showVerdict(page: { origin: string; engine: EngineFamily }, run:
   // (A no-cors answer is opaque whatever its headers: there is nothing for the server to fix.)
   if (!observed.readable && refusal && planned.mode === 'cors') {
     const unsafe = unsafeHeaderNames(planned.headers);
-    const refusedHeader = refusal.rule === 'authorization-not-covered' ? 'Authorization' : unsafe[0];
+    const refusedHeader = refusal.rule === 'method-not-allowed' ? undefined : refusal.asked;
     const fix = fixFor(FIX_FOR_REFUSAL[refusal.rule], {
       origins: [page.origin],
       method: planned.method,

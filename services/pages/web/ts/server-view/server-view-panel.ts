@@ -8,6 +8,9 @@ import { eventSourceOpenings } from './visitor.js';
 import { drawTimeline, type TimelineBar, type Tone } from './timeline.js';
 import { explain } from './why-refused.js';
 
+/** The fix and the playground's links for a refusal: loaded once a read has failed, not with the page. */
+type FixLinks = typeof import('./fix-links.js');
+
 /** Journal items shown in the table; the timeline takes the same. */
 const MAX_ROWS = 60;
 
@@ -108,6 +111,8 @@ export function renderServerView(container: HTMLElement, feed: JournalFeed, site
   );
 
   let requests: readonly TrafficEntry[] = [];
+  let fixLinks: FixLinks | null = null;
+  let fixLinksAsked = false;
   const render = () => {
     const items = feed.items.slice(-MAX_ROWS);
     const joined = join(requests, items);
@@ -158,10 +163,18 @@ export function renderServerView(container: HTMLElement, feed: JournalFeed, site
           h('strong', {}, `${j.request.method} ${target(j.request.url)}: `),
           explanation.text,
           explanation.handled ? ` The handler ran (status ${explanation.status}).` : ' The handler did not run.',
+          ...(fixLinks && explanation.refusal ? fixLinks.fixOf(explanation.refusal, j.request, site.self) : []),
         );
       }),
     );
     if (failed.length === 0) why.replaceChildren(h('li', {}, 'No cross-origin request of this page has failed yet.'));
+    else if (!fixLinksAsked) {
+      fixLinksAsked = true;
+      void import('./fix-links.js').then((loaded) => {
+        fixLinks = loaded;
+        render();
+      });
+    }
 
     const bars: TimelineBar[] = [];
     for (const j of joined.slice(-20)) {
