@@ -62,12 +62,17 @@ describe('origin-lab explain', () => {
     });
     expect(chromium.fix.topic).toBe('credentials');
     expect(firefox).toMatchObject({ engine: 'firefox', rule: 'header-not-allowed', reachedServer: false });
-    // WebKit does not say which of the Allow-Origin rules refused: explained as such, not guessed.
+    // WebKit does not say which of the Allow-Origin rules refused: explained as such, not guessed,
+    // with each rule its words fit and the playground case of each.
     expect(webkit).toMatchObject({
       engine: 'webkit',
       verdict: 'refused',
       rule: null,
       url: 'https://api.example.com/me',
+      candidates: [
+        { rule: 'no-allow-origin', playgroundLink: 'http://localhost:8080/playground.html#allow-origin=none' },
+        { rule: 'origin-mismatch', playgroundLink: 'http://localhost:8080/playground.html#allow-origin=other' },
+      ],
     });
     expect(explanations).toHaveLength(3);
   });

@@ -59,7 +59,7 @@ export interface Explanation {
    * When the evidence fits more than one rule (WebKit's words often do): each rule it fits, with
    * the playground case that shows it. rule is null then, and unknowns say what would tell.
    */
-  candidates?: { rule: RefusalRule; playground: Record<string, string> }[];
+  candidates?: { rule: RefusalRule; title: string; playground: Record<string, string> }[];
   risks: Risk[];
   /** What the conclusions rest on. */
   restsOn: string[];
@@ -145,6 +145,7 @@ function explainReading(reading: ConsoleReading, index: number): Explanation {
       playground: null,
       candidates: candidates.map((rule) => ({
         rule,
+        title: RULE_TITLE[rule],
         playground: fieldsOf(rule, { ...(reading.status && { status: reading.status }) }),
       })),
       unknowns: preflightOnly
@@ -205,6 +206,20 @@ function explainReading(reading: ConsoleReading, index: number): Explanation {
     }),
   };
 }
+
+/** Each rule in a few words, as a candidate is named to people. */
+export const RULE_TITLE: Record<RefusalRule, string> = {
+  'no-allow-origin': 'no Access-Control-Allow-Origin',
+  'origin-mismatch': 'Access-Control-Allow-Origin names another origin',
+  'allow-origin-list': 'Access-Control-Allow-Origin holds several origins',
+  'wildcard-with-credentials': 'Access-Control-Allow-Origin * with credentials',
+  'credentials-not-allowed': 'credentials without Access-Control-Allow-Credentials: true',
+  'method-not-allowed': 'the method not in Access-Control-Allow-Methods',
+  'header-not-allowed': 'a header not in Access-Control-Allow-Headers',
+  'authorization-not-covered': 'Authorization under Access-Control-Allow-Headers *',
+  'preflight-status': 'the preflight answered with an error status',
+  'preflight-redirect': 'the preflight answered with a redirect',
+};
 
 /** The rules only a preflight's answer can break. */
 const PREFLIGHT_RULES: ReadonlySet<RefusalRule> = new Set(['preflight-status', 'preflight-redirect']);

@@ -46,7 +46,8 @@ export function readEvidence(text: string, options: { origin?: string } = {}): R
       unknownLines: [],
     };
   }
-  if (/^\s*[[{]/.test(text))
+  // JSON that is not a HAR (not Safari's console, whose lines start "[Error]" or "[Warning]").
+  if (/^\s*(?:\{|\[\s*(?:[{"\d\]-]|true|false|null))/.test(text))
     throw new EvidenceError(
       'this JSON is not a HAR (no "log" with "entries"): export the whole HAR from the Network panel',
     );

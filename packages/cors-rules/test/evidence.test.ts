@@ -253,3 +253,15 @@ describe('reading curl’s output', () => {
     expect(readEvidence(text, { origin: PAGE }).explanations[0]).toMatchObject({ verdict: 'readable' });
   });
 });
+
+describe('telling the kinds of evidence apart', () => {
+  it('Safari’s console, whose lines start with [Error], is read as console text, not as JSON', () => {
+    const pasted = '[Error] Fetch API cannot load https://api.example.com/me due to access control checks.';
+    expect(readEvidence(pasted)).toMatchObject({ kind: 'console', explanations: [{ engine: 'webkit' }] });
+  });
+
+  it('JSON that is not a HAR says so', () => {
+    for (const json of ['[{"a": 1}]', '{"entries": []}', '[]'])
+      expect(() => readEvidence(json), json).toThrow('this JSON is not a HAR');
+  });
+});

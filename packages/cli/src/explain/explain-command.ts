@@ -7,6 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import {
   EvidenceError,
   MAX_EVIDENCE_CHARS,
+  playgroundFields,
   readEvidence,
   STACKS,
   STACK_NAMES,
@@ -111,7 +112,7 @@ export async function explainCommand(argv: readonly string[], io: CommandIO): Pr
       : null;
   if (values.json === true) {
     io.stdout.write(
-      `${JSON.stringify({ kind: read.kind, explanations: read.explanations.map((e) => ({ ...e, playgroundLink: link(e.playground) })), unknownLines: read.unknownLines }, null, 2)}\n`,
+      `${JSON.stringify({ kind: read.kind, explanations: read.explanations.map((e) => ({ ...e, playgroundLink: link(e.playground), ...(e.candidates && { candidates: e.candidates.map((c) => ({ ...c, playgroundLink: link(c.playground) })) }) })), unknownLines: read.unknownLines }, null, 2)}\n`,
     );
     return EXIT.ok;
   }
@@ -165,6 +166,12 @@ function render(
     }
     const playground = options.link(e.playground);
     if (playground) lines.push(`  ${paint('dim', `See it happen: ${playground}`)}`);
+    for (const candidate of e.candidates ?? [])
+      lines.push(`  ${paint('dim', `It may be ${candidate.title}: ${options.link(candidate.playground)}`)}`);
+    if (e.withCredentials)
+      lines.push(
+        `  ${paint('dim', `With credentials it would be refused (${e.withCredentials}): ${options.link(playgroundFields(e.withCredentials, {}))}`)}`,
+      );
     for (const risk of e.risks) lines.push(`  ${paint('yellow', 'risk:')} ${risk.text}`);
     for (const basis of e.restsOn) lines.push(`  ${paint('dim', `rests on: ${basis}`)}`);
     for (const unknown of e.unknowns) lines.push(`  ${paint('dim', `cannot tell: ${unknown}`)}`);

@@ -1,7 +1,7 @@
 // The Explain page: evidence in (pasted, or a file), explanations out. The reading happens in a
 // worker (workers/read-evidence.ts), so a large HAR never freezes the page; nothing the user
 // gives is sent anywhere: the worker and this module make no request with it.
-import { STACKS, STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
+import { playgroundFields, STACKS, STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
 import type { Explanation } from '@origin-lab/cors-rules/explain';
 import { byId, h } from '../frame/dom.js';
 import { setupPage } from '../page/setup-page.js';
@@ -126,6 +126,31 @@ function card(explanation: Explanation, stack: Stack | null, index: number): HTM
         )
       : null,
     link ? h('p', {}, h('a', { href: link }, 'See the same refusal happen in the playground')) : null,
+    explanation.candidates
+      ? h(
+          'p',
+          { class: 'candidates' },
+          'The message fits each of these; see each happen in the playground: ',
+          ...explanation.candidates.flatMap((candidate, i) => [
+            i > 0 ? '; ' : '',
+            h('a', { href: playgroundHref(candidate.playground)! }, candidate.title),
+          ]),
+          '.',
+        )
+      : null,
+    explanation.withCredentials
+      ? h(
+          'p',
+          { class: 'with-credentials' },
+          'With credentials it would be refused: ',
+          h(
+            'a',
+            { href: playgroundHref(playgroundFields(explanation.withCredentials, {}))! },
+            'see that in the playground',
+          ),
+          '.',
+        )
+      : null,
     ...explanation.risks.map((risk) => h('p', { class: 'risk' }, h('strong', {}, 'Risk: '), risk.text)),
     explanation.restsOn.length + explanation.unknowns.length > 0
       ? h(
