@@ -60,16 +60,23 @@ export async function devtoolsRecorder(
   return { har: () => JSON.stringify(devtoolsHar(events)), sent: () => sentOnWire(events) };
 }
 
-function sentOnWire(events: CdpEvent[]): SentRequest[] {
+/** Each request's network events by request id, each event's params under its name (requestWillBeSent, ...). */
+function byRequest(events: CdpEvent[]): Map<string, Partial<Record<string, any>>> {
   const byId = new Map<string, Partial<Record<string, any>>>();
-  const wireOrder: string[] = [];
   for (const { method, params } of events) {
     if (!method.startsWith('Network.')) continue;
     const seen = byId.get(params.requestId) ?? {};
     seen[method.slice('Network.'.length)] = params;
     byId.set(params.requestId, seen);
-    if (method === 'Network.requestWillBeSentExtraInfo') wireOrder.push(params.requestId);
   }
+  return byId;
+}
+
+function sentOnWire(events: CdpEvent[]): SentRequest[] {
+  const byId = byRequest(events);
+  const wireOrder = events
+    .filter(({ method }) => method === 'Network.requestWillBeSentExtraInfo')
+    .map(({ params }) => params.requestId as string);
   return wireOrder.flatMap((id) => {
     const seen = byId.get(id)!;
     if (!seen.requestWillBeSent) return [];
@@ -93,14 +100,7 @@ function sentOnWire(events: CdpEvent[]): SentRequest[] {
  */
 function devtoolsHar(events: CdpEvent[]): { log: { entries: unknown[] } } {
   const har = harFromMessages(events, { includeResourcesFromDiskCache: true }) as { log: { entries: unknown[] } };
-  const byId = new Map<string, Partial<Record<string, any>>>();
-  for (const { method, params } of events) {
-    if (!method.startsWith('Network.')) continue;
-    const seen = byId.get(params.requestId) ?? {};
-    seen[method.slice('Network.'.length)] = params;
-    byId.set(params.requestId, seen);
-  }
-  for (const seen of byId.values()) {
+  for (const seen of byRequest(events).values()) {
     const failed = seen.loadingFailed;
     const sent = seen.requestWillBeSent;
     if (!failed || !sent) continue;

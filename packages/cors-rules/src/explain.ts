@@ -140,7 +140,7 @@ function explainReading(reading: ConsoleReading, index: number): Explanation {
       rule: null,
       step: preflightOnly ? 'CORS-preflight fetch' : null,
       text: unspecifiedText(reading, candidates, preflightOnly),
-      reachedServer: reading.preflight === true ? false : null,
+      reachedServer: reading.preflight === true || preflightOnly ? false : null,
       fix: null,
       playground: null,
       candidates: candidates.map((rule) => ({
@@ -419,7 +419,6 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
 
   if (exchange.originFrom === 'referer')
     restsOn.push('the page’s origin as its Referer shows it (the recorder kept no Origin header for this request)');
-  // A recorder that saw no answer: a network error, or a read Chromium refused (it keeps no headers then).
   // An answer recorded without a single header: the recorder kept none of it (Chromium's does so
   // for an opaque answer, a no-cors request's), which is no evidence about CORS headers either way.
   const headerless =
@@ -444,6 +443,7 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
       ],
       sequence: [],
     };
+  // A recorder that saw no answer: a network error, or a read Chromium refused (it keeps no headers then).
   if (exchange.answer?.failed && !exchange.preflight?.answer?.failed && !preflightAnswer) {
     const error = exchange.answer.error ?? '';
     const notCors =
