@@ -42,7 +42,14 @@ export const MAX_EVIDENCE_CHARS = 50 * 1024 * 1024;
 
 export class EvidenceError extends Error {}
 
-const lowerHeaders = (list: unknown): Record<string, string> => {
+/**
+ * Headers by lower-case name, a repeated one joined with ", " as Fetch combines them. For a
+ * request (of: 'request') a repeat with the same value is one header: a recorder that merges two
+ * views of one request (chrome-har: the provisional headers and the ones sent) lists it twice. An
+ * answer's repeat is kept: two identical Access-Control-Allow-Origin lines are a real mistake
+ * (the app and a proxy both adding it), which the CORS check refuses.
+ */
+const lowerHeaders = (list: unknown, of: 'request' | 'answer'): Record<string, string> => {
   const headers: Record<string, string> = {};
   if (!Array.isArray(list)) return headers;
   for (const item of list) {
@@ -52,10 +59,8 @@ const lowerHeaders = (list: unknown): Record<string, string> => {
     const key = name.toLowerCase();
     // HTTP/2 pseudo-headers (:authority, :method) are not headers of the exchange.
     if (key.startsWith(':')) continue;
-    // A recorder that merges two views of one request (chrome-har: the provisional headers and the
-    // ones sent) repeats a header with the same value: that is one header, not a list.
     if (headers[key] === undefined) headers[key] = value;
-    else if (!headers[key].split(', ').includes(value)) headers[key] = `${headers[key]}, ${value}`;
+    else if (of === 'answer' || !headers[key].split(', ').includes(value)) headers[key] = `${headers[key]}, ${value}`;
   }
   return headers;
 };
@@ -97,7 +102,7 @@ export function readHar(text: string): RecordedExchange[] {
     const recorded: RecordedRequest = {
       method: request.method,
       url: request.url,
-      headers: lowerHeaders(request.headers),
+      headers: lowerHeaders(request.headers, 'request'),
     };
     const status = typeof response?.status === 'number' ? response.status : 0;
     const error =
@@ -113,43 +118,56 @@ export function readHar(text: string): RecordedExchange[] {
     const answer: RecordedAnswer | null = response
       ? {
           status,
-          headers: lowerHeaders(response.headers),
+          headers: lowerHeaders(response.headers, 'answer'),
           failed: status <= 0,
           ...(error !== undefined && { error }),
         }
       : null;
     return [{ index, request: recorded, answer }];
   });
-  // The preflights by what they ask for: a request's is the one for its URL, Origin and method
-  // nearest before it, else the first after it (a recorder that orders by the time an answer
-  // came, as chrome-har does, can list a request before its own preflight).
-  const preflightsFor = new Map<string, number[]>();
-  const askKey = (url: string, origin: string, method: string) => `${method} ${origin} ${url}`;
-  for (const item of read)
-    if (isPreflightRequest(item.request) && item.request.headers.origin) {
-      const key = askKey(
-        item.request.url,
-        item.request.headers.origin,
-        item.request.headers['access-control-request-method']!,
-      );
-      preflightsFor.set(key, [...(preflightsFor.get(key) ?? []), item.index]);
-    }
-  const byIndex = new Map(read.map((item) => [item.index, item]));
-  const exchanges: RecordedExchange[] = [];
-  const usedPreflights = new Set<number>();
-  for (const item of read) {
+  // Each cross-origin request (not a preflight) with the origin it came from.
+  const requests = read.flatMap((item) => {
     // Chromium's recorder keeps only the provisional headers of a request that failed: no Origin,
     // but its Referer names the page (unless a referrer policy cut it), whose origin sent it.
     const referer = item.request.headers.referer;
     const origin = item.request.headers.origin ?? (referer ? originOf(referer) : null);
     const target = originOf(item.request.url);
-    if (origin === null || target === null || origin === target) continue;
-    if (isPreflightRequest(item.request)) continue;
-    const unused = (preflightsFor.get(askKey(item.request.url, origin, item.request.method)) ?? []).filter(
-      (index) => !usedPreflights.has(index),
-    );
-    const before = unused.filter((index) => index < item.index);
-    const preflightIndex = before.length > 0 ? before[before.length - 1] : unused[0];
+    if (origin === null || target === null || origin === target || isPreflightRequest(item.request)) return [];
+    return [{ item, origin }];
+  });
+  // A request and its preflight ask for the same URL, Origin and method, and recorders list the
+  // pair next to each other in one order or the other: Firefox's DevTools the preflight first;
+  // chrome-har, which orders by when a request was announced, the request first. A HAR whose
+  // sequences for one such key end with a preflight lists requests first; otherwise preflights
+  // come first. A request's preflight is then its neighbour on that side, if it is a preflight (a
+  // request whose preflight was cached has a request there, or nothing).
+  const keyOf = (url: string, origin: string, method: string) => `${method} ${origin} ${url}`;
+  const sequences = new Map<string, { index: number; preflight: boolean }[]>();
+  const add = (key: string, index: number, preflight: boolean) =>
+    sequences.set(key, [...(sequences.get(key) ?? []), { index, preflight }]);
+  for (const item of read)
+    if (isPreflightRequest(item.request) && item.request.headers.origin)
+      add(
+        keyOf(item.request.url, item.request.headers.origin, item.request.headers['access-control-request-method']!),
+        item.index,
+        true,
+      );
+  for (const { item, origin } of requests) add(keyOf(item.request.url, origin, item.request.method), item.index, false);
+  const ordered = [...sequences.values()].map((sequence) => sequence.sort((a, b) => a.index - b.index));
+  const requestFirst =
+    ordered.some((sequence) => !sequence[0]!.preflight && sequence[sequence.length - 1]!.preflight) &&
+    !ordered.some((sequence) => sequence[0]!.preflight);
+  const preflightOf = new Map<number, number>();
+  for (const sequence of ordered)
+    sequence.forEach((step, at) => {
+      const neighbour = sequence[requestFirst ? at + 1 : at - 1];
+      if (!step.preflight && neighbour?.preflight) preflightOf.set(step.index, neighbour.index);
+    });
+  const byIndex = new Map(read.map((item) => [item.index, item]));
+  const exchanges: RecordedExchange[] = [];
+  const usedPreflights = new Set<number>();
+  for (const { item, origin } of requests) {
+    const preflightIndex = preflightOf.get(item.index);
     const preflight = preflightIndex === undefined ? undefined : byIndex.get(preflightIndex);
     if (preflight) usedPreflights.add(preflight.index);
     exchanges.push({

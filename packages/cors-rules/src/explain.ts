@@ -207,6 +207,10 @@ function explainReading(reading: ConsoleReading, index: number): Explanation {
   };
 }
 
+/** A recorder's error for a request that got no answer at all: DNS, connection, certificate, reset. */
+const NETWORK_ERROR =
+  /CERT|SSL|NAME_NOT_RESOLVED|CONNECTION_(REFUSED|RESET|CLOSED|ABORTED)|ADDRESS_UNREACHABLE|TIMED_OUT|EMPTY_RESPONSE|NS_ERROR_(CONNECTION|UNKNOWN_HOST|NET)/i;
+
 /** Each rule in a few words, as a candidate is named to people. */
 export const RULE_TITLE: Record<RefusalRule, string> = {
   'no-allow-origin': 'no Access-Control-Allow-Origin',
@@ -444,12 +448,11 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
       sequence: [],
     };
   // A recorder that saw no answer: a network error, or a read Chromium refused (it keeps no headers then).
-  if (exchange.answer?.failed && !exchange.preflight?.answer?.failed && !preflightAnswer) {
-    const error = exchange.answer.error ?? '';
-    const notCors =
-      /CERT|SSL|NAME_NOT_RESOLVED|CONNECTION_REFUSED|ADDRESS_UNREACHABLE|TIMED_OUT|NS_ERROR_(CONNECTION|UNKNOWN_HOST|NET)/i.test(
-        error,
-      );
+  const noAnswer = exchange.answer?.failed ? (exchange.answer.error ?? '') : null;
+  // (After a preflight that passed, only a network error: a refused request after it is read below.)
+  if (noAnswer !== null && !exchange.preflight?.answer?.failed && (!preflightAnswer || NETWORK_ERROR.test(noAnswer))) {
+    const error = noAnswer;
+    const notCors = NETWORK_ERROR.test(error);
     return {
       ...base,
       verdict: notCors ? 'not-cors' : 'unknown',
@@ -457,7 +460,7 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
       step: null,
       text: notCors
         ? `Not CORS: the request got no answer (${error}): a DNS, connection or certificate failure, which the page sees as the same TypeError.`
-        : `${evidence} recorded the request with no answer (${error || `status ${exchange.answer.status}`}): Chromium records a read it refused so, without the answer’s headers, so the rule cannot be read from it.`,
+        : `${evidence} recorded the request with no answer (${error || `status ${exchange.answer!.status}`}): Chromium records a read it refused so, without the answer’s headers, so the rule cannot be read from it.`,
       reachedServer: notCors ? false : null,
       fix: null,
       playground: null,
@@ -503,8 +506,13 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
   // The recorder says the read failed (DevTools keeps the answer and the error), yet without
   // credentials every check passes: only credentials explain it, so they were sent (the export
   // stripped the cookie, or the page sent none but asked for them).
+  const failure = exchange.answer?.error;
   const credentialsInferred =
-    !withoutThem && !credentialsKnown && exchange.answer?.error !== undefined && withCredentials !== null;
+    !withoutThem &&
+    !credentialsKnown &&
+    failure !== undefined &&
+    !NETWORK_ERROR.test(failure) &&
+    withCredentials !== null;
   const refusal = credentialsInferred ? withCredentials : withoutThem;
   if (credentialsInferred)
     restsOn.push(

@@ -189,6 +189,42 @@ describe('reading a HAR', () => {
     ]);
   });
 
+  it('an answer that repeats Access-Control-Allow-Origin holds a list, which the CORS check refuses', () => {
+    const allow = header('Access-Control-Allow-Origin', PAGE);
+    const text = harOf(
+      entry(
+        { method: 'GET', url: `${API}/1`, headers: [header('Origin', PAGE)] },
+        { status: 200, headers: [allow, allow] },
+      ),
+    );
+    expect(readEvidence(text).explanations[0]).toMatchObject({ verdict: 'refused', rule: 'allow-origin-list' });
+  });
+
+  it('pairs each request with its own preflight, whichever the recorder lists first, and none with a cached one', () => {
+    const origin = header('Origin', PAGE);
+    const ask = header('Access-Control-Request-Method', 'PUT');
+    const allowed = [header('Access-Control-Allow-Origin', PAGE), header('Access-Control-Allow-Methods', 'PUT')];
+    const preflight = (status: number) =>
+      entry({ method: 'OPTIONS', url: API, headers: [origin, ask] }, { status, headers: allowed });
+    const put = entry({ method: 'PUT', url: API, headers: [origin] }, { status: 200, headers: allowed.slice(0, 1) });
+    const verdicts = (...entries: object[]) =>
+      readEvidence(harOf(...entries))
+        .explanations.sort((a, b) => a.index - b.index)
+        .map((e) => [e.index, e.verdict, e.rule]);
+    // Preflight first (Firefox's DevTools): the second PUT's preflight was cached; the third's failed.
+    expect(verdicts(preflight(204), put, put, preflight(500), put)).toEqual([
+      [1, 'readable', null],
+      [2, 'readable', null],
+      [4, 'refused', 'preflight-status'],
+    ]);
+    // Request first (chrome-har): the same, each preflight listed after its request.
+    expect(verdicts(put, preflight(204), put, put, preflight(500))).toEqual([
+      [0, 'readable', null],
+      [2, 'readable', null],
+      [3, 'refused', 'preflight-status'],
+    ]);
+  });
+
   it('credentials the recorder does not show, but its failure does, are inferred and said so', () => {
     // DevTools keeps the answer of a read it refused, and the error.
     const text = harOf(
@@ -200,6 +236,24 @@ describe('reading a HAR', () => {
     const [explanation] = readEvidence(text).explanations;
     expect(explanation).toMatchObject({ verdict: 'refused', rule: 'wildcard-with-credentials' });
     expect(explanation!.restsOn.join(' ')).toContain('credentials, inferred');
+  });
+
+  it('a request whose connection failed after its preflight passed is a network failure, not credentials', () => {
+    const origin = header('Origin', PAGE);
+    const text = harOf(
+      entry(
+        { method: 'OPTIONS', url: API, headers: [origin, header('Access-Control-Request-Method', 'PUT')] },
+        {
+          status: 204,
+          headers: [header('Access-Control-Allow-Origin', '*'), header('Access-Control-Allow-Methods', 'PUT')],
+        },
+      ),
+      entry(
+        { method: 'PUT', url: API, headers: [origin] },
+        { status: 0, headers: [], _error: 'net::ERR_CONNECTION_RESET' },
+      ),
+    );
+    expect(readEvidence(text).explanations[0]).toMatchObject({ verdict: 'not-cors', rule: 'network' });
   });
 
   it('without credentials in the evidence, a read that only credentials would refuse names that rule', () => {

@@ -22,6 +22,9 @@ export function readWebKitConsoleLine(line: string): WebKitConsoleLine | null {
   return { source: match[1] ?? '', level: match[2] as WebKitConsoleLine['level'], text: match[3]! };
 }
 
+/** How long a start may take to show its display before the next one goes ahead anyway. */
+const STARTED_MS = 10_000;
+
 /**
  * What WebKit prints to its console while a page runs, up to the line that matches until, or
  * until timeoutMs have passed (then it fails, naming what it saw). Classic WebDriver tells a
@@ -34,35 +37,55 @@ export async function webkitConsole(
   url: string,
   { until, timeoutMs }: { until: RegExp; timeoutMs: number },
 ): Promise<WebKitConsoleLine[]> {
-  const group = await oneAtATime(() =>
-    Promise.resolve(DisplayGroup.start(miniBrowser, ['--enable-write-console-messages-to-stdout=TRUE', url])),
-  );
   const lines: WebKitConsoleLine[] = [];
+  let seen: (() => void) | undefined;
+  let shown = false;
+  // Started one at a time, like the driver: the next start waits until this one has its display
+  // (its first line on stderr, or its exit, or STARTED_MS). Every line is kept from the start.
+  const group = await oneAtATime(async () => {
+    const started = DisplayGroup.start(miniBrowser, ['--enable-write-console-messages-to-stdout=TRUE', url]);
+    let first: () => void = () => undefined;
+    const displayed = new Promise<void>((resolve) => (first = resolve));
+    started.onLine((raw) => {
+      first();
+      const line = readWebKitConsoleLine(raw);
+      if (!line) return;
+      lines.push(line);
+      if (until.test(line.text)) {
+        shown = true;
+        seen?.();
+      }
+    });
+    const timer = setTimeout(first, STARTED_MS);
+    const exitCheck = setInterval(() => started.exited() && first(), 100);
+    await displayed;
+    clearTimeout(timer);
+    clearInterval(exitCheck);
+    return started;
+  });
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(
-          new Error(
-            `WebKit's console showed nothing matching ${until} within ${timeoutMs} ms of opening ${url}; it printed:\n${group.lastOutput()}`,
-          ),
-        );
-      }, timeoutMs);
-      const exitCheck = setInterval(() => {
-        if (!group.exited()) return;
+      const finish = (err?: Error) => {
         clearTimeout(timer);
         clearInterval(exitCheck);
-        reject(new Error(`MiniBrowser exited before ${until} showed in its console:\n${group.lastOutput()}`));
+        if (err) reject(err);
+        else resolve();
+      };
+      const timer = setTimeout(
+        () =>
+          finish(
+            new Error(
+              `WebKit's console showed nothing matching ${until} within ${timeoutMs} ms of opening ${url}; it printed:\n${group.lastOutput()}`,
+            ),
+          ),
+        timeoutMs,
+      );
+      const exitCheck = setInterval(() => {
+        if (group.exited())
+          finish(new Error(`MiniBrowser exited before ${until} showed in its console:\n${group.lastOutput()}`));
       }, 200);
-      group.onLine((raw) => {
-        const line = readWebKitConsoleLine(raw);
-        if (!line) return;
-        lines.push(line);
-        if (until.test(line.text)) {
-          clearTimeout(timer);
-          clearInterval(exitCheck);
-          resolve();
-        }
-      });
+      seen = () => finish();
+      if (shown) finish();
     });
   } finally {
     await group.stop();

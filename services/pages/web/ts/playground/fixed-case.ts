@@ -15,11 +15,15 @@ export function fixedCase(
   const fixed = new URLSearchParams(fields);
   const prefix = refusal.stage === 'preflight' && fields.get(SPLIT_FIELD) === 'on' ? PREFLIGHT_PREFIX : '';
   const field = (name: string) => `${prefix}${name}`;
-  /** A list field with names added (and * taken out: it is what failed with credentials). */
-  const adding = (name: string, names: readonly string[]) => {
+  /**
+   * A list field with names added (and * taken out: it is what failed with credentials). Methods
+   * compare byte for byte, header names whatever their case.
+   */
+  const adding = (name: 'allow-methods' | 'allow-headers', names: readonly string[]) => {
+    const same = name === 'allow-methods' ? (a: string) => a : (a: string) => a.toLowerCase();
     const listed = headerList(fixed.get(field(name)) ?? '').filter((item) => item !== '*');
-    const lower = listed.map((item) => item.toLowerCase());
-    fixed.set(field(name), [...listed, ...names.filter((item) => !lower.includes(item.toLowerCase()))].join(', '));
+    const known = listed.map(same);
+    fixed.set(field(name), [...listed, ...names.filter((item) => !known.includes(same(item)))].join(', '));
   };
   switch (refusal.rule) {
     case 'no-allow-origin':
