@@ -141,35 +141,32 @@ export function readHar(text: string): RecordedExchange[] {
   // sequences for one such key end with a preflight lists requests first; otherwise preflights
   // come first. A request's preflight is then its neighbour on that side, if it is a preflight (a
   // request whose preflight was cached has a request there, or nothing).
+  type Read = (typeof read)[number];
   const keyOf = (url: string, origin: string, method: string) => `${method} ${origin} ${url}`;
-  const sequences = new Map<string, { index: number; preflight: boolean }[]>();
-  const add = (key: string, index: number, preflight: boolean) =>
-    sequences.set(key, [...(sequences.get(key) ?? []), { index, preflight }]);
+  const sequences = new Map<string, Read[]>();
+  const add = (key: string, item: Read) => sequences.set(key, [...(sequences.get(key) ?? []), item]);
   for (const item of read)
     if (isPreflightRequest(item.request) && item.request.headers.origin)
       add(
         keyOf(item.request.url, item.request.headers.origin, item.request.headers['access-control-request-method']!),
-        item.index,
-        true,
+        item,
       );
-  for (const { item, origin } of requests) add(keyOf(item.request.url, origin, item.request.method), item.index, false);
+  for (const { item, origin } of requests) add(keyOf(item.request.url, origin, item.request.method), item);
+  const isPreflight = (item: Read | undefined) => item !== undefined && isPreflightRequest(item.request);
   const ordered = [...sequences.values()].map((sequence) => sequence.sort((a, b) => a.index - b.index));
   const requestFirst =
-    ordered.some((sequence) => !sequence[0]!.preflight && sequence[sequence.length - 1]!.preflight) &&
-    !ordered.some((sequence) => sequence[0]!.preflight);
-  const preflightOf = new Map<number, number>();
+    ordered.some((sequence) => !isPreflight(sequence[0]) && isPreflight(sequence[sequence.length - 1])) &&
+    !ordered.some((sequence) => isPreflight(sequence[0]));
+  const preflightOf = new Map<Read, Read>();
   for (const sequence of ordered)
-    sequence.forEach((step, at) => {
+    sequence.forEach((item, at) => {
       const neighbour = sequence[requestFirst ? at + 1 : at - 1];
-      if (!step.preflight && neighbour?.preflight) preflightOf.set(step.index, neighbour.index);
+      if (!isPreflight(item) && isPreflight(neighbour)) preflightOf.set(item, neighbour!);
     });
-  const byIndex = new Map(read.map((item) => [item.index, item]));
+  const usedPreflights = new Set(preflightOf.values());
   const exchanges: RecordedExchange[] = [];
-  const usedPreflights = new Set<number>();
   for (const { item, origin } of requests) {
-    const preflightIndex = preflightOf.get(item.index);
-    const preflight = preflightIndex === undefined ? undefined : byIndex.get(preflightIndex);
-    if (preflight) usedPreflights.add(preflight.index);
+    const preflight = preflightOf.get(item);
     exchanges.push({
       source: 'har',
       index: item.index,
@@ -183,7 +180,7 @@ export function readHar(text: string): RecordedExchange[] {
   }
   // A preflight that no request followed: the request never left (the preflight failed).
   for (const item of read)
-    if (isPreflightRequest(item.request) && !usedPreflights.has(item.index) && item.request.headers.origin)
+    if (isPreflightRequest(item.request) && !usedPreflights.has(item) && item.request.headers.origin)
       exchanges.push({
         source: 'har',
         index: item.index,

@@ -1,4 +1,4 @@
-import type { RefusalRule } from './refusal.js';
+import type { Refusal, RefusalRule } from './refusal.js';
 
 /**
  * The fix for a CORS problem in the server's own stack: the option to change, per framework. One
@@ -234,3 +234,15 @@ export const FIX_FOR_REFUSAL = {
   'preflight-status': 'preflight-ok',
   'preflight-redirect': 'preflight-no-redirect',
 } as const satisfies Record<RefusalRule, FixTopic>;
+
+/**
+ * The fix for one refusal of the shared rules, written for the page's origin, the request's
+ * method and what the preflight did not allow (the playground's and every page's Why).
+ */
+export function fixForRefusal(refusal: Pick<Refusal, 'rule' | 'asked'>, origin: string, method: string): Fix {
+  return fixFor(FIX_FOR_REFUSAL[refusal.rule], {
+    origins: [origin],
+    method,
+    ...(refusal.asked !== undefined && { header: refusal.asked }),
+  });
+}

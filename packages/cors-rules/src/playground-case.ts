@@ -73,6 +73,12 @@ export function playgroundFields(kind: RefusalRule | RiskKind, detail: CaseDetai
  * fragment its fields sorted by name, as the playground writes a shared link.
  */
 export function playgroundLink(base: string, kind: RefusalRule | RiskKind, detail: CaseDetail = {}): string {
-  const fields = Object.entries(playgroundFields(kind, detail)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `${base.replace(/\/+$/, '')}/playground.html#${new URLSearchParams(fields).toString()}`;
+  return `${base.replace(/\/+$/, '')}/playground.html#${playgroundFragment(playgroundFields(kind, detail))}`;
+}
+
+/** A case's fields as the playground's fragment: sorted by name, as the playground writes a shared link. */
+export function playgroundFragment(fields: Record<string, string> | URLSearchParams): string {
+  const sorted = new URLSearchParams(fields);
+  sorted.sort();
+  return sorted.toString();
 }

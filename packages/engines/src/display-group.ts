@@ -121,3 +121,18 @@ export class DisplayGroup {
     }
   }
 }
+
+let starting: Promise<void> = Promise.resolve();
+/**
+ * Runs start after every start before it in this process has ended, well or not: `xvfb-run -a`
+ * picks the first display without a lock file, and groups started at once picked the same one
+ * (measured: "cannot open display"). Each start resolves once its group has its display.
+ */
+export function oneAtATime<T>(start: () => Promise<T>): Promise<T> {
+  const started = starting.then(start);
+  starting = started.then(
+    () => undefined,
+    () => undefined,
+  );
+  return started;
+}

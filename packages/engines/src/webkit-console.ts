@@ -1,6 +1,5 @@
 import { miniBrowser } from './browsers.js';
-import { DisplayGroup } from './display-group.js';
-import { oneAtATime } from './webkit-driver.js';
+import { DisplayGroup, oneAtATime } from './display-group.js';
 
 /** One line of WebKit's console, as its Web Inspector shows it. */
 export interface WebKitConsoleLine {

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { webkitDriver } from './browsers.js';
-import { DisplayGroup } from './display-group.js';
+import { DisplayGroup, oneAtATime } from './display-group.js';
 
 /** Every wait here is bounded: this is the bound (stopping is display-group.ts's). */
 const DRIVER_READY_MS = 20_000;
@@ -66,17 +66,6 @@ export class DriverGroup {
   stop(): Promise<void> {
     return this.group.stop();
   }
-}
-
-let starting: Promise<void> = Promise.resolve();
-/** Runs start after every start before it in this process has ended, well or not (see DriverGroup.start). */
-export function oneAtATime<T>(start: () => Promise<T>): Promise<T> {
-  const started = starting.then(start);
-  starting = started.then(
-    () => undefined,
-    () => undefined,
-  );
-  return started;
 }
 
 export function freePort(): Promise<number> {

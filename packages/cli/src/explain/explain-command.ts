@@ -8,6 +8,7 @@ import {
   EvidenceError,
   MAX_EVIDENCE_CHARS,
   playgroundFields,
+  playgroundFragment,
   readEvidence,
   STACKS,
   STACK_NAMES,
@@ -107,9 +108,7 @@ export async function explainCommand(argv: readonly string[], io: CommandIO): Pr
     throw err;
   }
   const link = (fields: Record<string, string> | null) =>
-    fields
-      ? `${lab}/playground.html#${new URLSearchParams(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : 1))).toString()}`
-      : null;
+    fields ? `${lab}/playground.html#${playgroundFragment(fields)}` : null;
   if (values.json === true) {
     io.stdout.write(
       `${JSON.stringify({ kind: read.kind, explanations: read.explanations.map((e) => ({ ...e, playgroundLink: link(e.playground), ...(e.candidates && { candidates: e.candidates.map((c) => ({ ...c, playgroundLink: link(c.playground) })) }) })), unknownLines: read.unknownLines }, null, 2)}\n`,

@@ -3,7 +3,7 @@ import { byId, h } from '../frame/dom.js';
 import type { ServerEvidence } from '../probes/journal.js';
 import { onlyOverSafelistedTotal, unsafeHeaderNames, type Prediction } from '@origin-lab/cors-rules';
 import type { EngineFamily } from '@origin-lab/cors-rules';
-import { FIX_FOR_REFUSAL, fixFor } from '@origin-lab/cors-rules/advice';
+import { fixForRefusal } from '@origin-lab/cors-rules/advice';
 import { fixedCase } from './fixed-case.js';
 import { explain } from '../server-view/why-refused.js';
 import { EXTRA_HEADER_NAME, type CasePlan } from './plan-case.js';
@@ -161,12 +161,7 @@ export function showVerdict(page: { origin: string; engine: EngineFamily }, run:
   // (A no-cors answer is opaque whatever its headers: there is nothing for the server to fix.)
   if (!observed.readable && refusal && planned.mode === 'cors') {
     const unsafe = unsafeHeaderNames(planned.headers);
-    const refusedHeader = refusal.rule === 'method-not-allowed' ? undefined : refusal.asked;
-    const fix = fixFor(FIX_FOR_REFUSAL[refusal.rule], {
-      origins: [page.origin],
-      method: planned.method,
-      ...(refusedHeader && { header: refusedHeader }),
-    });
+    const fix = fixForRefusal(refusal, page.origin, planned.method);
     const fixed = plan.fragmentOf(fixedCase(plan.fields, refusal, { method: planned.method, headers: unsafe }));
     why.append(
       h('br'),
