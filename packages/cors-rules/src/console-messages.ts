@@ -17,6 +17,8 @@ export type NotCorsRule =
   | 'network'
   | 'scheme'
   | 'redirect-credentials'
+  /** A redirect the request's redirect mode ('error') does not let it follow. */
+  | 'redirect-mode'
   | 'cors-disabled'
   /** A request the evidence shows in no-cors mode (Sec-Fetch-Mode): its answer is opaque, whatever its headers. */
   | 'no-cors-mode'
@@ -253,9 +255,18 @@ const WEBKIT_REASONS: Pattern[] = [
   },
   {
     engine: 'webkit',
+    pattern:
+      /Cross-origin redirection to \S+ denied by Cross-Origin Resource Sharing policy: redirection URL (\S+) has credentials/,
+    rule: 'redirect-credentials',
+    value: 1,
+  },
+  {
+    engine: 'webkit',
     pattern: /Cross-origin redirection to (\S+) denied by Cross-Origin Resource Sharing policy/,
     rule: 'unspecified',
   },
+  // fetch's redirect: 'error' (measured, the playground's redirect-error).
+  { engine: 'webkit', pattern: /Not allowed to follow a redirection while loading (\S+)/, rule: 'redirect-mode' },
 ];
 
 const CHROMIUM_LINE =
@@ -357,7 +368,7 @@ function match(
  */
 export function splitConsoleText(text: string): string[] {
   const starts =
-    /^(Access to (fetch|XMLHttpRequest) at |Cross-Origin Request (Blocked|Warning):|Mixed Content:|Origin \S+ is not allowed|Fetch API cannot load|XMLHttpRequest cannot load|Preflight response is not successful|Request header field |Method \S+ is not allowed|Cannot use wildcard|Credentials flag is true|Access-Control-Allow-Origin cannot contain|Cross-origin redirection to|\[Error\]|\[Warning\])/;
+    /^(Access to (fetch|XMLHttpRequest) at |Cross-Origin Request (Blocked|Warning):|Mixed Content:|Origin \S+ is not allowed|Fetch API cannot load|XMLHttpRequest cannot load|Preflight response is not successful|Request header field |Method \S+ is not allowed|Cannot use wildcard|Credentials flag is true|Access-Control-Allow-Origin cannot contain|Cross-origin redirection to|Not allowed to follow a redirection|\[Error\]|\[Warning\])/;
   const messages: string[] = [];
   for (const raw of text.split(/\r?\n/)) {
     // Safari's and WebKit's inspector prefix each line with [Error]; DevTools may end one with a file:line.
@@ -369,7 +380,7 @@ export function splitConsoleText(text: string): string[] {
     // WebKit prints its reason, then "Fetch API cannot load URL ...": one refusal, one message.
     const webkitSecondLine =
       /^(Fetch API|XMLHttpRequest) cannot load /.test(line) &&
-      /^(Origin \S+ is not allowed|Preflight response|Request header field|Method \S+ is not allowed|Cannot use wildcard|Credentials flag|Access-Control-Allow-Origin cannot)/.test(
+      /^(Origin \S+ is not allowed|Preflight response|Request header field|Method \S+ is not allowed|Cannot use wildcard|Credentials flag|Access-Control-Allow-Origin cannot|Cross-origin redirection to|Not allowed to follow a redirection)/.test(
         messages[messages.length - 1] ?? '',
       );
     if ((starts.test(line) && !webkitSecondLine) || messages.length === 0) messages.push(line);

@@ -35,6 +35,49 @@ export interface RecordedExchange {
   preflight: { request: RecordedRequest; answer: RecordedAnswer | null } | null;
   /** This exchange is itself a preflight with no request after it in the evidence. */
   isPreflight: boolean;
+  /**
+   * For a revalidation (a 304, or an answer to If-None-Match with the ETag it named): the answer the browser kept, which the 304 refreshes (the last earlier
+   * 2xx answer to the same method and URL in the evidence), or null when the evidence has none.
+   */
+  kept?: RecordedAnswer | null;
+}
+
+/**
+ * Each 304 given the answer it refreshes (HTTP caching, RFC 9111, 4.3.4): a browser that
+ * revalidates a kept answer and gets 304 hands the page the kept one, its headers updated with the
+ * 304's. A recorder lists the two exchanges apart; the kept one is the last earlier 2xx answer to
+ * the same method and URL.
+ */
+/**
+ * An answer of 304, or one a recorder lists with the kept answer's status (Chromium's show 200)
+ * yet the request's If-None-Match names its ETag: a server only says 304 to that.
+ */
+function isRevalidation({ request, answer }: RecordedExchange): boolean {
+  if (answer === null || answer.failed) return false;
+  if (answer.status === 304) return true;
+  const etag = answer.headers['etag'];
+  const asked = request.headers['if-none-match'];
+  return etag !== undefined && asked !== undefined && asked.split(',').some((tag) => tag.trim() === etag.trim());
+}
+
+export function withKeptAnswers(exchanges: readonly RecordedExchange[]): RecordedExchange[] {
+  const ordered = [...exchanges].sort((a, b) => a.index - b.index);
+  return exchanges.map((exchange) => {
+    if (!isRevalidation(exchange)) return exchange;
+    const kept = ordered
+      .filter(
+        (earlier) =>
+          earlier.index < exchange.index &&
+          earlier.request.url === exchange.request.url &&
+          earlier.request.method === exchange.request.method &&
+          earlier.answer !== null &&
+          !earlier.answer.failed &&
+          earlier.answer.status >= 200 &&
+          earlier.answer.status < 300,
+      )
+      .pop();
+    return { ...exchange, kept: kept?.answer ?? null };
+  });
 }
 
 /** The largest HAR read, in characters: a HAR of a long session is tens of megabytes. */

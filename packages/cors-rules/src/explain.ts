@@ -91,6 +91,8 @@ const NOT_CORS_TEXT: Record<string, string> = {
   scheme: 'Not CORS: the URL’s scheme is not http or https (a file:// page, a custom scheme).',
   'redirect-credentials':
     'Not CORS: a redirect to a URL with a username and password in it is refused for cross-origin requests.',
+  'redirect-mode':
+    "Not CORS: the server answered with a redirect, and the request was made with redirect: 'error', which refuses to follow any (with redirect: 'manual' the page gets an opaque redirect instead). Follow it (redirect: 'follow', the default) or call the final URL.",
   'cors-disabled': 'Not CORS: CORS is switched off in this browser (content.cors.disable).',
   'no-cors-mode':
     "Not CORS: the request went out in no-cors mode (Sec-Fetch-Mode: no-cors): an <img>, a <script> without crossorigin, or fetch with mode: 'no-cors'. The browser hands the page an opaque answer, whatever the server’s headers say, and sends only what needs no preflight. To read the answer, send it in cors mode (fetch’s default) and have the server allow the origin.",
@@ -350,7 +352,12 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
   const cookie = exchange.request.headers.cookie !== undefined;
   const authorization = exchange.request.headers.authorization !== undefined;
   const needsPreflight = exchange.preflight !== null || !['GET', 'HEAD', 'POST'].includes(method) || unsafe.length > 0;
-  const answer: Answer | undefined = exchange.answer && !exchange.answer.failed ? exchange.answer : undefined;
+  const recorded: Answer | undefined = exchange.answer && !exchange.answer.failed ? exchange.answer : undefined;
+  // A 304 refreshes a kept answer: the page reads that one, its headers updated with the 304's.
+  const answer: Answer | undefined =
+    recorded && exchange.kept
+      ? { status: exchange.kept.status, headers: { ...exchange.kept.headers, ...recorded.headers } }
+      : recorded;
   const preflightAnswer =
     exchange.preflight?.answer && !exchange.preflight.answer.failed ? exchange.preflight.answer : undefined;
   const restsOn: string[] = [];
@@ -421,6 +428,27 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
       sequence: [],
     };
 
+  if (recorded && exchange.kept === null)
+    return {
+      ...base,
+      verdict: 'unknown',
+      rule: null,
+      step: null,
+      text: `A 304: the browser revalidated an answer it kept, and hands the page that answer with its headers updated by the 304’s (HTTP caching). ${evidence} does not hold the kept answer, so its CORS headers cannot be read.`,
+      reachedServer: true,
+      fix: null,
+      playground: null,
+      risks: [],
+      restsOn: [`${evidence}’s record of the request`],
+      unknowns: [
+        'The kept answer: record from before the first request (a HAR of the whole session), or clear the cache and record again.',
+      ],
+      sequence: [],
+    };
+  if (recorded && exchange.kept)
+    restsOn.push(
+      'the answer the browser kept, as refreshed by the 304: its headers updated with the 304’s (HTTP caching, RFC 9111)',
+    );
   if (exchange.originFrom === 'referer')
     restsOn.push('the page’s origin as its Referer shows it (the recorder kept no Origin header for this request)');
   // An answer recorded without a single header: the recorder kept none of it (Chromium's does so
@@ -503,6 +531,49 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
   const withoutThem = refusalOf(request, policy);
   const withCredentials =
     !credentials && (answer || preflightAnswer) ? refusalOf({ ...request, credentials: true }, policy) : null;
+  // A redirect: the browser checks it like any answer, then follows its Location (Fetch, HTTP-redirect fetch).
+  const location = answer && answer.status >= 300 && answer.status < 400 ? answer.headers['location'] : undefined;
+  if (location !== undefined && !withoutThem) {
+    const next = URL.canParse(location, exchange.request.url) ? new URL(location, exchange.request.url) : null;
+    const stopped = exchange.answer?.error !== undefined;
+    const userinfo = next !== null && (next.username !== '' || next.password !== '');
+    if (stopped && userinfo)
+      return {
+        ...base,
+        verdict: 'not-cors',
+        rule: 'redirect-credentials',
+        step: null,
+        text: NOT_CORS_TEXT['redirect-credentials']!,
+        reachedServer: true,
+        fix: null,
+        playground: null,
+        risks: [],
+        restsOn: [...restsOn, `the redirect’s Location, which holds a user name and password`],
+        unknowns: [],
+        sequence: [],
+      };
+    return {
+      ...base,
+      verdict: stopped ? 'unknown' : 'readable',
+      rule: null,
+      step: null,
+      text: stopped
+        ? `A redirect (${answer!.status}) to ${location} that passes the CORS check, and the engine went no further: the request’s redirect mode stopped it ('error' rejects, 'manual' hands the page an opaque redirect), or the next answer was refused.`
+        : `A redirect (${answer!.status}) to ${location} that passes the CORS check: a browser that follows redirects (fetch’s default) sends the request on, and the checks apply again to the next answer.`,
+      reachedServer: true,
+      fix: null,
+      playground: null,
+      risks: [],
+      restsOn,
+      unknowns: [
+        ...unknowns,
+        stopped
+          ? 'Why the engine stopped: the request’s redirect mode is not in the evidence; the console says (“Not allowed to follow a redirection”, or a CORS message for the next URL).'
+          : 'Whether the page followed it: the request’s redirect mode is not in the evidence (“manual” and “error” stop at a redirect).',
+      ],
+      sequence: [],
+    };
+  }
   // The recorder says the read failed (DevTools keeps the answer and the error), yet without
   // credentials every check passes: only credentials explain it, so they were sent (the export
   // stripped the cookie, or the page sent none but asked for them).

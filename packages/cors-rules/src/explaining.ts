@@ -2,7 +2,7 @@
 // and explaining it with the rules. A third entry of the package: `explain` and the Explain page
 // load it, the other pages do not.
 import { splitConsoleText } from './console-messages.js';
-import { EvidenceError, looksLikeCurl, looksLikeHar, readCurl, readHar } from './evidence.js';
+import { EvidenceError, looksLikeCurl, looksLikeHar, readCurl, readHar, withKeptAnswers } from './evidence.js';
 import { explainExchange, explainMessage, type Explanation } from './explain.js';
 
 export * from './console-messages.js';
@@ -37,7 +37,7 @@ export function readEvidence(text: string, options: { origin?: string } = {}): R
   const sort = (explanations: Explanation[]) =>
     explanations.sort((a, b) => ORDER[a.verdict] - ORDER[b.verdict] || a.index - b.index);
   if (looksLikeHar(text)) {
-    const exchanges = readHar(text);
+    const exchanges = withKeptAnswers(readHar(text));
     if (exchanges.length === 0)
       throw new EvidenceError('the HAR holds no cross-origin request (none carries an Origin of another origin)');
     return {
@@ -52,7 +52,7 @@ export function readEvidence(text: string, options: { origin?: string } = {}): R
       'this JSON is not a HAR (no "log" with "entries"): export the whole HAR from the Network panel',
     );
   if (looksLikeCurl(text)) {
-    const exchanges = readCurl(text, options.origin ?? null);
+    const exchanges = withKeptAnswers(readCurl(text, options.origin ?? null));
     if (exchanges.length === 0) throw new EvidenceError('no request or answer in this curl output');
     return {
       kind: 'curl',

@@ -270,6 +270,89 @@ describe('reading a HAR', () => {
   });
 });
 
+describe('a HAR of redirects and revalidations', () => {
+  const get = (headers: object[], url = API) => ({ method: 'GET', url, headers: [header('Origin', PAGE), ...headers] });
+  const allowed = [header('Access-Control-Allow-Origin', PAGE), header('Vary', 'Origin')];
+
+  it('a redirect that passes the CORS check is a hop the browser follows, and the answer after it is judged on its own', () => {
+    const text = harOf(
+      entry(get([]), { status: 307, headers: [...allowed, header('Location', `${API}?next=1`)] }),
+      entry(
+        { method: 'GET', url: `${API}?next=1`, headers: [header('Origin', 'null')] },
+        { status: 200, headers: [header('Access-Control-Allow-Origin', 'null')] },
+      ),
+    );
+    const explained = readEvidence(text).explanations;
+    expect(explained.map(({ verdict, rule }) => [verdict, rule])).toEqual([
+      ['readable', null],
+      ['readable', null],
+    ]);
+    expect(explained[0]!.text).toMatch(/A redirect \(307\) to .*next=1 that passes the CORS check/);
+    expect(explained[0]!.unknowns.join(' ')).toMatch(/redirect mode/);
+  });
+
+  it('a redirect without Allow-Origin is refused like any answer', () => {
+    const text = harOf(entry(get([]), { status: 307, headers: [header('Location', `${API}?next=1`)] }));
+    expect(readEvidence(text).explanations[0]).toMatchObject({ verdict: 'refused', rule: 'no-allow-origin' });
+  });
+
+  it('a redirect the engine stopped at: a user name in its Location is named; otherwise the mode is what is missing', () => {
+    const stoppedAt = (location: string) =>
+      readEvidence(
+        harOf(
+          entry(get([]), {
+            status: 307,
+            headers: [...allowed, header('Location', location)],
+            _error: 'net::ERR_FAILED',
+          }),
+        ),
+      ).explanations[0];
+    expect(stoppedAt('https://user:secret@api.example.com/items')).toMatchObject({
+      verdict: 'not-cors',
+      rule: 'redirect-credentials',
+    });
+    // Not credentials: nothing about the answer asks for them, though the read failed.
+    const other = stoppedAt(`${API}?next=1`);
+    expect(other).toMatchObject({ verdict: 'unknown', rule: null });
+    expect(other!.text).toMatch(/redirect mode/);
+  });
+
+  it('a 304 is read as the kept answer, its headers updated with the 304’s (RFC 9111)', () => {
+    const etag = header('ETag', '"v1"');
+    const kept = entry(get([]), { status: 200, headers: [...allowed, etag] });
+    const revalidated = (headers: object[]) =>
+      readEvidence(
+        harOf(kept, entry(get([header('If-None-Match', '"v1"')]), { status: 304, headers: [etag, ...headers] })),
+      ).explanations.map(({ verdict, rule }) => [verdict, rule]);
+    expect(revalidated([])).toEqual([
+      ['readable', null],
+      ['readable', null],
+    ]);
+    expect(revalidated([header('Access-Control-Allow-Origin', 'https://elsewhere.example')])).toEqual([
+      ['refused', 'origin-mismatch'],
+      ['readable', null],
+    ]);
+  });
+
+  it('an answer to If-None-Match with the ETag it named is a revalidation, whatever status the recorder kept (Chromium: 200)', () => {
+    const etag = header('ETag', '"v1"');
+    const text = harOf(
+      entry(get([]), { status: 200, headers: [...allowed, etag] }),
+      entry(get([header('If-None-Match', '"v1"')]), { status: 200, headers: [etag] }),
+    );
+    expect(readEvidence(text).explanations.map(({ verdict }) => verdict)).toEqual(['readable', 'readable']);
+  });
+
+  it('a 304 without the kept answer in the evidence: cannot tell, and says what is missing', () => {
+    const text = harOf(
+      entry(get([header('If-None-Match', '"v1"')]), { status: 304, headers: [header('ETag', '"v1"')] }),
+    );
+    const [explained] = readEvidence(text).explanations;
+    expect(explained).toMatchObject({ verdict: 'unknown', rule: null });
+    expect(explained!.unknowns.join(' ')).toMatch(/kept answer/);
+  });
+});
+
 describe('reading curl’s output', () => {
   const verbose = [
     '*   Trying 203.0.113.5:443...',
