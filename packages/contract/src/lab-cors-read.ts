@@ -1,5 +1,6 @@
 import {
   LAB_ALLOW_ORIGINS,
+  LAB_AUTHS,
   LAB_COOKIES,
   LAB_DEFAULT_POLICY,
   LAB_DEFAULT_SCENARIO,
@@ -7,6 +8,7 @@ import {
   LAB_PASSING_PARAMETERS,
   LAB_POLICY_PARAMETERS,
   LAB_PREFLIGHT_STATUSES,
+  LAB_REVALIDATES,
   LAB_REQUEST_PREFIXES,
   LAB_SCENARIO_PARAMETERS,
   type LabCorsPolicy,
@@ -29,6 +31,8 @@ export interface LabLimits {
   listItems: number;
   /** Longest value of any one parameter. */
   valueChars: number;
+  /** The origins redirect-to may name: the api's configured origins. */
+  redirectOrigins: readonly string[];
 }
 
 /** Why a lab URL was refused: the api answers it as its 400 Error object. */
@@ -114,6 +118,12 @@ function readScenario(query: string, limits: LabLimits): LabCorsScenario {
     extraHeader: defaults.extraHeader,
     cookie: defaults.cookie,
     cookieSecure: defaults.cookieSecure,
+    cookiePartitioned: defaults.cookiePartitioned,
+    revalidate: defaults.revalidate,
+    auth: defaults.auth,
+    redirectTo: defaults.redirectTo,
+    redirectCors: defaults.redirectCors,
+    redirectUserinfo: defaults.redirectUserinfo,
   };
   const seen = new Set<string>();
 
@@ -146,6 +156,24 @@ function readScenario(query: string, limits: LabLimits): LabCorsScenario {
         break;
       case 'cookie-secure':
         scenario.cookieSecure = oneOf(name, raw, ['true', 'false']) === 'true';
+        break;
+      case 'cookie-partitioned':
+        scenario.cookiePartitioned = oneOf(name, raw, ['true', 'false']) === 'true';
+        break;
+      case 'revalidate':
+        scenario.revalidate = oneOf(name, raw, LAB_REVALIDATES);
+        break;
+      case 'auth':
+        scenario.auth = oneOf(name, raw, LAB_AUTHS);
+        break;
+      case 'redirect-to':
+        scenario.redirectTo = oneOf(name, raw, limits.redirectOrigins);
+        break;
+      case 'redirect-cors':
+        scenario.redirectCors = oneOf(name, raw, ['true', 'false']) === 'true';
+        break;
+      case 'redirect-userinfo':
+        scenario.redirectUserinfo = oneOf(name, raw, ['true', 'false']) === 'true';
         break;
       default:
         throw refuse(

@@ -14,8 +14,11 @@ import type { EchoReflection } from './echo.js';
 /** Where the api serves the lab. */
 export const LAB_CORS_PATH = '/lab/cors';
 
-/** What Access-Control-Allow-Origin says: nothing, `*`, the request's origin, another origin, or two values. */
-export const LAB_ALLOW_ORIGINS = ['none', '*', 'origin', 'other', 'two'] as const;
+/**
+ * What Access-Control-Allow-Origin says: nothing, `*`, the request's origin, another origin, two
+ * values, or the word null (which an opaque origin, such as a sandboxed frame's, sends as its Origin).
+ */
+export const LAB_ALLOW_ORIGINS = ['none', '*', 'origin', 'other', 'two', 'null'] as const;
 export type LabAllowOrigin = (typeof LAB_ALLOW_ORIGINS)[number];
 
 /** The statuses a preflight can be answered with. */
@@ -25,6 +28,21 @@ export type LabPreflightStatus = (typeof LAB_PREFLIGHT_STATUSES)[number];
 /** The SameSite attribute of the demo cookie, or no cookie (off). */
 export const LAB_COOKIES = ['off', 'none', 'lax', 'strict'] as const;
 export type LabCookie = (typeof LAB_COOKIES)[number];
+
+/** What the actual request must carry: nothing, or `Authorization: Bearer <token>` (401 without it). */
+export const LAB_AUTHS = ['off', 'bearer'] as const;
+export type LabAuth = (typeof LAB_AUTHS)[number];
+
+/**
+ * Revalidation: off, or the answer carries an ETag and Cache-Control: no-cache, and a request
+ * with a matching If-None-Match is answered 304 with the actual policy (cors), with no CORS
+ * headers (bare), or with Access-Control-Allow-Origin naming another origin (other).
+ */
+export const LAB_REVALIDATES = ['off', 'cors', 'bare', 'other'] as const;
+export type LabRevalidate = (typeof LAB_REVALIDATES)[number];
+
+/** The lab's one ETag: the answer never changes in what a cache compares. */
+export const LAB_ETAG = '"origin-lab-1"';
 
 /** The parameters of a lab URL that set a policy (with or without a prefix). */
 export const LAB_POLICY_PARAMETERS = [
@@ -43,7 +61,21 @@ export const LAB_REQUEST_PREFIXES = ['preflight', 'actual'] as const;
 export type LabRequest = (typeof LAB_REQUEST_PREFIXES)[number];
 
 /** Parameters that are the scenario's as a whole, not one request's. */
-export const LAB_SCENARIO_PARAMETERS = ['preflight-status', 'extra-header', 'cookie', 'cookie-secure'] as const;
+export const LAB_SCENARIO_PARAMETERS = [
+  'preflight-status',
+  'extra-header',
+  'cookie',
+  'cookie-secure',
+  'cookie-partitioned',
+  'revalidate',
+  'auth',
+  'redirect-to',
+  'redirect-cors',
+  'redirect-userinfo',
+] as const;
+
+/** The user name and password a redirect with credentials in its URL writes (never checked by anything). */
+export const LAB_REDIRECT_USERINFO = 'lab:lab';
 
 /** Parameters the lab lets through untouched: the journal's token and an experiment's mark. */
 export const LAB_PASSING_PARAMETERS = ['visitor', 'mark'] as const;
@@ -82,6 +114,25 @@ export interface LabCorsScenario {
   extraHeader: string | null;
   cookie: LabCookie;
   cookieSecure: boolean;
+  /** Whether the demo cookie says Partitioned (CHIPS: kept per top-level site; browsers want Secure with it). */
+  cookiePartitioned: boolean;
+  /** Whether the answer can be revalidated (ETag), and what its 304 says of CORS. */
+  revalidate: LabRevalidate;
+  /**
+   * bearer: the actual request is answered 401 (with WWW-Authenticate and the actual policy)
+   * unless it carries a Bearer token; the preflight, which never carries one, is answered as ever.
+   */
+  auth: LabAuth;
+  /**
+   * An origin to redirect the actual request to (307, the lab on that origin, the same scenario
+   * without the redirect), or null for none. The api follows it only when it is one of its
+   * configured origins: a redirect never goes anywhere a URL names freely.
+   */
+  redirectTo: string | null;
+  /** Whether the redirect answer carries the actual policy's CORS headers. */
+  redirectCors: boolean;
+  /** Whether the redirect's Location has a user name and password in it. */
+  redirectUserinfo: boolean;
 }
 
 /** What the lab answers to an actual request: the reflection, as /api/echo, and the policy it applied. */
@@ -117,6 +168,7 @@ export function labPolicyHeaders(policy: LabCorsPolicy, origin: string | null): 
     origin: origin || undefined,
     other: LAB_ELSEWHERE_ORIGIN,
     two: `${origin || 'null'}, ${LAB_ELSEWHERE_ORIGIN}`,
+    null: 'null',
   };
   const headers: Record<string, string | undefined> = {
     'access-control-allow-origin': allowOrigin[policy.allowOrigin],
@@ -140,6 +192,12 @@ export const LAB_DEFAULT_SCENARIO: Readonly<LabCorsScenario> = Object.freeze({
   extraHeader: null,
   cookie: 'off',
   cookieSecure: false,
+  cookiePartitioned: false,
+  revalidate: 'off',
+  auth: 'off',
+  redirectTo: null,
+  redirectCors: true,
+  redirectUserinfo: false,
 });
 
 // ---- Writing a scenario as a URL (the page) --------------------------------------------------
@@ -198,6 +256,14 @@ export function labCorsQuery(scenario: LabCorsScenario): string {
   if (scenario.extraHeader !== null) params.set('extra-header', scenario.extraHeader);
   if (scenario.cookie !== defaults.cookie) params.set('cookie', scenario.cookie);
   if (scenario.cookieSecure !== defaults.cookieSecure) params.set('cookie-secure', String(scenario.cookieSecure));
+  if (scenario.cookiePartitioned !== defaults.cookiePartitioned)
+    params.set('cookie-partitioned', String(scenario.cookiePartitioned));
+  if (scenario.revalidate !== defaults.revalidate) params.set('revalidate', scenario.revalidate);
+  if (scenario.auth !== defaults.auth) params.set('auth', scenario.auth);
+  if (scenario.redirectTo !== null) params.set('redirect-to', scenario.redirectTo);
+  if (scenario.redirectCors !== defaults.redirectCors) params.set('redirect-cors', String(scenario.redirectCors));
+  if (scenario.redirectUserinfo !== defaults.redirectUserinfo)
+    params.set('redirect-userinfo', String(scenario.redirectUserinfo));
   return params.toString();
 }
 

@@ -21,8 +21,14 @@ const SCENARIO: LabCorsScenario = {
   extraHeader: null,
   cookie: 'off',
   cookieSecure: false,
+  cookiePartitioned: false,
+  revalidate: 'off',
+  auth: 'off',
+  redirectTo: null,
+  redirectCors: true,
+  redirectUserinfo: false,
 };
-const LIMITS = { listItems: 3, valueChars: 20 };
+const LIMITS = { listItems: 3, valueChars: 20, redirectOrigins: ['https://a.localhost', 'https://b.localhost'] };
 
 /** The default scenario with these changes to both policies (and to the scenario). */
 const both = (policy: Partial<LabCorsPolicy>, rest: Partial<LabCorsScenario> = {}): LabCorsScenario => ({
@@ -57,6 +63,21 @@ const WRITTEN: [string, LabCorsScenario, string][] = [
     'the scenario parameters',
     both({}, { preflightStatus: 301, extraHeader: 'hello there', cookie: 'none', cookieSecure: true }),
     'preflight-status=301&extra-header=hello+there&cookie=none&cookie-secure=true',
+  ],
+  [
+    'a partitioned cookie, revalidation, a Bearer token and a redirect',
+    both(
+      {},
+      {
+        cookiePartitioned: true,
+        revalidate: 'bare',
+        auth: 'bearer',
+        redirectTo: 'https://b.localhost',
+        redirectCors: false,
+        redirectUserinfo: true,
+      },
+    ),
+    'cookie-partitioned=true&revalidate=bare&auth=bearer&redirect-to=https%3A%2F%2Fb.localhost&redirect-cors=false&redirect-userinfo=true',
   ],
 ];
 
@@ -107,7 +128,7 @@ describe("the CORS lab's URL, read by the api", () => {
         parameter: 'allow-everything',
         error: 'unknown parameter allow-everything',
         detail:
-          'known: allow-origin, allow-credentials, allow-methods, allow-headers, expose-headers, max-age, vary, preflight-status, extra-header, cookie, cookie-secure, visitor, mark; a policy parameter may take the prefix preflight. or actual.',
+          'known: allow-origin, allow-credentials, allow-methods, allow-headers, expose-headers, max-age, vary, preflight-status, extra-header, cookie, cookie-secure, cookie-partitioned, revalidate, auth, redirect-to, redirect-cors, redirect-userinfo, visitor, mark; a policy parameter may take the prefix preflight. or actual.',
       },
     ],
     ['a repeated name', 'vary=on&vary=off', { parameter: 'vary', error: 'vary was given more than once' }],
@@ -116,7 +137,7 @@ describe("the CORS lab's URL, read by the api", () => {
       'allow-origin=everyone',
       {
         parameter: 'allow-origin',
-        error: 'allow-origin must be one of none, *, origin, other, two',
+        error: 'allow-origin must be one of none, *, origin, other, two, null',
         detail: 'got "everyone"',
       },
     ],
@@ -125,7 +146,7 @@ describe("the CORS lab's URL, read by the api", () => {
       'preflight.allow-origin=x',
       {
         parameter: 'preflight.allow-origin',
-        error: 'preflight.allow-origin must be one of none, *, origin, other, two',
+        error: 'preflight.allow-origin must be one of none, *, origin, other, two, null',
         detail: 'got "x"',
       },
     ],

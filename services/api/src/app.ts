@@ -84,7 +84,7 @@ export function createApp(config: ApiConfig): ApiApp {
 
   // The additions, under LAB_PREFIX: the CORS lab, the stream lab, health and the visitors' journals.
   const lab = new Router(ROUTER_OPTIONS)
-    .all(LAB_CORS_PATH, labCors(config.lab, bodyBytes))
+    .all(LAB_CORS_PATH, labCors({ ...config.lab, redirectOrigins: config.allowedOrigins }, bodyBytes))
     .get(LAB_STREAM_PATH, holds('streams', labStream(config.lab, openStreams)))
     .get(HEALTH_PATH, health(config.replica, stores.redis))
     .get(

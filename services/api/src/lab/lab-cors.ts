@@ -2,6 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import {
   LAB_CORS_PATH,
+  LAB_REDIRECT_USERINFO,
+  LAB_ETAG,
   LAB_DEMO_COOKIE as DEMO_COOKIE,
   LAB_EXTRA_HEADER as EXTRA_HEADER,
   labPolicyHeaders,
@@ -10,6 +12,7 @@ import {
 } from '@origin-lab/contract';
 import { declaresNoBody, NO_BODY, readSentBody } from '../http/read-body.js';
 import { reflection } from '../echo/echo.js';
+import { HttpError } from '@origin-lab/server-kit';
 import { labScenario, type LabLimits } from './lab-scenario.js';
 
 /**
@@ -35,7 +38,7 @@ function demoCookie(scenario: LabCorsScenario, mark: string | string[] | undefin
   const sameSite = { none: 'None', lax: 'Lax', strict: 'Strict' }[scenario.cookie as 'none' | 'lax' | 'strict'];
   const value =
     typeof mark === 'string' && COOKIE_SAFE_MARK.test(mark) ? mark : new Date().toISOString().replace(/[:.]/g, '-');
-  return `${DEMO_COOKIE}=${value}; Path=${LAB_CORS_PATH}; Max-Age=3600; HttpOnly; SameSite=${sameSite}${scenario.cookieSecure ? '; Secure' : ''}`;
+  return `${DEMO_COOKIE}=${value}; Path=${LAB_CORS_PATH}; Max-Age=3600; HttpOnly; SameSite=${sameSite}${scenario.cookieSecure ? '; Secure' : ''}${scenario.cookiePartitioned ? '; Partitioned' : ''}`;
 }
 
 /**
@@ -51,6 +54,25 @@ function withOnlyDemoCookie(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const note = hidden > 0 ? [`(${hidden} other cookie${hidden === 1 ? '' : 's'} not shown)`] : [];
   return { ...headers, cookie: [...kept, ...note].join('; ') };
 }
+
+/** The scenario's parameters that ask for the redirect: the hop's Location leaves them out. */
+const REDIRECT_PARAMETERS = ['redirect-to', 'redirect-cors', 'redirect-userinfo'];
+
+/**
+ * The lab on the scenario's redirect origin, same query without the redirect (so that one
+ * answers), with the user name and password in it when the scenario asks.
+ */
+function redirectLocation(scenario: LabCorsScenario & { redirectTo: string }, query: string): string {
+  const params = new URLSearchParams(query);
+  for (const name of REDIRECT_PARAMETERS) params.delete(name);
+  const target = new URL(`${LAB_CORS_PATH}${params.size ? `?${params}` : ''}`, scenario.redirectTo);
+  if (scenario.redirectUserinfo)
+    [target.username, target.password] = LAB_REDIRECT_USERINFO.split(':') as [string, string];
+  return target.href;
+}
+
+/** Whether a request carries a Bearer token (any token68: the lab checks its shape, not its value). */
+const BEARER = /^Bearer [A-Za-z0-9\-._~+/]+=*$/;
 
 /**
  * GET, POST, OPTIONS or any method on /lab/cors. A preflight (OPTIONS with
@@ -75,7 +97,38 @@ export function labCors(limits: LabLimits, bodyLimit: number): Middleware {
       if (scenario.preflightStatus === 301) ctx.set('Location', ctx.url);
       return;
     }
+    if (scenario.redirectTo !== null) {
+      if (scenario.redirectCors) applyPolicy(ctx, scenario.actual);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.status = 307;
+      ctx.set('Location', redirectLocation({ ...scenario, redirectTo: scenario.redirectTo }, ctx.querystring));
+      return;
+    }
+    if (scenario.revalidate !== 'off') {
+      // Kept, but asked again every time (no-cache): the second request is the revalidation.
+      ctx.set({ ETag: LAB_ETAG, 'Cache-Control': 'no-cache' });
+      if (
+        ctx
+          .get('If-None-Match')
+          .split(',')
+          .some((tag) => tag.trim() === LAB_ETAG)
+      ) {
+        if (scenario.revalidate === 'cors') applyPolicy(ctx, scenario.actual);
+        if (scenario.revalidate === 'other') applyPolicy(ctx, { ...scenario.actual, allowOrigin: 'other' });
+        ctx.status = 304;
+        return;
+      }
+    }
     applyPolicy(ctx, scenario.actual);
+    if (scenario.auth === 'bearer' && !BEARER.test(ctx.get('Authorization'))) {
+      // The lesson: the actual request needs the token, its preflight (above) never carries one.
+      throw new HttpError(
+        401,
+        'this lab URL asks for Authorization: Bearer <token>',
+        { path: LAB_CORS_PATH },
+        { 'WWW-Authenticate': 'Bearer realm="lab"' },
+      );
+    }
     if (scenario.extraHeader !== null) ctx.set(EXTRA_HEADER, scenario.extraHeader);
     if (scenario.cookie !== 'off') ctx.append('Set-Cookie', demoCookie(scenario, ctx.query.mark));
     const body = declaresNoBody(ctx.req) ? NO_BODY : await readSentBody(ctx.req, bodyLimit);

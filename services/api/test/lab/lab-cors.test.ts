@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { LabCorsReflection, ServerJournalEntry } from '@origin-lab/contract';
 import { rawGet } from '@origin-lab/test-kit';
-import { apiForFile } from '../start-api.js';
+import { ALSO_ALLOWED, apiForFile } from '../start-api.js';
 
 const api = apiForFile();
 const PAGE = 'http://page.example';
@@ -37,6 +37,7 @@ describe('the CORS lab: the policy the URL asks for', () => {
     ['allow-origin=origin', { 'access-control-allow-origin': PAGE }],
     ['allow-origin=other', { 'access-control-allow-origin': ELSEWHERE }],
     ['allow-origin=two', { 'access-control-allow-origin': `${PAGE}, ${ELSEWHERE}` }],
+    ['allow-origin=null', { 'access-control-allow-origin': 'null' }],
     ['allow-credentials=true', { 'access-control-allow-origin': PAGE, 'access-control-allow-credentials': 'true' }],
     ['allow-credentials=false', { 'access-control-allow-origin': PAGE }],
     [
@@ -119,6 +120,7 @@ describe('the demo cookie', () => {
     ['cookie=none', 'SameSite=None'],
     ['cookie=lax', 'SameSite=Lax'],
     ['cookie=strict&cookie-secure=true', 'SameSite=Strict; Secure'],
+    ['cookie=none&cookie-secure=true&cookie-partitioned=true', 'SameSite=None; Secure; Partitioned'],
   ])('%s sets only origin_lab_demo, on its own path', async (query, attributes) => {
     const answer = await actual(query);
     const cookies = answer.headers.getSetCookie();
@@ -154,13 +156,106 @@ describe('the demo cookie', () => {
   });
 });
 
+describe('a Bearer token (auth=bearer)', () => {
+  it('answers the actual request 401 without one, with WWW-Authenticate and the policy, so the page reads it', async () => {
+    const answer = await actual('auth=bearer');
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="lab"');
+    expect(corsHeadersOf(answer)).toEqual({ 'access-control-allow-origin': PAGE, vary: 'Origin' });
+    expect(((await answer.json()) as { error: string }).error).toMatch(/Authorization: Bearer/);
+  });
+
+  it.each([
+    ['a Basic credential', 'Basic bGFiOmxhYg=='],
+    ['Bearer with no token', 'Bearer '],
+    ['a token with a space', 'Bearer two words'],
+  ])('refuses %s', async (_, authorization) => {
+    expect((await actual('auth=bearer', { headers: { Authorization: authorization } })).status).toBe(401);
+  });
+
+  it('answers with any token, and never asks one of the preflight', async () => {
+    expect((await actual('auth=bearer', { headers: { Authorization: 'Bearer demo-1.2_3~x+/=' } })).status).toBe(200);
+    const pre = await preflight('auth=bearer&allow-headers=Authorization', {
+      'Access-Control-Request-Headers': 'authorization',
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-headers')).toBe('Authorization');
+  });
+});
+
+describe('revalidation (revalidate)', () => {
+  const ETAG = '"origin-lab-1"';
+  const again = (query: string) => actual(query, { headers: { 'If-None-Match': ETAG } });
+
+  it('gives the answer an ETag and Cache-Control: no-cache, so a browser keeps it and asks again', async () => {
+    const answer = await actual('revalidate=cors');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('etag')).toBe(ETAG);
+    expect(answer.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it.each([
+    ['cors', { 'access-control-allow-origin': PAGE, vary: 'Origin' }],
+    ['bare', {}],
+    ['other', { 'access-control-allow-origin': ELSEWHERE, vary: 'Origin' }],
+  ])('answers a matching If-None-Match 304, with %s CORS headers', async (revalidate, cors) => {
+    const answer = await again(`revalidate=${revalidate}`);
+    expect(answer.status).toBe(304);
+    expect(answer.headers.get('etag')).toBe(ETAG);
+    expect(corsHeadersOf(answer)).toEqual(cors);
+  });
+
+  it('answers 200 to another ETag, and never 304 without revalidate', async () => {
+    expect((await actual('revalidate=cors', { headers: { 'If-None-Match': '"other"' } })).status).toBe(200);
+    const plain = await again('');
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('etag')).toBeNull();
+  });
+});
+
+describe('a redirect (redirect-to)', () => {
+  const other = encodeURIComponent(ALSO_ALLOWED);
+  const manual = (query: string) => actual(query, { redirect: 'manual' });
+
+  it('answers 307 to the lab on the named configured origin, the query kept without the redirect', async () => {
+    const answer = await manual(`redirect-to=${other}&allow-origin=*&mark=m-1`);
+    expect(answer.status).toBe(307);
+    expect(answer.headers.get('location')).toBe(`${ALSO_ALLOWED}/lab/cors?allow-origin=*&mark=m-1`);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(corsHeadersOf(answer)).toEqual({ 'access-control-allow-origin': '*', vary: 'Origin' });
+  });
+
+  it('leaves the CORS headers off the redirect with redirect-cors=false, and puts a user in its URL with redirect-userinfo=true', async () => {
+    const answer = await manual(`redirect-to=${other}&redirect-cors=false&redirect-userinfo=true`);
+    expect(answer.status).toBe(307);
+    expect(corsHeadersOf(answer)).toEqual({});
+    const location = new URL(answer.headers.get('location') ?? '');
+    expect([location.username, location.password, location.search]).toEqual(['lab', 'lab', '']);
+  });
+
+  it('never redirects a preflight, and the lab it points at answers as asked', async () => {
+    expect((await preflight(`redirect-to=${other}`)).status).toBe(204);
+    const location = new URL((await manual(`redirect-to=${other}&allow-origin=*`)).headers.get('location') ?? '');
+    // The lab on the other origin is this same api: asked there, it answers the rest of the scenario.
+    const followed = await actual(location.search.slice(1));
+    expect(followed.status).toBe(200);
+    expect(corsHeadersOf(followed)).toEqual({ 'access-control-allow-origin': '*', vary: 'Origin' });
+    expect(((await followed.json()) as LabCorsReflection).scenario.redirectTo).toBeNull();
+  });
+});
+
 describe('bad lab URLs: 400 naming the parameter, never a 500', () => {
   it.each([
     ['an unknown name', 'allow-everything=yes', 'allow-everything', /unknown parameter/],
     ['an unknown prefix', 'request.allow-origin=*', 'request.allow-origin', /unknown parameter/],
     ['a prefix on a scenario parameter', 'preflight.cookie=lax', 'preflight.cookie', /unknown parameter/],
     ['a repeated name', 'vary=on&vary=off', 'vary', /more than once/],
-    ['a value outside its choices', 'allow-origin=everyone', 'allow-origin', /one of none, \*, origin, other, two/],
+    [
+      'a value outside its choices',
+      'allow-origin=everyone',
+      'allow-origin',
+      /one of none, \*, origin, other, two, null/,
+    ],
     ['a status not offered', 'preflight-status=302', 'preflight-status', /one of 200, 204, 301, 401, 404, 500/],
     ['max-age not a number', 'max-age=soon', 'max-age', /whole number of seconds/],
     ['max-age too large', 'max-age=86401', 'max-age', /whole number of seconds/],
@@ -176,6 +271,11 @@ describe('bad lab URLs: 400 naming the parameter, never a 500', () => {
     ['LF alone', 'expose-headers=a%0Ab', 'expose-headers', /no CR, LF/],
     ['another control byte', 'extra-header=a%01b', 'extra-header', /no CR, LF/],
     ['a non-ASCII byte', 'extra-header=caf%C3%A9', 'extra-header', /visible ASCII/],
+    ['an auth scheme not offered', 'auth=basic', 'auth', /one of off, bearer/],
+    ['a revalidation not offered', 'revalidate=always', 'revalidate', /one of off, cors, bare, other/],
+    ['a redirect off the configured origins', 'redirect-to=https%3A%2F%2Fevil.example', 'redirect-to', /one of /],
+    ['a redirect to a path', 'redirect-to=http%3A%2F%2Flocalhost%2Fsteal', 'redirect-to', /one of /],
+    ['redirect-cors not true or false', 'redirect-cors=maybe', 'redirect-cors', /one of true, false/],
   ])('%s', async (_, query, parameter, message) => {
     for (const response of [await actual(query), await preflight(query)]) {
       expect(response.status).toBe(400);
