@@ -10,4 +10,4 @@ export * from './shapes.js';
 export * from './echo.js';
 export * from './lab-cors.js';
 export type { JournalItem, JournalPage, ServerJournalEntry } from './server-journal.js';
-export type { EngineName, EngineOutcome, EngineRecord } from './engine-records.js';
+export type { EngineName, EngineOutcome, EngineRecord, PackedOutcome, PackedRecord } from './engine-records.js';

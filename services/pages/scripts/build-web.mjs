@@ -87,6 +87,8 @@ const records = existsSync(recordsDir)
         return record;
       })
   : [];
+// Published packed (the contract's packRecord): the pages unpack them (compare.ts loadEngineRecords).
+const { packRecord } = await import('../dist/public/js/contract/engine-records.js');
 mkdirSync(`${out}/engine-records/stacks`, { recursive: true });
 const stacks = [...new Set(records.map((record) => record.stack))].sort();
 writeFileSync(`${out}/engine-records/stacks.json`, JSON.stringify(stacks));
@@ -94,7 +96,7 @@ for (const stack of stacks) {
   if (!/^[a-z0-9-]+$/.test(stack))
     throw new Error(`engine records name a stack "${stack}": stacks are lowercase words and dashes`);
   const ofStack = records.filter((record) => record.stack === stack);
-  writeFileSync(`${out}/engine-records/stacks/${stack}.json`, JSON.stringify(ofStack));
+  writeFileSync(`${out}/engine-records/stacks/${stack}.json`, JSON.stringify(ofStack.map(packRecord)));
 }
 // The playground shows one stack's records, the one for its own scheme (engines/compare.ts
 // recordsForScheme, compiled above): per scheme, only those, so its weight stays one stack's.
@@ -106,7 +108,7 @@ for (const scheme of ['http', 'https']) {
     if (!/^[a-z0-9-]+$/.test(id))
       throw new Error(`engine records name a case "${id}": ids are lowercase words and dashes`);
     const one = ofScheme.map((record) => ({ ...record, cases: id in record.cases ? { [id]: record.cases[id] } : {} }));
-    writeFileSync(`${out}/engine-records/${scheme}/${id}.json`, JSON.stringify(one));
+    writeFileSync(`${out}/engine-records/${scheme}/${id}.json`, JSON.stringify(one.map(packRecord)));
   }
 }
 writeFileSync(`${out}/js/build-info.js`, `export const builtAt = ${JSON.stringify(new Date().toISOString())};\n`);

@@ -12,8 +12,13 @@ import { pagePath, type PageEntry } from './page-table.js';
 export const IMPORT_MAP = {
   imports: {
     '@origin-lab/contract': '/js/contract/index.js',
+    // The engine records' codec alone: the engines page needs nothing else of the contract.
+    '@origin-lab/contract/engine-records': '/js/contract/engine-records.js',
     '@origin-lab/cors-rules': '/js/cors-rules/index.js',
     '@origin-lab/cors-rules/advice': '/js/cors-rules/advice.js',
+    // Two parts on their own, for what every page loads (the index brings the prediction too).
+    '@origin-lab/cors-rules/engines': '/js/cors-rules/engines.js',
+    '@origin-lab/cors-rules/refusal': '/js/cors-rules/refusal.js',
     '@origin-lab/cors-rules/explain': '/js/cors-rules/explaining.js',
   },
 } as const;

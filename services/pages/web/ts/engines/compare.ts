@@ -1,4 +1,5 @@
-import type { EngineName, EngineOutcome, EngineRecord } from '@origin-lab/contract';
+import type { EngineName, EngineOutcome, EngineRecord, PackedRecord } from '@origin-lab/contract';
+import { unpackRecord } from '@origin-lab/contract/engine-records';
 
 /** The engines' names as people write them (WebKit's is WebKitGTK, with libsoup: never "Safari"). */
 export const ENGINE_LABELS: Record<EngineName, string> = {
@@ -106,15 +107,16 @@ export function recordsForScheme(records: readonly EngineRecord[], scheme: strin
  * in the records a page of scheme shows (recordsForScheme), only that case in each. None if
  * there are none.
  */
-export function loadEngineRecords(
+export async function loadEngineRecords(
   which: { stack: string } | { caseId: string; scheme: string },
 ): Promise<EngineRecord[]> {
-  return readJson(
+  const packed = await readJson<PackedRecord[]>(
     'stack' in which
       ? `/engine-records/stacks/${which.stack}.json`
       : `/engine-records/${which.scheme}/${which.caseId}.json`,
     [],
   );
+  return packed.map(unpackRecord);
 }
 
 /** The stacks the build published records of, in showing order. */

@@ -1,5 +1,5 @@
 import type { ServerJournalEntry } from '@origin-lab/contract';
-import { refusalOf, type Answer, type Refusal, type RefusalRule } from '@origin-lab/cors-rules';
+import { refusalOf, type Answer, type Refusal, type RefusalRule } from '@origin-lab/cors-rules/refusal';
 
 /**
  * Why a cross-origin request failed, or could not be read, named from what the server answered
