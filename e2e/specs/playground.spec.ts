@@ -31,6 +31,10 @@ interface Expected extends Partial<Record<EngineName, Triple>> {
   does: Triple;
   /** Whether script sees X-Lab-Extra, for the cases that set it and can read the answer. */
   extraVisible?: boolean;
+  /** The status the page reads, for the cases about it. */
+  status?: number;
+  /** What the page's "what the server saw" must say (the journal's view), for the cases about it. */
+  serverSaw?: (origins: { self: string; other: string }, engine: EngineName) => string[];
   /** Where an engine measurably parts from the spec: the spec's outcome, which the page predicts (else `does`). */
   spec?: Triple;
 }
@@ -56,6 +60,20 @@ const EXPECTED: Record<string, Expected> = {
   // The spec: Authorization must be named. Measured (Chromium 156, Firefox ESR 153, WebKitGTK 2.50.6): * lets it through.
   'authorization-star': { does: [true, true, true], spec: [true, false, false] },
   'authorization-named': { does: [true, true, true] },
+  // The lab's auth=bearer answers 401 without a token; a preflight never carries one and is answered as ever.
+  'bearer-token': {
+    does: [true, true, true],
+    status: 200,
+    serverSaw: ({ self }) => [
+      `The preflight (Origin: ${self}): OPTIONS answered 204`,
+      `The request (Origin: ${self}, with Authorization): GET answered 200`,
+    ],
+  },
+  'bearer-missing': {
+    does: [false, true, true],
+    status: 401,
+    serverSaw: ({ self }) => [`The request (Origin: ${self}): GET answered 401`],
+  },
   'expose-none': { does: [false, true, true], extraVisible: false },
   'expose-named': { does: [false, true, true], extraVisible: true },
   'expose-star': { does: [false, true, true], extraVisible: true },
@@ -72,18 +90,86 @@ const EXPECTED: Record<string, Expected> = {
   // (Chromium 156 and WebKitGTK 2.50.6 preflight, as the spec says.)
   'total-over-1024': { does: [true, true, true], firefox: [false, true, true], spec: [true, true, true] },
   'unsafe-byte': { does: [true, true, true] },
+  // Fetch's safelist reads Range as one range "bytes=first-[last]", a Content-Type by its essence
+  // (parameters allowed, no unsafe byte such as "), Accept-Language by its characters.
+  'range-single': { does: [false, true, true] },
+  'range-suffix': { does: [true, true, true] },
+  'content-type-charset': { does: [false, true, true] },
+  'content-type-quoted': { does: [true, true, true] },
+  'language-allowed': { does: [false, true, true] },
+  'language-underscore': { does: [true, true, true] },
   'preflight-401': { does: [true, false, false] },
   'preflight-404': { does: [true, false, false] },
   'preflight-500': { does: [true, false, false] },
   'preflight-301': { does: [true, false, false] },
+  // Fetch's HTTP-redirect fetch: the 307 gets the CORS check; a hop from the lab's origin to another
+  // taints the origin (Origin: null, which the lab's reflected origin allows); a Location with a user
+  // name and password is refused off the page's origin; a preflighted request preflights again;
+  // "manual" gives an opaque redirect, "error" rejects.
+  'redirect-lab': {
+    does: [false, true, true],
+    serverSaw: ({ self }) => [
+      `The request (Origin: ${self}): GET answered 307`,
+      `After the redirect, the request (Origin: ${self})`,
+    ],
+  },
+  'redirect-page': {
+    does: [false, true, true],
+    serverSaw: ({ self }) => [
+      `The request (Origin: ${self}): GET answered 307`,
+      'After the redirect, the request (Origin: null)',
+    ],
+  },
+  'redirect-bare': { does: [false, true, false] },
+  'redirect-preflighted': {
+    does: [true, true, true],
+    serverSaw: ({ self }) => [
+      `The request (Origin: ${self}): PUT answered 307`,
+      `After the redirect, a preflight (Origin: ${self})`,
+      `After the redirect, the request (Origin: ${self}): PUT answered 200`,
+    ],
+  },
+  'redirect-userinfo': { does: [false, true, false] },
+  'redirect-manual': { does: [false, true, false] },
+  'redirect-error': { does: [false, true, false] },
+  // HTTP caching (RFC 9111, 4.3.4): a 304 updates the kept answer's headers with its own, and Fetch's
+  // CORS check reads the updated answer. A browser need not keep an answer at all: measured,
+  // WebKitGTK 2.50.6 keeps none of these (Cache-Control: no-cache, Vary: Origin), sends the request
+  // again without If-None-Match and reads a fresh 200, so no 304 ever comes.
+  'revalidate-cors': {
+    does: [false, true, true],
+    serverSaw: ({ self }, engine) => [
+      `The request (Origin: ${self}): GET answered 200`,
+      `Sent again, the request (Origin: ${self}): GET answered ${engine === 'webkit' ? 200 : 304}`,
+    ],
+  },
+  'revalidate-bare': {
+    does: [false, true, true],
+    serverSaw: ({ self }, engine) => [
+      engine === 'webkit'
+        ? `Sent again, the request (Origin: ${self}): GET answered 200, access-control-allow-origin`
+        : `Sent again, the request (Origin: ${self}): GET answered 304, no CORS headers`,
+    ],
+  },
+  'revalidate-other': { does: [false, true, false], webkit: [false, true, true] },
+  // An opaque origin serializes as "null": Allow-Origin must be null (or *, or the reflected Origin) to let it read.
+  'sandbox-reflected': { does: [false, true, true], serverSaw: () => ['The request (Origin: null): GET answered 200'] },
+  'sandbox-null': { does: [false, true, true] },
+  'worker-null': { does: [false, true, true], serverSaw: () => ['The request (Origin: null): GET answered 200'] },
+  'sandbox-null-credentials': { does: [false, true, true] },
+  'null-from-page': { does: [false, true, false] },
   'no-cors': { does: [false, true, false] },
   'no-cors-put': { does: [false, false, false] },
   'xhr-refused': { does: [false, true, false] },
+  // XMLHttpRequest's send() sets the use-CORS-preflight flag when xhr.upload has a listener by then.
+  'upload-before': { does: [true, true, true] },
+  'upload-after': { does: [false, true, true] },
   'same-origin': { does: [false, true, true] },
   'cookie-none-secure': { does: [false, true, true] },
   'cookie-none': { does: [false, true, true] },
   'cookie-lax': { does: [false, true, true] },
   'cookie-strict': { does: [false, true, true] },
+  'cookie-partitioned': { does: [false, true, true] },
 };
 
 /** Where the engines page's records live (built into /engine-records.json) and where fresh ones go. */
@@ -113,11 +199,13 @@ test(
       await enginePage.consoleMessages();
       const { state, outcome } = await sendCase(enginePage);
       // What the engine printed for this case: every CORS line must be one the explainer reads.
-      // WebKit tells its driver nothing: its console comes from a MiniBrowser of its own, on the plain stack.
+      // WebKit tells its driver nothing: its console comes from a MiniBrowser of its own, on the
+      // plain stack, for the cases it does not read (one it reads printed nothing, in any engine:
+      // measured on all 24 of 42, issue 34; a MiniBrowser per case takes seconds).
       const printed =
         engine !== 'webkit'
           ? await enginePage.consoleMessages()
-          : stack.name === 'embedded'
+          : stack.name === 'embedded' && !(expected.webkit ?? expected.does)[2]
             ? await webkitPrinted(`${origins.self}/playground.html#${preset.fragment ? `${preset.fragment}&` : ''}send`)
             : null;
       if (printed) {
@@ -140,6 +228,11 @@ test(
       const name = `${preset.id}: ${preset.name}`;
       expect(outcome.observed, name).toMatchObject({ preflight, sent, readable });
       if (expected.extraVisible !== undefined) expect(outcome.observed.extraVisible, name).toBe(expected.extraVisible);
+      if (expected.status !== undefined) expect(outcome.status, name).toBe(expected.status);
+      if (expected.serverSaw) {
+        const saw = await enginePage.evaluate(() => document.getElementById('server-saw')?.textContent ?? '');
+        for (const words of expected.serverSaw(origins, engine)) expect(saw, name).toContain(words);
+      }
       const spec = expected.spec ?? expected.does;
       if (expected.spec) {
         const [specPreflight, specSent, specReadable] = spec;

@@ -1,3 +1,4 @@
+import { LAB_REDIRECT_USERINFO } from '@origin-lab/contract';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -33,10 +34,20 @@ export function corsLines(lines: readonly string[]): string[] {
 
 /** A line with this run's origins and per-run values (marks, visitor tokens) put aside. */
 export function normalizeLine(line: string, origins: { self: string; other: string }): string {
+  // A redirect's Location with a user name and password in it (the lab's redirect-userinfo).
+  const withUser = (origin: string) => origin.replace('://', `://${LAB_REDIRECT_USERINFO}@`);
   return line
+    .split(withUser(origins.self))
+    .join(`{self with ${LAB_REDIRECT_USERINFO}@}`)
+    .split(withUser(origins.other))
+    .join(`{other with ${LAB_REDIRECT_USERINFO}@}`)
     .split(origins.self)
     .join('{self}')
     .split(origins.other)
+    .join('{other}')
+    .split(encodeURIComponent(origins.self))
+    .join('{self}')
+    .split(encodeURIComponent(origins.other))
     .join('{other}')
     .replace(/([?&](?:mark|visitor)=)[^&'’\s)]*/g, '$1…');
 }

@@ -59,8 +59,10 @@ export function playgroundFields(kind: RefusalRule | RiskKind, detail: CaseDetai
     case 'hostile-read-credentials':
       return { 'allow-origin': 'origin', 'allow-credentials': 'on', credentials: 'include' };
     case 'hostile-read':
-    case 'null-trusted':
       return { 'allow-origin': 'origin' };
+    case 'null-trusted':
+      // Any sandboxed frame says Origin: null: the lab allows that word, the frame reads.
+      return { from: 'sandbox', 'allow-origin': 'null' };
     case 'missing-vary':
       return { 'allow-origin': 'origin', vary: 'off' };
     case 'wildcard':

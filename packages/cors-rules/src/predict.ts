@@ -13,6 +13,15 @@ export interface PlannedRequest {
   /** A body that forces a preflight whatever its headers (a ReadableStream, an upload listener). */
   forcedPreflight: string | null;
   crossOrigin: boolean;
+  /** fetch's redirect mode (XMLHttpRequest always follows). */
+  redirectMode?: 'follow' | 'manual' | 'error';
+  /**
+   * The page's origin and the lab's, as the scenario's redirectTo names origins: which one a
+   * redirect goes to decides the final request's Origin. Without them a redirect stays on the lab's origin.
+   */
+  origins?: { page: string; lab: string };
+  /** Sent from an opaque origin (a sandboxed frame, a data: URL worker): Origin: null. */
+  opaqueOrigin?: boolean;
 }
 
 /** What the spec says will happen, each step with its reason. */
@@ -38,10 +47,10 @@ const SIMPLE_METHODS = ['GET', 'HEAD', 'POST'];
  */
 const PAGE = 'https://page.example';
 
-/** The lab's answer to a request from the page, as the CORS rules read it. */
-const labAnswer = (policy: LabCorsScenario['actual'], status: number) => ({
+/** The lab's answer to a request from origin (the page's, or "null" once a redirect tainted it), as the CORS rules read it. */
+const labAnswer = (policy: LabCorsScenario['actual'], status: number, origin: string) => ({
   status,
-  headers: labPolicyHeaders(policy, PAGE),
+  headers: labPolicyHeaders(policy, origin),
 });
 
 /** The limit on all safelisted header values together, in bytes. */
@@ -131,7 +140,8 @@ export function predict(
 
   if (request.mode === 'no-cors') return predictNoCors(request);
   const asked: CorsRequest = {
-    origin: PAGE,
+    // A sandboxed frame's or a data: URL worker's origin is opaque: it says Origin: null.
+    origin: request.opaqueOrigin ? 'null' : PAGE,
     method: normalizeMethod(request.method),
     unsafeHeaders: unsafeHeaderNames(request.headers),
     credentials: request.credentials,
@@ -144,19 +154,118 @@ export function predict(
     failure: null,
   };
   if (reason) {
-    const refused = preflightCheck(asked, labAnswer(scenario.preflight, scenario.preflightStatus));
+    const refused = preflightCheck(asked, labAnswer(scenario.preflight, scenario.preflightStatus, asked.origin));
     const failure = refused?.text ?? null;
     preflight = { sent: true, why: `preflighted because ${reason}`, passes: refused === null, failure };
     if (refused)
       return { preflight, sent: false, readable: false, failure, failureRule: refused.rule, visibleHeaders: null };
   }
-  const answer = labAnswer(scenario.actual, 200);
-  const refused = corsCheck(asked, answer, 'actual');
+  if (scenario.redirectTo !== null)
+    return predictRedirect(request, scenario, answerHeaders, { asked, reason, preflight });
+  const revalidated = scenario.revalidate !== 'off' && ['GET', 'HEAD'].includes(asked.method);
+  const answer = revalidated
+    ? revalidatedAnswer(scenario, asked.origin)
+    : labAnswer(scenario.actual, 200, asked.origin);
+  const checked = corsCheck(asked, answer, 'actual');
+  const refused =
+    checked && revalidated
+      ? { ...checked, text: `The 304's headers replace the kept answer's: ${checked.text}` }
+      : checked;
   return {
     preflight,
     sent: true,
     readable: refused === null,
     failure: refused?.text ?? null,
+    failureRule: refused?.rule ?? null,
+    visibleHeaders: refused === null ? exposedHeaderNames(answer, request.credentials, answerHeaders) : null,
+  };
+}
+
+/**
+ * The answer a page reads when it sends a kept answer's request again and the lab says 304 (HTTP
+ * caching, RFC 9111 section 4.3.4): the kept answer, its headers updated with those the 304
+ * carries. A 304 without CORS headers leaves the kept ones; one that names another origin replaces them.
+ */
+function revalidatedAnswer(scenario: LabCorsScenario, origin: string) {
+  const kept = labPolicyHeaders(scenario.actual, origin);
+  const fresh =
+    scenario.revalidate === 'cors'
+      ? kept
+      : scenario.revalidate === 'other'
+        ? labPolicyHeaders({ ...scenario.actual, allowOrigin: 'other' }, origin)
+        : {};
+  return { status: 200, headers: { ...kept, ...fresh } };
+}
+
+/**
+ * A CORS request the lab answers with a 307 (Fetch, "HTTP-redirect fetch"). The redirect answer
+ * gets the CORS check like any other; fetch's redirect mode may stop there; a Location with a
+ * user name and password is refused to a CORS request unless it stays on the page's origin; a
+ * hop from another origin to a third one taints the request's origin, so the final request says
+ * `Origin: null` (and preflights again, to the new URL, when the request preflighted at all).
+ */
+function predictRedirect(
+  request: PlannedRequest,
+  scenario: LabCorsScenario,
+  answerHeaders: readonly string[],
+  first: { asked: CorsRequest; reason: string | null; preflight: Prediction['preflight'] },
+): Prediction {
+  const { asked, reason, preflight } = first;
+  const stopped = (failure: string, failureRule: RefusalRule | null = null): Prediction => ({
+    preflight,
+    sent: true,
+    readable: false,
+    failure,
+    failureRule,
+    visibleHeaders: null,
+  });
+  const hop = { status: 307, headers: scenario.redirectCors ? labPolicyHeaders(scenario.actual, asked.origin) : {} };
+  const hopRefused = corsCheck(asked, hop, 'actual');
+  if (hopRefused) return stopped(`At the redirect (307): ${hopRefused.text}`, hopRefused.rule);
+  if (request.redirectMode === 'error')
+    return stopped('redirect: "error": fetch rejects at the first redirect, which it does not follow');
+  if (request.redirectMode === 'manual')
+    return stopped(
+      'redirect: "manual": the page gets an opaque-redirect answer (status 0, no headers), and the redirect is not followed',
+    );
+  const { page, lab } = request.origins ?? { page: PAGE, lab: scenario.redirectTo };
+  const location = scenario.redirectTo ?? lab;
+  if (scenario.redirectUserinfo && location !== page)
+    return stopped(
+      "The redirect's URL holds a user name and password: a CORS request refuses to follow one to another origin than the page's",
+    );
+  const tainted = location !== lab && page !== lab;
+  const origin = tainted ? 'null' : asked.origin;
+  const again: CorsRequest = { ...asked, origin };
+  let second = preflight;
+  if (reason) {
+    const refused = preflightCheck(again, labAnswer(scenario.preflight, scenario.preflightStatus, origin));
+    second = {
+      sent: true,
+      why: `${preflight.why}; preflighted again after the redirect, to the new URL${tainted ? ', with Origin: null' : ''}`,
+      passes: refused === null,
+      failure: refused?.text ?? null,
+    };
+    if (refused)
+      return {
+        preflight: second,
+        sent: true,
+        readable: false,
+        failure: `After the redirect: ${refused.text}`,
+        failureRule: refused.rule,
+        visibleHeaders: null,
+      };
+  }
+  const answer = labAnswer(scenario.actual, 200, origin);
+  const refused = corsCheck(again, answer, 'actual');
+  const taint = tainted
+    ? "The redirect went from the lab's origin to another, so the final request carries Origin: null. "
+    : '';
+  return {
+    preflight: second,
+    sent: true,
+    readable: refused === null,
+    failure: refused ? `${taint}${refused.text}` : null,
     failureRule: refused?.rule ?? null,
     visibleHeaders: refused === null ? exposedHeaderNames(answer, request.credentials, answerHeaders) : null,
   };

@@ -21,6 +21,12 @@ const scenario = (both: Partial<LabCorsPolicy> = {}, rest: Partial<LabCorsScenar
   extraHeader: null,
   cookie: 'off',
   cookieSecure: false,
+  cookiePartitioned: false,
+  revalidate: 'off',
+  auth: 'off',
+  redirectTo: null,
+  redirectCors: true,
+  redirectUserinfo: false,
   ...rest,
 });
 
@@ -186,5 +192,103 @@ describe('predict: what script may read, no-cors, same origin', () => {
     expect(
       predict(request({ crossOrigin: false, method: 'PUT' }), scenario({ allowOrigin: 'none' }), ANSWER_HEADERS),
     ).toMatchObject({ preflight: { sent: false }, readable: true });
+  });
+});
+
+describe('predict: a CORS request answered with a redirect (Fetch, HTTP-redirect fetch)', () => {
+  const PAGE = 'https://a.localhost';
+  const LAB = 'https://b.localhost';
+  const origins = { page: PAGE, lab: LAB };
+  const redirected = (overrides: Partial<PlannedRequest> = {}) => request({ origins, ...overrides });
+  const to = (redirectTo: string, rest: Partial<LabCorsScenario> = {}, both: Partial<LabCorsPolicy> = {}) =>
+    scenario(both, { redirectTo, ...rest });
+  const outcome = (prediction: ReturnType<typeof predict>) => [
+    prediction.preflight.sent,
+    prediction.sent,
+    prediction.readable,
+    prediction.failureRule,
+  ];
+
+  it.each([
+    ["to the lab's own origin: the Origin kept, readable", redirected(), to(LAB), [false, true, true, null]],
+    [
+      "to the page's origin: the origin tainted, Origin: null, which the reflected origin allows",
+      redirected(),
+      to(PAGE),
+      [false, true, true, null],
+    ],
+    [
+      'under an Allow-Origin that names another origin: refused at the redirect already',
+      redirected(),
+      to(PAGE, {}, { allowOrigin: 'other' }),
+      [false, true, false, 'origin-mismatch'],
+    ],
+    [
+      'a redirect without CORS headers: refused at the redirect',
+      redirected(),
+      to(LAB, { redirectCors: false }),
+      [false, true, false, 'no-allow-origin'],
+    ],
+    [
+      'a user name and password in the Location, off the page origin: refused',
+      redirected(),
+      to(LAB, { redirectUserinfo: true }),
+      [false, true, false, null],
+    ],
+    [
+      "a user name and password in the Location, on the page's origin: followed",
+      redirected(),
+      to(PAGE, { redirectUserinfo: true }),
+      [false, true, true, null],
+    ],
+    ['redirect: "manual"', redirected({ redirectMode: 'manual' }), to(LAB), [false, true, false, null]],
+    ['redirect: "error"', redirected({ redirectMode: 'error' }), to(LAB), [false, true, false, null]],
+    [
+      'redirect: "manual" still checks the redirect answer',
+      redirected({ redirectMode: 'manual' }),
+      to(LAB, { redirectCors: false }),
+      [false, true, false, 'no-allow-origin'],
+    ],
+    [
+      'a preflighted PUT: preflighted again after the redirect',
+      redirected({ method: 'PUT' }),
+      to(LAB, {}, { allowMethods: ['PUT'] }),
+      [true, true, true, null],
+    ],
+  ])('%s', (_, planned, lab, expected) => {
+    expect(outcome(predict(planned, lab, ANSWER_HEADERS))).toEqual(expected);
+  });
+
+  it('says why the final request carries Origin: null when the origin was tainted', () => {
+    const prediction = predict(redirected({ method: 'PUT' }), to(PAGE, {}, { allowMethods: ['PUT'] }), ANSWER_HEADERS);
+    expect(prediction.preflight.why).toMatch(/preflighted again after the redirect.*Origin: null/);
+  });
+});
+
+describe('predict: revalidation, a 304 updating the kept answer (RFC 9111, 4.3.4)', () => {
+  it.each([
+    ['a 304 with the CORS headers', 'cors', true],
+    ["a 304 without CORS headers: the kept answer's stay", 'bare', true],
+    ['a 304 naming another origin: it replaces the kept one', 'other', false],
+  ] as const)('%s', (_, revalidate, readable) => {
+    const prediction = predict(request(), scenario({}, { revalidate }), ANSWER_HEADERS);
+    expect([prediction.sent, prediction.readable]).toEqual([true, readable]);
+    if (!readable) expect(prediction.failure).toMatch(/The 304's headers replace the kept answer's/);
+  });
+});
+
+describe('predict: an opaque origin (a sandboxed frame, a data: URL worker) says Origin: null', () => {
+  it.each([
+    ['the origin reflected: null, allowed', { allowOrigin: 'origin' }, true, null],
+    ['Allow-Origin: null', { allowOrigin: 'null' }, true, null],
+    ['Allow-Origin: *', { allowOrigin: '*' }, true, null],
+    ['another origin', { allowOrigin: 'other' }, false, 'origin-mismatch'],
+  ] as const)('%s', (_, policy, readable, rule) => {
+    const prediction = predict(request({ opaqueOrigin: true }), scenario(policy), ANSWER_HEADERS);
+    expect([prediction.readable, prediction.failureRule]).toEqual([readable, rule]);
+  });
+
+  it('Allow-Origin: null does not let a page with an origin read', () => {
+    expect(predict(request(), scenario({ allowOrigin: 'null' }), ANSWER_HEADERS).failureRule).toBe('origin-mismatch');
   });
 });

@@ -309,7 +309,7 @@ const shapes: Shape[] = [
     name: 'XHR POST with an xhr.upload listener',
     headers: [],
     forced: true,
-    send: (url, body) => sendXhr('POST', url, { body, uploadListener: true }),
+    send: (url, body) => sendXhr('POST', url, { body, uploadListener: 'before' }),
   },
   {
     name: 'ReadableStream body',

@@ -4,12 +4,14 @@ import {
   LAB_DEFAULT_POLICY,
   LAB_DEFAULT_SCENARIO,
   LAB_PREFLIGHT_STATUSES,
+  LAB_REVALIDATES,
   type LabAllowOrigin,
   type LabCookie,
   type LabCorsPolicy,
   type LabCorsScenario,
   type LabHeaderList,
   type LabPreflightStatus,
+  type LabRevalidate,
 } from '@origin-lab/contract';
 import { h } from '../frame/dom.js';
 import { canonicalCase, expandCase, PREFLIGHT_PREFIX, SPLIT_FIELD } from './case-fragment.js';
@@ -29,6 +31,7 @@ const ALLOW_ORIGIN_LABELS: Record<LabAllowOrigin, string> = {
   none: 'none',
   other: 'another origin',
   two: 'two origins',
+  null: 'null (the word)',
 };
 
 /** How the form names each demo cookie the lab offers. */
@@ -37,6 +40,14 @@ const COOKIE_LABELS: Record<LabCookie, string> = {
   none: 'SameSite=None',
   lax: 'SameSite=Lax',
   strict: 'SameSite=Strict',
+};
+
+/** How the form names each 304 the lab can answer a revalidation with. */
+const REVALIDATE_LABELS: Record<LabRevalidate, string> = {
+  off: 'none (no ETag)',
+  cors: 'sent twice: the 304 has the CORS headers',
+  bare: 'sent twice: the 304 has no CORS headers',
+  other: 'sent twice: the 304 names another origin',
 };
 
 /** A select's options: the lab's choices, its default first (so the form starts on it). */
@@ -109,6 +120,9 @@ export class CaseForm {
       );
     (this.field('preflight-status') as HTMLSelectElement).replaceChildren(
       ...options(LAB_PREFLIGHT_STATUSES, LAB_DEFAULT_SCENARIO.preflightStatus, String),
+    );
+    (this.field('revalidate') as HTMLSelectElement).replaceChildren(
+      ...options(LAB_REVALIDATES, LAB_DEFAULT_SCENARIO.revalidate, (choice) => REVALIDATE_LABELS[choice]),
     );
     (this.field('cookie') as HTMLSelectElement).replaceChildren(
       ...options(LAB_COOKIES, LAB_DEFAULT_SCENARIO.cookie, (choice) => COOKIE_LABELS[choice]),
@@ -203,6 +217,13 @@ export class CaseForm {
       extraHeader: this.field('extra-header').value === '' ? null : this.field('extra-header').value,
       cookie: this.field('cookie').value as LabCookie,
       cookieSecure: this.checked('cookie-secure'),
+      cookiePartitioned: this.checked('cookie-partitioned'),
+      revalidate: this.field('revalidate').value as LabRevalidate,
+      auth: this.checked('auth') ? 'bearer' : 'off',
+      // Where a redirect goes is an origin only the plan knows (planCase): the form says which one.
+      redirectTo: null,
+      redirectCors: this.checked('redirect-cors'),
+      redirectUserinfo: this.checked('redirect-userinfo'),
     };
   }
 

@@ -1,4 +1,4 @@
-import type { EngineOutcome, LabCorsScenario } from '@origin-lab/contract';
+import type { EngineOutcome, LabCorsScenario, ServerJournalEntry } from '@origin-lab/contract';
 import { byId, h } from '../frame/dom.js';
 import type { ServerEvidence } from '../probes/journal.js';
 import { onlyOverSafelistedTotal, unsafeHeaderNames, type Prediction } from '@origin-lab/cors-rules';
@@ -34,10 +34,12 @@ const li = (text: string, attrs: Record<string, string> = {}) => h('li', attrs, 
 
 /** What the spec lets one expect of the demo cookie: it speaks only of None; Secure, and says browsers differ. */
 function cookieExpectation(scenario: LabCorsScenario, crossOrigin: boolean): string {
-  const attributes = `SameSite=${scenario.cookie === 'none' ? 'None' : scenario.cookie === 'lax' ? 'Lax' : 'Strict'}${scenario.cookieSecure ? '; Secure' : ''}`;
+  const attributes = `SameSite=${scenario.cookie === 'none' ? 'None' : scenario.cookie === 'lax' ? 'Lax' : 'Strict'}${scenario.cookieSecure ? '; Secure' : ''}${scenario.cookiePartitioned ? '; Partitioned' : ''}`;
   if (!crossOrigin) return `The demo cookie (${attributes}) is set and sent back on this origin.`;
   return scenario.cookie === 'none' && scenario.cookieSecure
-    ? `The demo cookie (${attributes}) may be kept and sent back cross-site, if the browser allows third-party cookies.`
+    ? scenario.cookiePartitioned
+      ? `The demo cookie (${attributes}) is kept in a jar of this page's site only (CHIPS), so it may come back even where third-party cookies are blocked.`
+      : `The demo cookie (${attributes}) may be kept and sent back cross-site, if the browser allows third-party cookies.`
     : `The demo cookie (${attributes}): sending a cookie cross-site needs SameSite=None; Secure, so expect it withheld. Browsers differ.`;
 }
 
@@ -81,20 +83,22 @@ export function showCookie(cookie: CookieCheck | null): void {
   if (cookie) byId('observed').append(li(cookie.note));
 }
 
-export function showServer(evidence: ServerEvidence): void {
-  const line = (what: string, entry: NonNullable<ServerEvidence['request']>) =>
-    li(
-      `${what}: ${entry.method} answered ${entry.status}, ${
-        entry.cors
-          ? Object.entries(entry.cors)
-              .map(([n, v]) => `${n}: ${v}`)
-              .join('; ')
-          : 'no CORS headers'
-      }.`,
-    );
+export function showServer(evidence: ServerEvidence, after: readonly ServerJournalEntry[] = [], label = ''): void {
+  const line = (what: string, entry: ServerJournalEntry) => {
+    const sent = `Origin: ${entry.origin ?? 'none'}${entry.credentials.authorization ? ', with Authorization' : ''}`;
+    const cors = entry.cors
+      ? Object.entries(entry.cors)
+          .map(([n, v]) => `${n}: ${v}`)
+          .join('; ')
+      : 'no CORS headers';
+    // Sec-Fetch-Site: whether the browser counted the two origins as one site (it decides the SameSite cookies).
+    const site = entry.secFetch.site ? ` (Sec-Fetch-Site: ${entry.secFetch.site})` : '';
+    return li(`${what} (${sent}): ${entry.method} answered ${entry.status}, ${cors}.${site}`);
+  };
   byId('server-saw').replaceChildren(
     evidence.preflight ? line('The preflight', evidence.preflight) : li('No preflight arrived.'),
     evidence.request ? line('The request', evidence.request) : li('The request never arrived.'),
+    ...after.map((entry) => line(entry.preflight ? `${label}, a preflight` : `${label}, the request`, entry)),
   );
 }
 
@@ -107,8 +111,12 @@ function knownDifference(
   plan: CasePlan,
   prediction: Prediction,
   seen: { preflight: boolean; sent: boolean; readable: boolean },
+  revalidated: boolean | null,
 ): string | null {
   const { planned } = plan;
+  // Measured on WebKitGTK 2.50.6: it keeps no copy of the lab's answer, so nothing is revalidated.
+  if (revalidated === false && seen.readable && !prediction.readable)
+    return `${engine} kept no copy of the answer: it sent the request again without If-None-Match and read a fresh 200, so no 304 replaced Access-Control-Allow-Origin. A browser need not keep an answer; the prediction is for one that does.`;
   // Measured on Chromium 156, Firefox ESR 153 and WebKitGTK 2.50.6: each lets Authorization through under Allow-Headers: *.
   if (prediction.failureRule === 'authorization-not-covered' && seen.preflight && seen.sent && seen.readable)
     return `${engine} lets Authorization through under Access-Control-Allow-Headers: *, which the spec says must name it.`;
@@ -125,6 +133,34 @@ function knownDifference(
   return null;
 }
 
+/**
+ * The fix for a case refused at an answer after the first, as words and the fields that change:
+ * the redirect's own CORS headers, a Location without a user name and password, fetch's redirect
+ * mode back to follow, or a 304 that keeps the CORS headers. Null when it is none of these.
+ */
+function laterAnswerFix(plan: CasePlan): { summary: string; fields: Record<string, string> } | null {
+  const { fields } = plan;
+  if (plan.scenario.revalidate === 'other')
+    return {
+      summary: "a 304 updates the kept answer's headers: send the same Access-Control-Allow-Origin on it.",
+      fields: { revalidate: 'cors' },
+    };
+  if (plan.scenario.redirectTo === null) return null;
+  if (fields.get('redirect-cors') === 'off')
+    return {
+      summary: 'the redirect is an answer like any other: give it the same Access-Control-Allow-Origin.',
+      fields: { 'redirect-cors': 'on' },
+    };
+  if (fields.get('redirect-userinfo') === 'on' && fields.get('redirect') !== 'page')
+    return { summary: 'redirect to a URL without a user name and password.', fields: { 'redirect-userinfo': 'off' } };
+  if (plan.planned.redirectMode === 'manual' || plan.planned.redirectMode === 'error')
+    return {
+      summary: "let fetch follow the redirect (redirect: 'follow', the default).",
+      fields: { 'redirect-mode': 'follow' },
+    };
+  return null;
+}
+
 /** Everything a run gathered, for the verdict. */
 export interface CaseRun {
   plan: CasePlan;
@@ -132,6 +168,8 @@ export interface CaseRun {
   observed: Observed;
   cookie: CookieCheck | null;
   evidence: ServerEvidence;
+  /** For a revalidation case: whether the second request was answered 304 (null: not such a case, or not seen). */
+  revalidated: boolean | null;
 }
 
 /**
@@ -156,10 +194,26 @@ export function showVerdict(page: { origin: string; engine: EngineFamily }, run:
   why.textContent = observed.readable
     ? 'The page could read the answer: every check passed.'
     : `${explanation.text}${explanation.handled ? ` The handler ran (status ${explanation.status}).` : ' The handler did not run.'}`;
+  // A redirect or a revalidation: the server's first answer is not the one that failed, so the
+  // prediction, which follows every answer, says why.
+  const redirect = observed.readable ? null : laterAnswerFix(plan);
+  if (redirect) {
+    why.textContent = `${prediction.failure ?? redirect.summary} The handler ran.`;
+    const fixed = new URLSearchParams(plan.fields);
+    for (const [name, value] of Object.entries(redirect.fields)) fixed.set(name, value);
+    why.append(
+      h('br'),
+      h('strong', {}, 'The fix: '),
+      redirect.summary,
+      ' ',
+      h('a', { id: 'fix-link', href: `#${plan.fragmentOf(fixed)}` }, 'Load the fixed case'),
+      ' (then send it again).',
+    );
+  }
   // The smallest fix, in words and as the same case fixed: one click away, to send again.
   const { refusal } = explanation;
   // (A no-cors answer is opaque whatever its headers: there is nothing for the server to fix.)
-  if (!observed.readable && refusal && planned.mode === 'cors') {
+  if (!redirect && !observed.readable && refusal && planned.mode === 'cors') {
     const unsafe = unsafeHeaderNames(planned.headers);
     const fix = fixForRefusal(refusal, page.origin, planned.method);
     const fixed = plan.fragmentOf(fixedCase(plan.fields, refusal, { method: planned.method, headers: unsafe }));
@@ -187,7 +241,7 @@ export function showVerdict(page: { origin: string; engine: EngineFamily }, run:
     seen.sent === expected.sent &&
     seen.readable === expected.readable &&
     (extraSeen === null || extraExpected === null || extraSeen === extraExpected);
-  const known = agrees ? null : knownDifference(page.engine, plan, prediction, seen);
+  const known = agrees ? null : knownDifference(page.engine, plan, prediction, seen, run.revalidated);
   const agreement = byId('agreement');
   agreement.dataset.state = agrees ? 'agree' : known ? 'known-difference' : 'disagree';
   // The run in the shape the engine records keep (e2e reads it from here).

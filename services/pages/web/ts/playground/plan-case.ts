@@ -2,6 +2,7 @@ import { LAB_EXTRA_HEADER, labCorsUrl, type LabCorsScenario } from '@origin-lab/
 import { markedUrl } from '../probes/journal.js';
 import type { PlannedRequest } from '@origin-lab/cors-rules';
 import type { CaseBody, CaseForm } from './case-form.js';
+import type { SentFrom } from './opaque-sender.js';
 
 /**
  * The request a case sends: the lab URL written by the contract's codec (labCorsUrl, the one the
@@ -25,6 +26,10 @@ export interface CasePlan {
   url: string;
   /** fetch or XMLHttpRequest. */
   api: 'fetch' | 'xhr';
+  /** This page, or an opaque origin it starts to send the case (Origin: null). */
+  from: SentFrom;
+  /** When an XHR registers its xhr.upload listener, if it does (fetch has none). */
+  uploadListener: 'before' | 'after' | null;
   planned: PlannedRequest;
   body: CaseBody;
   /** The headers the page's code passes: the body's Content-Type only when the page sets it. */
@@ -36,12 +41,24 @@ export interface CasePlan {
 
 /** The case the form holds, as a request to the lab on this origin or the other. */
 export function planCase(form: CaseForm, origins: { self: string; other(): string }, mark: string): CasePlan {
-  const crossOrigin = form.field('target').value === 'other';
-  const origin = crossOrigin ? origins.other() : origins.self;
-  const scenario = form.scenario();
+  const from = form.field('from').value as SentFrom;
+  const toOther = form.field('target').value === 'other';
+  // An opaque origin is cross-origin to everything, this page's origin included.
+  const crossOrigin = toOther || from !== 'page';
+  const origin = toOther ? origins.other() : origins.self;
+  // A sandboxed frame or a data: URL worker sends with fetch.
+  const api = form.field('api').value === 'xhr' && from === 'page' ? 'xhr' : 'fetch';
+  const redirect = form.field('redirect').value;
+  const scenario = {
+    ...form.scenario(),
+    redirectTo: redirect === 'lab' ? origin : redirect === 'page' ? origins.self : null,
+  };
+  const redirectMode =
+    api === 'fetch' ? (form.field('redirect-mode').value as 'follow' | 'manual' | 'error') : 'follow';
   const written = form.headers();
   const body = form.body();
-  const api = form.field('api').value === 'xhr' ? 'xhr' : 'fetch';
+  const upload = form.field('upload').value;
+  const uploadListener = api === 'xhr' && (upload === 'before' || upload === 'after') ? upload : null;
   // The body's Content-Type, unless the page's headers already set one.
   const typed: [string, string][] =
     body.contentType && !written.some(([name]) => name.toLowerCase() === 'content-type')
@@ -54,13 +71,20 @@ export function planCase(form: CaseForm, origins: { self: string; other(): strin
     mark,
     url: markedUrl(labCorsUrl(origin, scenario), mark),
     api,
+    from,
+    uploadListener,
     planned: {
       method: form.field('method').value.trim(),
       headers: typed,
       credentials: form.field('credentials').value === 'include',
       mode: api === 'xhr' ? 'cors' : (form.field('mode').value as 'cors' | 'no-cors'),
-      forcedPreflight: body.forcedPreflight,
+      forcedPreflight:
+        body.forcedPreflight ??
+        (uploadListener === 'before' ? 'an xhr.upload listener was registered before send()' : null),
       crossOrigin,
+      redirectMode,
+      origins: { page: origins.self, lab: origin },
+      opaqueOrigin: from !== 'page',
     },
     body,
     sentHeaders: body.setByPage ? typed : written,

@@ -107,6 +107,19 @@ export const PRESETS: readonly Preset[] = [
     name: 'Authorization named in Allow-Headers',
     fragment: 'headers=Authorization%3A+Bearer+demo&allow-headers=Authorization',
   },
+  // A lab URL that asks for a Bearer token: its preflight never carries one and must not need it.
+  {
+    id: 'bearer-token',
+    group: 'Allow-Headers',
+    name: 'A Bearer token the server requires: the preflight carries none, the request does',
+    fragment: 'headers=Authorization%3A+Bearer+demo&allow-headers=Authorization&auth=on',
+  },
+  {
+    id: 'bearer-missing',
+    group: 'Allow-Headers',
+    name: 'No token where the server requires one: a 401 the page can read',
+    fragment: 'auth=on',
+  },
   // Access-Control-Expose-Headers: which answer headers script may read.
   {
     id: 'expose-none',
@@ -196,6 +209,44 @@ export const PRESETS: readonly Preset[] = [
     name: 'An Accept value with a CORS-unsafe byte ("): preflighted',
     fragment: 'headers=Accept%3A+text%2F%22plain%22&allow-headers=Accept',
   },
+  // The web-platform-tests' edge cases of the safelist: a value's form, not only its length.
+  {
+    id: 'range-single',
+    group: 'Safelisting limits',
+    name: 'Range with one byte range (bytes=0-99): still simple',
+    fragment: 'headers=Range%3A+bytes%3D0-99',
+  },
+  {
+    id: 'range-suffix',
+    group: 'Safelisting limits',
+    name: 'Range with a suffix range (bytes=-100): preflighted',
+    fragment: 'headers=Range%3A+bytes%3D-100&allow-headers=Range',
+  },
+  {
+    id: 'content-type-charset',
+    group: 'Safelisting limits',
+    name: 'Content-Type text/plain; charset=utf-8: still simple',
+    fragment: 'method=POST&body=string&headers=Content-Type%3A+text%2Fplain%3B+charset%3Dutf-8',
+  },
+  {
+    id: 'content-type-quoted',
+    group: 'Safelisting limits',
+    name: 'Content-Type with a quoted parameter (charset="utf-8"): preflighted',
+    fragment:
+      'method=POST&body=string&headers=Content-Type%3A+text%2Fplain%3B+charset%3D%22utf-8%22&allow-headers=Content-Type',
+  },
+  {
+    id: 'language-allowed',
+    group: 'Safelisting limits',
+    name: 'Accept-Language en-US,fr;q=0.5: still simple',
+    fragment: 'headers=Accept-Language%3A+en-US%2Cfr%3Bq%3D0.5',
+  },
+  {
+    id: 'language-underscore',
+    group: 'Safelisting limits',
+    name: 'Accept-Language en_US (an underscore): preflighted',
+    fragment: 'headers=Accept-Language%3A+en_US&allow-headers=Accept-Language',
+  },
   // A preflight that does not answer 2xx.
   {
     id: 'preflight-401',
@@ -221,6 +272,99 @@ export const PRESETS: readonly Preset[] = [
     name: 'A redirected (301) preflight',
     fragment: 'method=PUT&allow-methods=PUT&preflight-status=301',
   },
+  // A CORS request answered with a redirect (307), to the lab on its own origin or on the page's.
+  {
+    id: 'redirect-lab',
+    group: 'Redirects',
+    name: "Redirected to the lab's own origin: Origin kept, readable",
+    fragment: 'redirect=lab',
+  },
+  {
+    id: 'redirect-page',
+    group: 'Redirects',
+    name: "Redirected to the page's origin: the final request says Origin: null",
+    fragment: 'redirect=page',
+  },
+  {
+    id: 'redirect-bare',
+    group: 'Redirects',
+    name: 'A redirect without CORS headers: refused at the redirect',
+    fragment: 'redirect=lab&redirect-cors=off',
+  },
+  {
+    id: 'redirect-preflighted',
+    group: 'Redirects',
+    name: 'A preflighted PUT redirected: a second preflight to the new URL',
+    fragment: 'method=PUT&allow-methods=PUT&redirect=lab',
+  },
+  {
+    id: 'redirect-userinfo',
+    group: 'Redirects',
+    name: 'A redirect to a URL with a user name and password: refused',
+    fragment: 'redirect=lab&redirect-userinfo=on',
+  },
+  {
+    id: 'redirect-manual',
+    group: 'Redirects',
+    name: 'redirect: "manual": an opaque redirect, not followed',
+    fragment: 'redirect=lab&redirect-mode=manual',
+  },
+  {
+    id: 'redirect-error',
+    group: 'Redirects',
+    name: 'redirect: "error": fetch rejects at the redirect',
+    fragment: 'redirect=lab&redirect-mode=error',
+  },
+  // A kept answer sent again and revalidated: a 304 updates the kept answer's headers.
+  {
+    id: 'revalidate-cors',
+    group: 'Revalidation',
+    name: 'Revalidated: a 304 with the CORS headers, the kept body read',
+    fragment: 'revalidate=cors',
+  },
+  {
+    id: 'revalidate-bare',
+    group: 'Revalidation',
+    name: "Revalidated: a 304 without CORS headers keeps the kept answer's",
+    fragment: 'revalidate=bare',
+  },
+  {
+    id: 'revalidate-other',
+    group: 'Revalidation',
+    name: 'Revalidated: a 304 naming another origin replaces the kept Allow-Origin',
+    fragment: 'revalidate=other',
+  },
+  // An opaque origin (a sandboxed frame, a data: URL worker) says Origin: null.
+  {
+    id: 'sandbox-reflected',
+    group: 'Opaque origins',
+    name: 'From a sandboxed iframe: Origin: null, which a reflecting server allows',
+    fragment: 'from=sandbox',
+  },
+  {
+    id: 'sandbox-null',
+    group: 'Opaque origins',
+    name: 'From a sandboxed iframe, Allow-Origin: null: readable',
+    fragment: 'from=sandbox&allow-origin=null',
+  },
+  {
+    id: 'worker-null',
+    group: 'Opaque origins',
+    name: 'From a data: URL worker, Allow-Origin: null: readable',
+    fragment: 'from=worker&allow-origin=null',
+  },
+  {
+    id: 'sandbox-null-credentials',
+    group: 'Opaque origins',
+    name: 'Allow-Origin: null with credentials: any sandboxed page reads as the user',
+    fragment: 'from=sandbox&allow-origin=null&credentials=include&allow-credentials=on',
+  },
+  {
+    id: 'null-from-page',
+    group: 'Opaque origins',
+    name: 'Allow-Origin: null to a page with an origin: refused',
+    fragment: 'allow-origin=null',
+  },
   // no-cors and XMLHttpRequest.
   {
     id: 'no-cors',
@@ -239,6 +383,18 @@ export const PRESETS: readonly Preset[] = [
     group: 'no-cors and XHR',
     name: 'XMLHttpRequest, origin not allowed: status 0',
     fragment: 'api=xhr&allow-origin=none',
+  },
+  {
+    id: 'upload-before',
+    group: 'no-cors and XHR',
+    name: 'XHR POST with an upload listener registered before send(): preflighted',
+    fragment: 'api=xhr&method=POST&body=string&upload=before',
+  },
+  {
+    id: 'upload-after',
+    group: 'no-cors and XHR',
+    name: 'XHR POST with an upload listener registered after send(): simple',
+    fragment: 'api=xhr&method=POST&body=string&upload=after',
   },
   {
     id: 'same-origin',
@@ -270,5 +426,11 @@ export const PRESETS: readonly Preset[] = [
     group: 'Cookies',
     name: 'A cookie with SameSite=Strict',
     fragment: 'credentials=include&allow-credentials=on&cookie=strict&cookie-secure=on',
+  },
+  {
+    id: 'cookie-partitioned',
+    group: 'Cookies',
+    name: 'A cookie with SameSite=None; Secure; Partitioned (CHIPS)',
+    fragment: 'credentials=include&allow-credentials=on&cookie=none&cookie-secure=on&cookie-partitioned=on',
   },
 ];

@@ -8,8 +8,9 @@ import {
 import { marker } from '../frame/dom.js';
 import type { PageContext } from '../page/setup-page.js';
 import { attempt } from '../probes/attempt.js';
-import { markedUrl, serverEvidence } from '../probes/journal.js';
+import { markedUrl, serverEntries, serverEvidence } from '../probes/journal.js';
 import { sendXhr } from '../probes/xhr.js';
+import { tagUrl } from '../server-view/visitor.js';
 import { predict } from '@origin-lab/cors-rules';
 import {
   showCookie,
@@ -38,6 +39,7 @@ async function send(plan: CasePlan): Promise<Observed> {
     const outcome = await sendXhr(method, url, {
       headers,
       withCredentials: credentials,
+      ...(plan.uploadListener ? { uploadListener: plan.uploadListener } : {}),
       body: body.value instanceof ReadableStream ? null : (body.value as XMLHttpRequestBodyInit | null),
     });
     const names = outcome.headers
@@ -52,12 +54,14 @@ async function send(plan: CasePlan): Promise<Observed> {
       error: outcome.status === 0 ? `status 0, events: ${outcome.events.join(', ')}` : null,
     };
   }
+  if (plan.from !== 'page') return sendOpaque(plan);
   const result = await attempt(() =>
     fetch(url, {
       method,
       headers,
       credentials: credentials ? 'include' : 'same-origin',
       mode: planned.mode,
+      redirect: planned.redirectMode ?? 'follow',
       body: body.value,
       ...(body.value instanceof ReadableStream ? { duplex: 'half' } : {}),
     } as RequestInit),
@@ -65,6 +69,14 @@ async function send(plan: CasePlan): Promise<Observed> {
   if (!result.ok)
     return { readable: false, status: null, headers: [], body: '', error: `fetch rejected: ${result.error}` };
   const response = result.value;
+  if (response.type === 'opaqueredirect')
+    return {
+      readable: false,
+      status: 0,
+      headers: [],
+      body: '',
+      error: 'an opaque-redirect answer (redirect: "manual"): status 0, the redirect not followed',
+    };
   if (response.type === 'opaque')
     return {
       readable: false,
@@ -78,6 +90,48 @@ async function send(plan: CasePlan): Promise<Observed> {
     status: response.status,
     headers: [...response.headers.keys()],
     body: (await response.text()).slice(0, 400),
+    error: null,
+  };
+}
+
+/** Sends the case from a sandboxed frame or a data: URL worker (opaque-sender.ts): Origin: null. */
+async function sendOpaque(plan: CasePlan): Promise<Observed> {
+  const { url, planned, body, sentHeaders: headers } = plan;
+  const value = body.value;
+  if (value !== null && typeof value !== 'string' && !(value instanceof Blob))
+    return {
+      readable: false,
+      status: null,
+      headers: [],
+      body: '',
+      error: 'not sent: from a sandboxed frame or a worker the playground sends a string, JSON or Blob body only',
+    };
+  const { sendFromOpaqueOrigin } = await import('./opaque-sender.js');
+  // The page's own fetch tags its lab URLs with the visitor token for the journal; the opaque sender's does not.
+  const tagged = tagUrl(url, [new URL(url).origin]);
+  const reply = await sendFromOpaqueOrigin(plan.from as 'sandbox' | 'worker', tagged, {
+    method: planned.method,
+    headers,
+    credentials: planned.credentials ? 'include' : 'same-origin',
+    mode: planned.mode,
+    redirect: planned.redirectMode ?? 'follow',
+    body: value,
+  });
+  if (!reply.ok)
+    return { readable: false, status: null, headers: [], body: '', error: `fetch rejected: ${reply.error ?? ''}` };
+  if (reply.type === 'opaque' || reply.type === 'opaqueredirect')
+    return {
+      readable: false,
+      status: 0,
+      headers: [],
+      body: '',
+      error: `an ${reply.type} answer: status 0, nothing to read`,
+    };
+  return {
+    readable: true,
+    status: reply.status ?? null,
+    headers: reply.headers ?? [],
+    body: reply.body ?? '',
     error: null,
   };
 }
@@ -114,11 +168,27 @@ async function cookieComesBack(origin: string, setBy: string): Promise<CookieChe
 export async function runCase(ctx: PageContext, plan: CasePlan): Promise<void> {
   const prediction = predict(plan.planned, plan.scenario, LAB_ANSWER_HEADERS);
   showPrediction(plan, prediction);
+  // Revalidation: the first answer fills the browser's cache, the same request again is answered 304.
+  const revalidating = plan.scenario.revalidate !== 'off';
+  if (revalidating) await send(plan);
   const observed = await send(plan);
   showObserved(observed);
   const cookie = plan.scenario.cookie === 'off' ? null : await cookieComesBack(plan.origin, plan.mark);
   showCookie(cookie);
   const evidence = await serverEvidence(ctx.journal, plan.mark, prediction.sent ? EVIDENCE_WAIT_MS : 0);
-  showServer(evidence);
-  showVerdict({ origin: ctx.site.self, engine: ctx.engine }, { plan, prediction, observed, cookie, evidence });
+  // A redirect the browser followed arrives as more requests under the same mark: the hops after the first.
+  // A revalidation sent the request twice, on purpose.
+  const more = plan.scenario.redirectTo !== null ? 'After the redirect' : revalidating ? 'Sent again' : null;
+  const after =
+    more === null || evidence.request === null
+      ? []
+      : (
+          await serverEntries(ctx.journal, plan.mark, observed.readable || revalidating ? 2 : 1, EVIDENCE_WAIT_MS)
+        ).slice(evidence.preflight ? 2 : 1);
+  showServer(evidence, after, more ?? '');
+  const revalidated = revalidating && after.length > 0 ? after.some((entry) => entry.status === 304) : null;
+  showVerdict(
+    { origin: ctx.site.self, engine: ctx.engine },
+    { plan, prediction, observed, cookie, evidence, revalidated },
+  );
 }

@@ -21,8 +21,11 @@ export interface XhrOptions {
   /** Pairs keep a name written twice: setRequestHeader joins the values with ", ". */
   headers?: Record<string, string> | readonly [string, string][];
   withCredentials?: boolean;
-  /** Registers a listener on xhr.upload, which by itself forces a preflight cross-origin. */
-  uploadListener?: boolean;
+  /**
+   * Registers a listener on xhr.upload before send(), which by itself forces a preflight
+   * cross-origin, or after it, when send() has already decided and it changes nothing.
+   */
+  uploadListener?: 'before' | 'after';
   /** Aborts the request when it fires (XHR has no signal of its own). */
   signal?: AbortSignal;
 }
@@ -41,7 +44,8 @@ export function sendXhr(method: string, url: string, options: XhrOptions = {}): 
     const headers = options.headers ?? {};
     for (const [name, value] of Array.isArray(headers) ? headers : Object.entries(headers))
       xhr.setRequestHeader(name, value);
-    if (options.uploadListener) xhr.upload.addEventListener('progress', () => {});
+    const listen = () => xhr.upload.addEventListener('progress', () => {});
+    if (options.uploadListener === 'before') listen();
     xhr.addEventListener('load', () => events.push('load'));
     for (const type of FAILURES) {
       xhr.addEventListener(type, (event) => {
@@ -63,6 +67,7 @@ export function sendXhr(method: string, url: string, options: XhrOptions = {}): 
     });
     options.signal?.addEventListener('abort', abort);
     xhr.send(options.body ?? null);
+    if (options.uploadListener === 'after') listen();
     if (options.signal?.aborted) abort();
   });
 }
