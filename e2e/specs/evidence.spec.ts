@@ -23,6 +23,9 @@ type Recorder = 'playwright-har' | 'devtools-har' | 'curl';
  * shows that credentials were asked for: the explainer reads the exchange as one without them and
  * names the rule that refuses it with them.
  */
+/** The redirected cases the engine does not follow to the end: a user name in the Location, redirect: 'manual' or 'error'. */
+const REDIRECT_STOPPED = new Set(['redirect-userinfo', 'redirect-manual', 'redirect-error']);
+
 const CREDENTIALS_DECIDE = new Set([
   'origin-star-credentials',
   'methods-star-credentials',
@@ -38,6 +41,8 @@ interface Expected {
   withCredentials?: string;
   /** A word the unknowns must hold: what the recorder did not keep. */
   unknown?: RegExp;
+  /** An explanation the evidence may hold or not: the recorder keeps it on some runs only. */
+  maybe?: true;
 }
 
 /**
@@ -46,9 +51,48 @@ interface Expected {
  * answered; Playwright's HAR keeps no preflight, and Chromium's recorder keeps no answer of a
  * read it refused, where Firefox's keeps it (but no error).
  */
-function expected(recorder: Recorder, engine: string, id: string, outcome: Outcome): Expected {
+function expected(recorder: Recorder, engine: string, id: string, outcome: Outcome): Expected | Expected[] {
   const rule = outcome.predicted.failureRule;
   const { sent, readable } = outcome.observed;
+  // A sandboxed frame runs in a process of its own in Chromium, and a worker in a target of its
+  // own: the recorders attached to the page keep none of their requests (Playwright's keeps the
+  // worker's). Firefox's keeps both.
+  // (Playwright's catches the sandboxed frame's request when it attaches to the frame's process in time.)
+  if (engine === 'chromium' && id.startsWith('sandbox-') && recorder === 'playwright-har')
+    return [
+      { verdict: 'readable', rule: null, maybe: true },
+      { verdict: 'nothing cross-origin', maybe: true },
+    ];
+  if (engine === 'chromium' && (id.startsWith('sandbox-') || (id === 'worker-null' && recorder === 'devtools-har')))
+    return { verdict: 'nothing cross-origin' };
+  // Firefox's HAR may also list the request to the Location, failed, with no answer.
+  if (id === 'redirect-bare' && engine === 'firefox')
+    return [
+      { verdict: 'refused', rule },
+      { verdict: 'unknown', rule: null, maybe: true },
+    ];
+  // A redirect the engine did not follow on (a user name in its Location, redirect: 'manual' or
+  // 'error'): the 307 passes the CORS check, which is all curl and Firefox's HAR show of it
+  // (Firefox's keeps the engine's error only when the Location held a user name); Chromium's
+  // recorders keep the error: on the 307 (DevTools), or on a request with no answer (Playwright).
+  if (REDIRECT_STOPPED.has(id)) {
+    const hop: Expected = { verdict: 'readable', rule: null };
+    const userinfo: Expected = { verdict: 'not-cors', rule: 'redirect-credentials' };
+    const stopped: Expected = { verdict: 'unknown', rule: null };
+    if (recorder === 'curl') return [hop];
+    if (engine === 'firefox') return id === 'redirect-userinfo' ? [userinfo, { ...stopped, maybe: true }] : [hop];
+    return [id === 'redirect-userinfo' && recorder === 'devtools-har' ? userinfo : stopped, { ...hop, maybe: true }];
+  }
+  // A revalidation refused: the first answer was readable (and kept); the 304 that replaced its
+  // Allow-Origin is refused, where the recorder kept it.
+  if (id === 'revalidate-other') {
+    const kept: Expected = { verdict: 'readable', rule: null };
+    const refreshed: Expected =
+      recorder === 'playwright-har' && engine === 'chromium'
+        ? { verdict: 'unknown', rule: null, unknown: /answer’s headers/ }
+        : { verdict: 'refused', rule };
+    return [refreshed, kept];
+  }
   if (id === 'same-origin')
     return recorder === 'curl' ? { verdict: 'not-cors', rule: 'same-origin' } : { verdict: 'nothing cross-origin' };
   // No-cors: a PUT never leaves; a GET goes out in no-cors mode and its answer is opaque.
@@ -122,14 +166,32 @@ test('every ready case, recorded as a HAR and as curl -v, is explained with the 
     if (sentToLab.length > 0) evidence.push(['curl', await curlVerbose(sentToLab)]);
     for (const [recorder, text] of evidence) {
       writeFileSync(testInfo.outputPath(`${preset.id}.${recorder}.txt`), text);
-      const want = expected(recorder, browserName, preset.id, outcome);
+      const wanted = [expected(recorder, browserName, preset.id, outcome)].flat();
       const got = explainedLab(text);
       expect.soft(got.length, `${preset.id} (${recorder}): an exchange with the lab was explained`).toBeGreaterThan(0);
-      for (const explanation of got) {
-        const { unknown, ...fields } = want;
-        expect.soft(explanation, `${preset.id} (${recorder})`).toMatchObject(fields);
-        if (unknown) expect.soft(explanation.text, `${preset.id} (${recorder}): what it cannot tell`).toMatch(unknown);
-      }
+      // Each exchange is explained as one of the wanted ways, and each wanted way that is not a
+      // maybe is how at least one of them is explained.
+      const matches = (explanation: (typeof got)[number], want: Expected) => {
+        const { unknown, maybe: _maybe, ...fields } = want;
+        return (
+          Object.entries(fields).every(([key, value]) => explanation[key as keyof typeof explanation] === value) &&
+          (!unknown || unknown.test(explanation.text ?? ''))
+        );
+      };
+      for (const explanation of got)
+        expect
+          .soft(
+            wanted.some((want) => matches(explanation, want)),
+            `${preset.id} (${recorder}): ${JSON.stringify(explanation)} is none of ${JSON.stringify(wanted)}`,
+          )
+          .toBe(true);
+      for (const want of wanted.filter(({ maybe }) => !maybe))
+        expect
+          .soft(
+            got.some((explanation) => matches(explanation, want)),
+            `${preset.id} (${recorder}): no exchange explained as ${JSON.stringify(want)}`,
+          )
+          .toBe(true);
     }
   }
 });

@@ -99,7 +99,45 @@ function sentOnWire(events: CdpEvent[]): SentRequest[] {
  * server answered (the protocol's responseReceivedExtraInfo) and the error.
  */
 function devtoolsHar(events: CdpEvent[]): { log: { entries: unknown[] } } {
-  const har = harFromMessages(events, { includeResourcesFromDiskCache: true }) as { log: { entries: unknown[] } };
+  // Two of chrome-har's slips, put right as DevTools shows the same exchanges:
+  // - a redirect chain is one request id, and chrome-har gives its last answer the raw headers of
+  //   the first (the redirect's); those are in the next requestWillBeSent's redirectResponse anyway;
+  // - a revalidated answer keeps the kept answer's status (200), where the wire said 304;
+  // - a request whose headers as sent came before the request itself keeps only its provisional
+  //   ones (no Origin, no Sec-Fetch-*): DevTools shows the headers sent.
+  const redirectHeaders = (event: CdpEvent) =>
+    event.method === 'Network.responseReceivedExtraInfo' &&
+    event.params.statusCode >= 300 &&
+    event.params.statusCode < 400 &&
+    event.params.statusCode !== 304;
+  const har = harFromMessages(
+    events.filter((event) => !redirectHeaders(event)),
+    { includeResourcesFromDiskCache: true },
+  ) as { log: { entries: unknown[] } };
+  const onWire = byRequest(events);
+  type Entry = {
+    _requestId?: string;
+    request: { headers: { name: string; value: string }[] };
+    response: { status: number };
+  };
+  const entries = har.log.entries as Entry[];
+  const chains = new Map<string, number>();
+  for (const { _requestId: id } of entries) if (id) chains.set(id, (chains.get(id) ?? 0) + 1);
+  for (const entry of entries) {
+    const seen = entry._requestId ? onWire.get(entry._requestId) : undefined;
+    if (!seen) continue;
+    if (seen.responseReceivedExtraInfo?.statusCode === 304) entry.response.status = 304;
+    // A redirect chain shares one id, and chrome-har may add a later hop's headers as sent to an
+    // earlier hop: each hop keeps the first of each name, its own (from its requestWillBeSent).
+    if (chains.get(entry._requestId!)! > 1) entry.request.headers = once(entry.request.headers);
+    const sentHeaders = seen.requestWillBeSentExtraInfo?.headers as Record<string, string> | undefined;
+    if (
+      sentHeaders &&
+      chains.get(entry._requestId!) === 1 &&
+      !entry.request.headers.some(({ name }) => /^sec-fetch-mode$/i.test(name))
+    )
+      entry.request.headers = Object.entries(sentHeaders).map(([name, value]) => ({ name, value }));
+  }
   for (const seen of byRequest(events).values()) {
     const failed = seen.loadingFailed;
     const sent = seen.requestWillBeSent;
