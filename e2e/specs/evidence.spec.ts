@@ -83,6 +83,15 @@ function expected(recorder: Recorder, engine: string, id: string, outcome: Outco
     if (engine === 'firefox') return id === 'redirect-userinfo' ? [userinfo, { ...stopped, maybe: true }] : [hop];
     return [id === 'redirect-userinfo' && recorder === 'devtools-har' ? userinfo : stopped, { ...hop, maybe: true }];
   }
+  // Refused by the answer after a redirect that passed: the hop reads as one the browser follows
+  // (curl replays a redirect chain's last request only: the recorder keeps one entry per request id).
+  if (id === 'redirect-final-bare')
+    return [
+      recorder === 'playwright-har' && engine === 'chromium'
+        ? { verdict: 'unknown', rule: null, unknown: /answer’s headers/ }
+        : { verdict: 'refused', rule },
+      { verdict: 'readable', rule: null, ...(recorder === 'curl' && { maybe: true as const }) },
+    ];
   // A revalidation refused: the first answer was readable (and kept); the 304 that replaced its
   // Allow-Origin is refused, where the recorder kept it.
   if (id === 'revalidate-other') {

@@ -122,20 +122,20 @@ function devtoolsHar(events: CdpEvent[]): { log: { entries: unknown[] } } {
   };
   const entries = har.log.entries as Entry[];
   const chains = new Map<string, number>();
-  for (const { _requestId: id } of entries) if (id) chains.set(id, (chains.get(id) ?? 0) + 1);
+  // chrome-har renames each earlier hop of a redirect chain with an "r" after the request id.
+  const chainOf = (id: string) => id.replace(/r+$/, '');
+  for (const { _requestId: id } of entries) if (id) chains.set(chainOf(id), (chains.get(chainOf(id)) ?? 0) + 1);
   for (const entry of entries) {
-    const seen = entry._requestId ? onWire.get(entry._requestId) : undefined;
-    if (!seen) continue;
-    if (seen.responseReceivedExtraInfo?.statusCode === 304) entry.response.status = 304;
+    if (!entry._requestId) continue;
     // A redirect chain shares one id, and chrome-har may add a later hop's headers as sent to an
     // earlier hop: each hop keeps the first of each name, its own (from its requestWillBeSent).
-    if (chains.get(entry._requestId!)! > 1) entry.request.headers = once(entry.request.headers);
+    const chained = chains.get(chainOf(entry._requestId))! > 1;
+    if (chained) entry.request.headers = once(entry.request.headers);
+    const seen = onWire.get(entry._requestId);
+    if (!seen) continue;
+    if (seen.responseReceivedExtraInfo?.statusCode === 304) entry.response.status = 304;
     const sentHeaders = seen.requestWillBeSentExtraInfo?.headers as Record<string, string> | undefined;
-    if (
-      sentHeaders &&
-      chains.get(entry._requestId!) === 1 &&
-      !entry.request.headers.some(({ name }) => /^sec-fetch-mode$/i.test(name))
-    )
+    if (sentHeaders && !chained && !entry.request.headers.some(({ name }) => /^sec-fetch-mode$/i.test(name)))
       entry.request.headers = Object.entries(sentHeaders).map(([name, value]) => ({ name, value }));
   }
   for (const seen of byRequest(events).values()) {

@@ -73,6 +73,9 @@ function oneOf<T extends string | number>(name: string, raw: string, choices: re
   return found;
 }
 
+/** true or false, as the URL writes a switch. */
+const flag = (name: string, raw: string) => oneOf(name, raw, ['true', 'false']) === 'true';
+
 function list(name: string, raw: string, limits: LabLimits): LabHeaderList {
   if (raw === '*') return '*';
   const items = raw === '' ? [] : raw.split(',').map((item) => item.trim());
@@ -89,7 +92,7 @@ function policyValue(name: string, parameter: LabPolicyParameter, raw: string, l
     case 'allow-origin':
       return { allowOrigin: oneOf(name, raw, LAB_ALLOW_ORIGINS) };
     case 'allow-credentials':
-      return { allowCredentials: oneOf(name, raw, ['true', 'false']) === 'true' };
+      return { allowCredentials: flag(name, raw) };
     case 'allow-methods':
       return { allowMethods: list(name, raw, limits) };
     case 'allow-headers':
@@ -155,10 +158,10 @@ function readScenario(query: string, limits: LabLimits): LabCorsScenario {
         scenario.cookie = oneOf(name, raw, LAB_COOKIES);
         break;
       case 'cookie-secure':
-        scenario.cookieSecure = oneOf(name, raw, ['true', 'false']) === 'true';
+        scenario.cookieSecure = flag(name, raw);
         break;
       case 'cookie-partitioned':
-        scenario.cookiePartitioned = oneOf(name, raw, ['true', 'false']) === 'true';
+        scenario.cookiePartitioned = flag(name, raw);
         break;
       case 'revalidate':
         scenario.revalidate = oneOf(name, raw, LAB_REVALIDATES);
@@ -170,10 +173,10 @@ function readScenario(query: string, limits: LabLimits): LabCorsScenario {
         scenario.redirectTo = oneOf(name, raw, limits.redirectOrigins);
         break;
       case 'redirect-cors':
-        scenario.redirectCors = oneOf(name, raw, ['true', 'false']) === 'true';
+        scenario.redirectCors = flag(name, raw);
         break;
       case 'redirect-userinfo':
-        scenario.redirectUserinfo = oneOf(name, raw, ['true', 'false']) === 'true';
+        scenario.redirectUserinfo = flag(name, raw);
         break;
       default:
         throw refuse(

@@ -129,7 +129,11 @@ export interface LabCorsScenario {
    * configured origins: a redirect never goes anywhere a URL names freely.
    */
   redirectTo: string | null;
-  /** Whether the redirect answer carries the actual policy's CORS headers. */
+  /**
+   * Whether the redirect answer carries CORS headers: the actual policy's, naming the request's
+   * origin (labRedirectPolicy), so that the redirect and the answer after it are each checked on
+   * their own.
+   */
   redirectCors: boolean;
   /** Whether the redirect's Location has a user name and password in it. */
   redirectUserinfo: boolean;
@@ -182,6 +186,15 @@ export function labPolicyHeaders(policy: LabCorsPolicy, origin: string | null): 
   return Object.fromEntries(
     Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
+}
+
+/**
+ * The policy of the lab's redirect, when it carries CORS headers: the actual policy with
+ * Access-Control-Allow-Origin naming the request's origin (credentials, methods and the rest as
+ * the policy says). The api answers with it, the prediction checks it.
+ */
+export function labRedirectPolicy(policy: LabCorsPolicy): LabCorsPolicy {
+  return { ...policy, allowOrigin: 'origin' };
 }
 
 /** The scenario of a URL that names nothing: what a parameter left out stands for. */

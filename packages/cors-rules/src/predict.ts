@@ -1,4 +1,4 @@
-import { labPolicyHeaders, type LabCorsScenario } from '@origin-lab/contract';
+import { labPolicyHeaders, labRedirectPolicy, type LabCorsScenario } from '@origin-lab/contract';
 import { corsCheck, exposedHeaderNames, preflightCheck, type CorsRequest, type RefusalRule } from './refusal.js';
 import { isSafelistedRequestHeader, needsPreflight, normalizeMethod, unsafeHeaderNames } from './safelist.js';
 
@@ -37,6 +37,8 @@ export interface Prediction {
   failureRule: RefusalRule | null;
   /** Response headers script may read, by name; null when nothing is readable. */
   visibleHeaders: string[] | null;
+  /** Requests (not preflights) that reach the server, where a redirect makes it more than one. */
+  arrivals?: number;
 }
 
 const SIMPLE_METHODS = ['GET', 'HEAD', 'POST'];
@@ -218,8 +220,12 @@ function predictRedirect(
     failure,
     failureRule,
     visibleHeaders: null,
+    arrivals: 1,
   });
-  const hop = { status: 307, headers: scenario.redirectCors ? labPolicyHeaders(scenario.actual, asked.origin) : {} };
+  const hop = {
+    status: 307,
+    headers: scenario.redirectCors ? labPolicyHeaders(labRedirectPolicy(scenario.actual), asked.origin) : {},
+  };
   const hopRefused = corsCheck(asked, hop, 'actual');
   if (hopRefused) return stopped(`At the redirect (307): ${hopRefused.text}`, hopRefused.rule);
   if (request.redirectMode === 'error')
@@ -254,6 +260,7 @@ function predictRedirect(
         failure: `After the redirect: ${refused.text}`,
         failureRule: refused.rule,
         visibleHeaders: null,
+        arrivals: 1,
       };
   }
   const answer = labAnswer(scenario.actual, 200, origin);
@@ -268,5 +275,6 @@ function predictRedirect(
     failure: refused ? `${taint}${refused.text}` : null,
     failureRule: refused?.rule ?? null,
     visibleHeaders: refused === null ? exposedHeaderNames(answer, request.credentials, answerHeaders) : null,
+    arrivals: 2,
   };
 }

@@ -218,10 +218,16 @@ describe('predict: a CORS request answered with a redirect (Fetch, HTTP-redirect
       [false, true, true, null],
     ],
     [
-      'under an Allow-Origin that names another origin: refused at the redirect already',
+      'the redirect passes, the answer after it names another origin: refused there',
       redirected(),
       to(PAGE, {}, { allowOrigin: 'other' }),
       [false, true, false, 'origin-mismatch'],
+    ],
+    [
+      'the redirect passes, the answer after it has no Allow-Origin: refused there',
+      redirected(),
+      to(LAB, {}, { allowOrigin: 'none' }),
+      [false, true, false, 'no-allow-origin'],
     ],
     [
       'a redirect without CORS headers: refused at the redirect',
@@ -257,6 +263,15 @@ describe('predict: a CORS request answered with a redirect (Fetch, HTTP-redirect
     ],
   ])('%s', (_, planned, lab, expected) => {
     expect(outcome(predict(planned, lab, ANSWER_HEADERS))).toEqual(expected);
+  });
+
+  it('says which answer refused: the redirect, or the one after it', () => {
+    expect(predict(redirected(), to(LAB, { redirectCors: false }), ANSWER_HEADERS).failure).toMatch(
+      /^At the redirect \(307\)/,
+    );
+    expect(predict(redirected(), to(LAB, {}, { allowOrigin: 'none' }), ANSWER_HEADERS).failure).toMatch(
+      /^In the answer/,
+    );
   });
 
   it('says why the final request carries Origin: null when the origin was tainted', () => {

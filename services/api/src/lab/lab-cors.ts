@@ -7,6 +7,7 @@ import {
   LAB_DEMO_COOKIE as DEMO_COOKIE,
   LAB_EXTRA_HEADER as EXTRA_HEADER,
   labPolicyHeaders,
+  labRedirectPolicy,
   type LabCorsPolicy,
   type LabCorsScenario,
 } from '@origin-lab/contract';
@@ -98,7 +99,7 @@ export function labCors(limits: LabLimits, bodyLimit: number): Middleware {
       return;
     }
     if (scenario.redirectTo !== null) {
-      if (scenario.redirectCors) applyPolicy(ctx, scenario.actual);
+      if (scenario.redirectCors) applyPolicy(ctx, labRedirectPolicy(scenario.actual));
       ctx.set('Cache-Control', 'no-store');
       ctx.status = 307;
       ctx.set('Location', redirectLocation({ ...scenario, redirectTo: scenario.redirectTo }, ctx.querystring));

@@ -138,7 +138,11 @@ function knownDifference(
  * the redirect's own CORS headers, a Location without a user name and password, fetch's redirect
  * mode back to follow, or a 304 that keeps the CORS headers. Null when it is none of these.
  */
-function laterAnswerFix(plan: CasePlan): { summary: string; fields: Record<string, string> } | null {
+function laterAnswerFix(
+  plan: CasePlan,
+  prediction: Prediction,
+  origin: string,
+): { summary: string; fields: Record<string, string> } | null {
   const { fields } = plan;
   if (plan.scenario.revalidate === 'other')
     return {
@@ -158,7 +162,17 @@ function laterAnswerFix(plan: CasePlan): { summary: string; fields: Record<strin
       summary: "let fetch follow the redirect (redirect: 'follow', the default).",
       fields: { 'redirect-mode': 'follow' },
     };
-  return null;
+  // Refused by the answer after the redirect: the same fix as without one, to the final answer's policy.
+  if (prediction.failureRule === null) return null;
+  const refusal = { rule: prediction.failureRule, stage: 'actual' as const };
+  const fixed = fixedCase(fields, refusal, {
+    method: plan.planned.method,
+    headers: unsafeHeaderNames(plan.planned.headers),
+  });
+  return {
+    summary: fixForRefusal(refusal, origin, plan.planned.method).summary,
+    fields: Object.fromEntries(fixed),
+  };
 }
 
 /** Everything a run gathered, for the verdict. */
@@ -196,7 +210,7 @@ export function showVerdict(page: { origin: string; engine: EngineFamily }, run:
     : `${explanation.text}${explanation.handled ? ` The handler ran (status ${explanation.status}).` : ' The handler did not run.'}`;
   // A redirect or a revalidation: the server's first answer is not the one that failed, so the
   // prediction, which follows every answer, says why.
-  const redirect = observed.readable ? null : laterAnswerFix(plan);
+  const redirect = observed.readable ? null : laterAnswerFix(plan, prediction, page.origin);
   if (redirect) {
     why.textContent = `${prediction.failure ?? redirect.summary} The handler ran.`;
     const fixed = new URLSearchParams(plan.fields);

@@ -292,6 +292,12 @@ export const PRESETS: readonly Preset[] = [
     fragment: 'redirect=lab&redirect-cors=off',
   },
   {
+    id: 'redirect-final-bare',
+    group: 'Redirects',
+    name: 'The redirect allows the origin, the answer after it does not: refused there',
+    fragment: 'redirect=lab&allow-origin=none',
+  },
+  {
     id: 'redirect-preflighted',
     group: 'Redirects',
     name: 'A preflighted PUT redirected: a second preflight to the new URL',

@@ -183,7 +183,7 @@ export async function runCase(ctx: PageContext, plan: CasePlan): Promise<void> {
     more === null || evidence.request === null
       ? []
       : (
-          await serverEntries(ctx.journal, plan.mark, observed.readable || revalidating ? 2 : 1, EVIDENCE_WAIT_MS)
+          await serverEntries(ctx.journal, plan.mark, revalidating ? 2 : (prediction.arrivals ?? 1), EVIDENCE_WAIT_MS)
         ).slice(evidence.preflight ? 2 : 1);
   showServer(evidence, after, more ?? '');
   const revalidated = revalidating && after.length > 0 ? after.some((entry) => entry.status === 304) : null;
