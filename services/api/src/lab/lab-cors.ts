@@ -3,6 +3,7 @@ import type { Context, Middleware } from 'koa';
 import {
   LAB_CORS_PATH,
   LAB_REDIRECT_USERINFO,
+  LAB_SCENARIO_PARAMETERS,
   LAB_ETAG,
   LAB_DEMO_COOKIE as DEMO_COOKIE,
   LAB_EXTRA_HEADER as EXTRA_HEADER,
@@ -57,7 +58,7 @@ function withOnlyDemoCookie(headers: IncomingHttpHeaders): IncomingHttpHeaders {
 }
 
 /** The scenario's parameters that ask for the redirect: the hop's Location leaves them out. */
-const REDIRECT_PARAMETERS = ['redirect-to', 'redirect-cors', 'redirect-userinfo'];
+const REDIRECT_PARAMETERS = LAB_SCENARIO_PARAMETERS.filter((name) => name.startsWith('redirect-'));
 
 /**
  * The lab on the scenario's redirect origin, same query without the redirect (so that one

@@ -210,15 +210,15 @@ export function showVerdict(page: { origin: string; engine: EngineFamily }, run:
     : `${explanation.text}${explanation.handled ? ` The handler ran (status ${explanation.status}).` : ' The handler did not run.'}`;
   // A redirect or a revalidation: the server's first answer is not the one that failed, so the
   // prediction, which follows every answer, says why.
-  const redirect = observed.readable ? null : laterAnswerFix(plan, prediction, page.origin);
-  if (redirect) {
-    why.textContent = `${prediction.failure ?? redirect.summary} The handler ran.`;
+  const later = observed.readable ? null : laterAnswerFix(plan, prediction, page.origin);
+  if (later) {
+    why.textContent = `${prediction.failure ?? later.summary} The handler ran.`;
     const fixed = new URLSearchParams(plan.fields);
-    for (const [name, value] of Object.entries(redirect.fields)) fixed.set(name, value);
+    for (const [name, value] of Object.entries(later.fields)) fixed.set(name, value);
     why.append(
       h('br'),
       h('strong', {}, 'The fix: '),
-      redirect.summary,
+      later.summary,
       ' ',
       h('a', { id: 'fix-link', href: `#${plan.fragmentOf(fixed)}` }, 'Load the fixed case'),
       ' (then send it again).',
@@ -227,7 +227,7 @@ export function showVerdict(page: { origin: string; engine: EngineFamily }, run:
   // The smallest fix, in words and as the same case fixed: one click away, to send again.
   const { refusal } = explanation;
   // (A no-cors answer is opaque whatever its headers: there is nothing for the server to fix.)
-  if (!redirect && !observed.readable && refusal && planned.mode === 'cors') {
+  if (!later && !observed.readable && refusal && planned.mode === 'cors') {
     const unsafe = unsafeHeaderNames(planned.headers);
     const fix = fixForRefusal(refusal, page.origin, planned.method);
     const fixed = plan.fragmentOf(fixedCase(plan.fields, refusal, { method: planned.method, headers: unsafe }));

@@ -31,6 +31,15 @@ import { LAB_ANSWER_HEADERS, type CasePlan } from './plan-case.js';
 /** How long to wait for the server's entries of a request the page already has the outcome of. */
 const EVIDENCE_WAIT_MS = 3_000;
 
+/** What the page saw of an answer it could not read: a status (0, or null when none came) and why. */
+const unread = (status: number | null, error: string): Observed => ({
+  readable: false,
+  status,
+  headers: [],
+  body: '',
+  error,
+});
+
 /** Sends with the page's own headers (not the browser's Content-Type), as the form says: fetch or XHR. */
 async function send(plan: CasePlan): Promise<Observed> {
   const { url, planned, body, sentHeaders: headers } = plan;
@@ -66,25 +75,11 @@ async function send(plan: CasePlan): Promise<Observed> {
       ...(body.value instanceof ReadableStream ? { duplex: 'half' } : {}),
     } as RequestInit),
   );
-  if (!result.ok)
-    return { readable: false, status: null, headers: [], body: '', error: `fetch rejected: ${result.error}` };
+  if (!result.ok) return unread(null, `fetch rejected: ${result.error}`);
   const response = result.value;
   if (response.type === 'opaqueredirect')
-    return {
-      readable: false,
-      status: 0,
-      headers: [],
-      body: '',
-      error: 'an opaque-redirect answer (redirect: "manual"): status 0, the redirect not followed',
-    };
-  if (response.type === 'opaque')
-    return {
-      readable: false,
-      status: 0,
-      headers: [],
-      body: '',
-      error: 'an opaque answer (no-cors): status 0, nothing to read',
-    };
+    return unread(0, 'an opaque-redirect answer (redirect: "manual"): status 0, the redirect not followed');
+  if (response.type === 'opaque') return unread(0, 'an opaque answer (no-cors): status 0, nothing to read');
   return {
     readable: true,
     status: response.status,
@@ -99,13 +94,10 @@ async function sendOpaque(plan: CasePlan): Promise<Observed> {
   const { url, planned, body, sentHeaders: headers } = plan;
   const value = body.value;
   if (value !== null && typeof value !== 'string' && !(value instanceof Blob))
-    return {
-      readable: false,
-      status: null,
-      headers: [],
-      body: '',
-      error: 'not sent: from a sandboxed frame or a worker the playground sends a string, JSON or Blob body only',
-    };
+    return unread(
+      null,
+      'not sent: from a sandboxed frame or a worker the playground sends a string, JSON or Blob body only',
+    );
   const { sendFromOpaqueOrigin } = await import('./opaque-sender.js');
   // The page's own fetch tags its lab URLs with the visitor token for the journal; the opaque sender's does not.
   const tagged = tagUrl(url, [new URL(url).origin]);
@@ -117,16 +109,9 @@ async function sendOpaque(plan: CasePlan): Promise<Observed> {
     redirect: planned.redirectMode ?? 'follow',
     body: value,
   });
-  if (!reply.ok)
-    return { readable: false, status: null, headers: [], body: '', error: `fetch rejected: ${reply.error ?? ''}` };
+  if (!reply.ok) return unread(null, `fetch rejected: ${reply.error ?? ''}`);
   if (reply.type === 'opaque' || reply.type === 'opaqueredirect')
-    return {
-      readable: false,
-      status: 0,
-      headers: [],
-      body: '',
-      error: `an ${reply.type} answer: status 0, nothing to read`,
-    };
+    return unread(0, `an ${reply.type} answer: status 0, nothing to read`);
   return {
     readable: true,
     status: reply.status ?? null,
