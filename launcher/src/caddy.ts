@@ -15,6 +15,8 @@ export const repoCaddyfile = fileURLToPath(new URL('../../Caddyfile', import.met
 export interface CaddyOptions {
   /** The two host names; both serve the same content. */
   sites: [string, string];
+  /** The third name (the lab's redirect to a third origin); the Caddyfile's c.localhost when left out. */
+  third?: string;
   httpsPort: number;
   /** Plain-HTTP port for the same two names (HTTP/1.1 only). */
   httpPort: number;
@@ -121,6 +123,7 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
       XDG_CONFIG_HOME: join(home, 'config'),
       SITE_A: options.sites[0],
       SITE_B: options.sites[1],
+      ...(options.third ? { SITE_C: options.third } : {}),
       HTTPS_PORT: String(options.httpsPort),
       HTTP_PORT: String(options.httpPort),
       API_UPSTREAM: options.apiUpstream,

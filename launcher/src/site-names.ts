@@ -1,9 +1,6 @@
-import { ConfigError } from '@origin-lab/server-kit';
+import { ConfigError, isHostName } from '@origin-lab/server-kit';
 
 export type SiteNames = [string, string];
-
-/** A host name or an IPv4 address: no scheme, no port, no path. */
-const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /**
  * SITE_A and SITE_B: the two names students type, given together or not at all. Undefined when
@@ -19,7 +16,7 @@ export function siteNamesFromEnv(env: Record<string, string | undefined>): SiteN
     ['SITE_A', a],
     ['SITE_B', b],
   ] as const) {
-    if (!HOST_NAME.test(value))
+    if (!isHostName(value))
       throw new ConfigError(
         `${name} must be a host name such as lab-a.school.example, without scheme or port; got "${value}"`,
       );

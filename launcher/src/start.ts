@@ -21,6 +21,10 @@ try {
   if ((tls || named) && port === 0) port = await freePort();
   let front: Omit<CaddyOptions, 'apiUpstream' | 'pagesUpstream'> | undefined;
   let sites: SiteNames | undefined = named;
+  // A class's own names: c.localhost would reach each student's own machine, not this server, so
+  // there is no third origin unless SITE_C names one (the api and the pages read it).
+  if (named && !process.env.SITE_C?.trim()) env.SITE_C = 'none';
+  const third = env.SITE_C?.trim().toLowerCase();
   if (tls) {
     if (!findCaddy(process.env))
       throw new ConfigError(
@@ -32,6 +36,7 @@ try {
     sites ??= ['a.localhost', 'b.localhost'];
     front = {
       sites,
+      third: third && third !== 'none' ? third : undefined,
       httpsPort,
       httpPort,
       dataDir: process.env.CADDY_DATA_DIR || undefined,

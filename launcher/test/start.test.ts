@@ -109,6 +109,8 @@ describe('npm start (the embedded default)', () => {
     }
     const siteConfig = await (await fetch(`http://127.0.0.1:${port}/site-config.js`)).text();
     expect(siteConfig).toContain(JSON.stringify(names));
+    // No SITE_C: c.localhost would be each student's own machine, so no third origin.
+    expect(siteConfig).toContain('"third":null');
     launched.child.kill('SIGTERM');
     expect(await launched.exitWithin(5_000)).toBe(0);
   });
@@ -118,6 +120,10 @@ describe('npm start (the embedded default)', () => {
     [{ SITE_A: 'http://lab-a.school.test', SITE_B: 'lab-b.school.test' }, 'SITE_A must be a host name'],
     [{ SITE_A: 'lab-a.school.test', SITE_B: 'lab-b.school.test:8080' }, 'SITE_B must be a host name'],
     [{ SITE_A: 'lab.school.test', SITE_B: 'LAB.school.test' }, 'two different names'],
+    [
+      { SITE_A: 'lab-a.school.test', SITE_B: 'lab-b.school.test', SITE_C: 'lab-c.school.test/' },
+      'SITE_C must be a host name',
+    ],
   ])('bad site names %j stop the start with a message naming them (exit 2)', async (names, message) => {
     const launched = launch({ PORT: '0', ...names });
     expect(await launched.exitWithin(10_000)).toBe(2);

@@ -10,3 +10,4 @@ export * from './response-done.js';
 export * from './counted-response.js';
 export * from './http/index.js';
 export * from './settings.js';
+export * from './site-names.js';

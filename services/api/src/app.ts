@@ -22,6 +22,7 @@ import { recordVisitors } from './journal/record-visitors.js';
 import { asksForEventStream, JOURNAL_PATH, journalOff, journalStream } from './journal/journal-stream.js';
 import { LAB_CORS_PATH, labCors } from './lab/lab-cors.js';
 import { LAB_STREAM_PATH, labStream } from './lab/lab-stream.js';
+import { labRedirectOrigins } from './lab/lab-scenario.js';
 import { visitorLimits } from './fair-share/visitor-limits.js';
 import type { Held } from './fair-share/holdings.js';
 import { holds, holdsIn } from './fair-share/holds.js';
@@ -84,7 +85,13 @@ export function createApp(config: ApiConfig): ApiApp {
 
   // The additions, under LAB_PREFIX: the CORS lab, the stream lab, health and the visitors' journals.
   const lab = new Router(ROUTER_OPTIONS)
-    .all(LAB_CORS_PATH, labCors({ ...config.lab, redirectOrigins: config.allowedOrigins }, bodyBytes))
+    .all(
+      LAB_CORS_PATH,
+      labCors(
+        { ...config.lab, redirectOrigins: labRedirectOrigins(config.allowedOrigins, config.lab.thirdSite) },
+        bodyBytes,
+      ),
+    )
     .get(LAB_STREAM_PATH, holds('streams', labStream(config.lab, openStreams)))
     .get(HEALTH_PATH, health(config.replica, stores.redis))
     .get(

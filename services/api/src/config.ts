@@ -5,6 +5,7 @@ import {
   readSettings,
   setting,
   stdoutLog,
+  thirdSiteSetting,
   type Env,
   type LogSink,
   type ValuesOf,
@@ -107,6 +108,9 @@ export const API_SETTINGS = {
     streamMaxTicks: int('LAB_STREAM_MAX_TICKS', 50, 1, 1_000, {
       doc: 'the stream lab (`/lab/stream`): most ticks one run (`of`, `per`) may ask for',
     }),
+    thirdSite: thirdSiteSetting(
+      "a third name of this server: the CORS lab may redirect to it (an allowed origin's scheme and port, this host), never to anything else; `none` for no third origin",
+    ),
   },
   upstream: {
     url: text('UPSTREAM_URL', 'http://127.0.0.1:8090', {

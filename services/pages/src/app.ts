@@ -14,7 +14,7 @@ import { unloadPolicy } from './unload-policy.js';
  * environment), so tests and the launcher can run several apps side by side.
  */
 export function createApp(config: PagesConfig): Koa {
-  const script = siteConfigScript(config.sitePairs);
+  const script = siteConfigScript(config.sitePairs, config.thirdSite);
   // The one answer that is not a file; GET also answers HEAD, another method is a JSON 405.
   const routes = new Router({ strict: true, sensitive: true, methods: http.METHODS }).get('/site-config.js', (ctx) => {
     ctx.set('Cache-Control', 'no-cache');

@@ -1,4 +1,4 @@
-import { envString, readSettings, setting, type Env, type ValuesOf } from '@origin-lab/server-kit';
+import { envString, readSettings, setting, thirdSiteSetting, type Env, type ValuesOf } from '@origin-lab/server-kit';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SITE_PAIRS, parseSitePairs } from './site-pairs.js';
 import { studentOriginsFromEnv } from './student-origins.js';
@@ -25,6 +25,9 @@ export const PAGES_SETTINGS = {
       return raw === '' ? fallback : parseSitePairs(raw);
     },
   }),
+  thirdSite: thirdSiteSetting(
+    "a third name of this server, on the pages' scheme and port: the playground's redirect to a third origin; `none`: those cases say there is none instead of sending",
+  ),
 };
 
 /** Everything the pages server needs; createApp takes it whole and reads nothing else. */

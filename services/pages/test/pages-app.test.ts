@@ -25,7 +25,9 @@ describe('SITE_PAIRS', () => {
   );
 
   it('renders a classic script that sets the pairs on window', () => {
-    expect(siteConfigScript([['a', 'b']])).toContain('window.ORIGIN_LAB_SITE = {"pairs":[["a","b"]]};');
+    expect(siteConfigScript([['a', 'b']], 'c')).toContain(
+      'window.ORIGIN_LAB_SITE = {"pairs":[["a","b"]],"third":"c"};',
+    );
   });
 });
 
@@ -38,16 +40,21 @@ describe('settings from the environment', () => {
           ['localhost', '127.0.0.1'],
           ['a.localhost', 'b.localhost'],
         ],
+        thirdSite: 'c.localhost',
       });
     }
   });
 
-  it('take PAGES_ROOT and SITE_PAIRS as given, and refuse a bad pair', () => {
-    expect(pagesConfigFromEnv({ PAGES_ROOT: '/srv/pages', SITE_PAIRS: 'x.test<->y.test' })).toEqual({
+  it('take PAGES_ROOT, SITE_PAIRS and SITE_C as given, and refuse a bad pair or name', () => {
+    expect(pagesConfigFromEnv({ PAGES_ROOT: '/srv/pages', SITE_PAIRS: 'x.test<->y.test', SITE_C: 'Z.test' })).toEqual({
       root: '/srv/pages',
       sitePairs: [['x.test', 'y.test']],
+      thirdSite: 'z.test',
     });
+    expect(pagesConfigFromEnv({ SITE_C: 'none' }).thirdSite).toBeNull();
     expect(() => pagesConfigFromEnv({ SITE_PAIRS: 'x.test' })).toThrow(/SITE_PAIRS/);
+    for (const bad of ['https://z.test', 'z.test:8080', 'z_test'])
+      expect(() => pagesConfigFromEnv({ SITE_C: bad }), bad).toThrow(/^SITE_C must be a host name/);
   });
 });
 

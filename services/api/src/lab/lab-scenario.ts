@@ -1,6 +1,6 @@
 import type { LabCorsScenario } from '@origin-lab/contract';
 import { readLabCorsQuery, type LabLimits } from '@origin-lab/contract/lab-cors-read';
-import { HttpError } from '@origin-lab/server-kit';
+import { HttpError, originOnHost } from '@origin-lab/server-kit';
 
 /** The api's limits on a lab URL: its settings LAB_LIST_ITEMS and LAB_VALUE_CHARS. */
 export type { LabLimits };
@@ -15,4 +15,13 @@ export function labScenario(query: string, limits: LabLimits): LabCorsScenario {
   if (read.ok) return read.scenario;
   const { parameter, error, detail } = read.failure;
   throw new HttpError(400, error, { parameter, ...(detail !== undefined ? { detail } : {}) });
+}
+
+/**
+ * Where the lab may redirect: the api's allowed origins, and each of them under the third name
+ * (SITE_C) when there is one. Nothing a URL names freely.
+ */
+export function labRedirectOrigins(allowedOrigins: readonly string[], thirdSite: string | null): string[] {
+  const third = thirdSite === null ? [] : allowedOrigins.map((origin) => originOnHost(origin, thirdSite));
+  return [...new Set([...allowedOrigins, ...third])];
 }

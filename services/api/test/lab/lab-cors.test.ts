@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LabCorsReflection, ServerJournalEntry } from '@origin-lab/contract';
 import { rawGet } from '@origin-lab/test-kit';
 import { ALSO_ALLOWED, apiForFile } from '../start-api.js';
+import { labRedirectOrigins } from '../../src/lab/lab-scenario.js';
 
 const api = apiForFile();
 const PAGE = 'http://page.example';
@@ -238,6 +239,26 @@ describe('a redirect (redirect-to)', () => {
     expect(corsHeadersOf(answer)).toEqual({});
     const location = new URL(answer.headers.get('location') ?? '');
     expect([location.username, location.password, location.search]).toEqual(['lab', 'lab', '']);
+  });
+
+  it("redirects to the third name (SITE_C, c.localhost by default) on an allowed origin's scheme and port only", async () => {
+    const third = await manual(`redirect-to=${encodeURIComponent('https://c.localhost')}`);
+    expect(third.status).toBe(307);
+    expect(third.headers.get('location')).toBe('https://c.localhost/lab/cors');
+    for (const elsewhere of ['https://c.localhost:8443', 'http://c.localhost:8080', 'https://d.localhost']) {
+      const refused = await manual(`redirect-to=${encodeURIComponent(elsewhere)}`);
+      expect(refused.status, elsewhere).toBe(400);
+    }
+  });
+
+  it('knows the third origins from the allowed ones, and none with SITE_C=none', () => {
+    const allowed = ['http://localhost:8080', 'http://127.0.0.1:8080', 'https://a.localhost'];
+    expect(labRedirectOrigins(allowed, 'c.localhost')).toEqual([
+      ...allowed,
+      'http://c.localhost:8080',
+      'https://c.localhost',
+    ]);
+    expect(labRedirectOrigins(allowed, null)).toEqual(allowed);
   });
 
   it('never redirects a preflight, and the lab it points at answers as asked', async () => {
