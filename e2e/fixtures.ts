@@ -28,7 +28,7 @@ export interface StackFixtures {
   /** The stack of this project, as the global setup started it. */
   stack: StackInfo;
   /** The page's own origin and the other origin of the stack. */
-  origins: { self: string; other: string };
+  origins: { self: string; other: string; third: string };
 }
 
 /**
@@ -82,7 +82,7 @@ export const test = base.extend<{ enginePage: EnginePage; _engineNeutralOnly: vo
   ],
   origins: [
     async ({ stack }, use) => {
-      await use({ self: stack.origins[0], other: stack.origins[1] });
+      await use({ self: stack.origins[0], other: stack.origins[1], third: stack.third });
     },
     { scope: 'worker' },
   ],

@@ -123,6 +123,22 @@ const EXPECTED: Record<string, Expected> = {
       'After the redirect, the request (Origin: null)',
     ],
   },
+  // A third origin (the stack's third name): the hop is from the lab's origin to another, so
+  // tainted as well; the lab there reflects null (readable) or, like an allowlist, says nothing.
+  'redirect-third': {
+    does: [false, true, true],
+    serverSaw: ({ self }) => [
+      `The request (Origin: ${self}): GET answered 307`,
+      'After the redirect, the request (Origin: null)',
+    ],
+  },
+  'redirect-third-listed': {
+    does: [false, true, false],
+    serverSaw: ({ self }) => [
+      `The request (Origin: ${self}): GET answered 307, access-control-allow-origin: ${self}`,
+      'After the redirect, the request (Origin: null): GET answered 200, no CORS headers',
+    ],
+  },
   'redirect-bare': { does: [false, true, false] },
   'redirect-final-bare': {
     does: [false, true, false],

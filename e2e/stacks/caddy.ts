@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { HostPair } from '@origin-lab/contract';
-import { freePort, stopChild } from '@origin-lab/server-kit';
+import { DEFAULT_THIRD_SITE, freePort, stopChild } from '@origin-lab/server-kit';
 import { originOf, startCaddy } from '../../launcher/src/caddy.js';
 import { publishPlainOrigins, waitForHttp } from './tls-front.js';
 import type { Stack } from './stack.js';
@@ -59,7 +59,13 @@ export async function startCaddyStack(): Promise<Stack> {
     });
     stopCaddy = () => caddy.stop();
     publishPlainOrigins('caddy', caddy.plainOrigins);
-    return { name: 'caddy', origins: caddy.origins, caCert: caddy.caCert, stop };
+    return {
+      name: 'caddy',
+      origins: caddy.origins,
+      third: originOf('https', DEFAULT_THIRD_SITE, httpsPort),
+      caCert: caddy.caCert,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

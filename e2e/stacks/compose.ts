@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HostPair } from '@origin-lab/contract';
-import { freePort } from '@origin-lab/server-kit';
+import { DEFAULT_THIRD_SITE, freePort } from '@origin-lab/server-kit';
 import { httpsAnswer, originOf } from '../../launcher/src/caddy.js';
 import { pollUntil } from '@origin-lab/test-kit';
 import { publishPlainOrigins } from './tls-front.js';
@@ -104,6 +104,7 @@ export async function startComposeStack(): Promise<Stack> {
     return {
       name: 'compose',
       origins: [originOf('https', sites[0], httpsPort), originOf('https', sites[1], httpsPort)],
+      third: originOf('https', DEFAULT_THIRD_SITE, httpsPort),
       caCert,
       apiReplicas,
       stop: down,

@@ -27,8 +27,13 @@ export async function startLauncher(
   return { port: match[1]!, stop };
 }
 
-/** `npm start` as a newcomer runs it, on a free port: http://localhost:PORT and http://127.0.0.1:PORT. */
+/** `npm start` as a newcomer runs it, on a free port: http://localhost:PORT and http://127.0.0.1:PORT (and its third name, c.localhost). */
 export async function startEmbedded(): Promise<Stack> {
   const { port, stop } = await startLauncher({}, /http:\/\/localhost:(\d+)\//, 'the embedded stack (npm start)');
-  return { name: 'embedded', origins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`], stop };
+  return {
+    name: 'embedded',
+    origins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
+    third: `http://c.localhost:${port}`,
+    stop,
+  };
 }

@@ -3,6 +3,8 @@ export interface Stack {
   name: StackName;
   /** Two origins serving the same content: [the page's own origin, the other origin]. */
   origins: [string, string];
+  /** The same server under its third name (SITE_C), on the first origin's scheme and port: the lab's redirect to a third origin. */
+  third: string;
   /** PEM file of the CA that signed the stack's TLS certificates, when it has TLS. */
   caCert?: string;
   /**
@@ -21,7 +23,7 @@ export type StackInfo = Omit<Stack, 'stop'>;
 /** What a stack tells its browsers: the CA its TLS front uses, its origins, and the names they resolve to loopback. */
 export interface BrowserSettings {
   caCerts: string[];
-  /** The stack's origins (WebKit is told per host which certificate to accept: engines/pinned-certificates.ts). */
+  /** The stack's origins and its third (WebKit is told per host which certificate to accept: engines/pinned-certificates.ts). */
   origins: readonly string[];
   loopbackNames: readonly string[];
 }
@@ -30,7 +32,7 @@ export interface BrowserSettings {
 export function browserSettings(info: StackInfo | undefined): BrowserSettings {
   return {
     caCerts: info?.caCert ? [info.caCert] : [],
-    origins: info?.origins ?? [],
+    origins: info ? [...info.origins, info.third] : [],
     loopbackNames: info?.loopbackNames ?? [],
   };
 }

@@ -33,21 +33,15 @@ export function corsLines(lines: readonly string[]): string[] {
 }
 
 /** A line with this run's origins and per-run values (marks, visitor tokens) put aside. */
-export function normalizeLine(line: string, origins: { self: string; other: string }): string {
+export function normalizeLine(line: string, origins: { self: string; other: string; third: string }): string {
   // A redirect's Location with a user name and password in it (the lab's redirect-userinfo).
   const withUser = (origin: string) => origin.replace('://', `://${LAB_REDIRECT_USERINFO}@`);
-  return line
-    .split(withUser(origins.self))
-    .join(`{self with ${LAB_REDIRECT_USERINFO}@}`)
-    .split(withUser(origins.other))
-    .join(`{other with ${LAB_REDIRECT_USERINFO}@}`)
-    .split(origins.self)
-    .join('{self}')
-    .split(origins.other)
-    .join('{other}')
-    .split(encodeURIComponent(origins.self))
-    .join('{self}')
-    .split(encodeURIComponent(origins.other))
-    .join('{other}')
-    .replace(/([?&](?:mark|visitor)=)[^&'’\s)]*/g, '$1…');
+  const names = ['self', 'other', 'third'] as const;
+  let normal = line;
+  for (const name of names)
+    normal = normal.split(withUser(origins[name])).join(`{${name} with ${LAB_REDIRECT_USERINFO}@}`);
+  for (const name of names)
+    for (const written of [origins[name], encodeURIComponent(origins[name])])
+      normal = normal.split(written).join(`{${name}}`);
+  return normal.replace(/([?&](?:mark|visitor)=)[^&'’\s)]*/g, '$1…');
 }

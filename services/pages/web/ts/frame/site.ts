@@ -5,18 +5,23 @@ export interface SiteOrigins {
   self: string;
   /** null when this host is not in any configured pair. */
   other: string | null;
+  /** The same server under its third name (SITE_C), scheme and port kept; null when it has none. */
+  third: string | null;
+}
+
+/** origin under another host name, scheme and port kept. */
+function onHost(origin: string, host: string): string {
+  const url = new URL(origin);
+  url.hostname = host;
+  return url.origin;
 }
 
 /** The other origin: the host swapped for its partner, scheme and port kept. */
 export function otherOrigin(origin: string, pairs: readonly HostPair[]): string | null {
-  const url = new URL(origin);
-  const host = url.hostname.toLowerCase();
+  const host = new URL(origin).hostname.toLowerCase();
   for (const [first, second] of pairs) {
     const partner = host === first ? second : host === second ? first : undefined;
-    if (partner !== undefined) {
-      url.hostname = partner;
-      return url.origin;
-    }
+    if (partner !== undefined) return onHost(origin, partner);
   }
   return null;
 }
@@ -37,11 +42,16 @@ export function originRole(url: string, site: SiteOrigins, base: string = site.s
 }
 
 interface SiteGlobal {
-  ORIGIN_LAB_SITE?: { pairs?: HostPair[] };
+  ORIGIN_LAB_SITE?: { pairs?: HostPair[]; third?: string | null };
 }
 
-/** Reads the pairs that /site-config.js (generated from SITE_PAIRS) put on window. */
+/** Reads the pairs and the third name that /site-config.js (from SITE_PAIRS and SITE_C) put on window. */
 export function currentSite(): SiteOrigins {
-  const pairs = (globalThis as SiteGlobal).ORIGIN_LAB_SITE?.pairs ?? [];
-  return { self: location.origin, other: otherOrigin(location.origin, pairs) };
+  const site = (globalThis as SiteGlobal).ORIGIN_LAB_SITE;
+  const third = site?.third ?? null;
+  return {
+    self: location.origin,
+    other: otherOrigin(location.origin, site?.pairs ?? []),
+    third: third === null ? null : onHost(location.origin, third),
+  };
 }

@@ -25,7 +25,15 @@ function rememberCase(): void {
 async function run(): Promise<void> {
   rememberCase();
   const mark = marker('playground');
-  const origins = { self: ctx.site.self, other: () => ctx.other() };
+  const origins = {
+    self: ctx.site.self,
+    other: () => ctx.other(),
+    third: () => {
+      if (!ctx.site.third)
+        throw new Error('this server has no third name (SITE_C=none): no redirect to a third origin');
+      return ctx.site.third;
+    },
+  };
   // Sending, predicting and explaining load on the first press: the page opens without them.
   const { runCase } = await import('../playground/run-case.js');
   await runCase(ctx, planCase(form, origins, mark));

@@ -40,7 +40,11 @@ export interface CasePlan {
 }
 
 /** The case the form holds, as a request to the lab on this origin or the other. */
-export function planCase(form: CaseForm, origins: { self: string; other(): string }, mark: string): CasePlan {
+export function planCase(
+  form: CaseForm,
+  origins: { self: string; other(): string; third(): string },
+  mark: string,
+): CasePlan {
   const from = form.field('from').value as SentFrom;
   const toOther = form.field('target').value === 'other';
   // An opaque origin is cross-origin to everything, this page's origin included.
@@ -49,10 +53,12 @@ export function planCase(form: CaseForm, origins: { self: string; other(): strin
   // A sandboxed frame or a data: URL worker sends with fetch.
   const api = form.field('api').value === 'xhr' && from === 'page' ? 'xhr' : 'fetch';
   const redirect = form.field('redirect').value;
-  const scenario = {
-    ...form.scenario(),
-    redirectTo: redirect === 'lab' ? origin : redirect === 'page' ? origins.self : null,
+  const redirectTo: Record<string, () => string | null> = {
+    lab: () => origin,
+    page: () => origins.self,
+    third: () => origins.third(),
   };
+  const scenario = { ...form.scenario(), redirectTo: redirectTo[redirect]?.() ?? null };
   const redirectMode =
     api === 'fetch' ? (form.field('redirect-mode').value as 'follow' | 'manual' | 'error') : 'follow';
   const written = form.headers();

@@ -272,7 +272,7 @@ export const PRESETS: readonly Preset[] = [
     name: 'A redirected (301) preflight',
     fragment: 'method=PUT&allow-methods=PUT&preflight-status=301',
   },
-  // A CORS request answered with a redirect (307), to the lab on its own origin or on the page's.
+  // A CORS request answered with a redirect (307), to the lab on its own origin, the page's or a third.
   {
     id: 'redirect-lab',
     group: 'Redirects',
@@ -284,6 +284,19 @@ export const PRESETS: readonly Preset[] = [
     group: 'Redirects',
     name: "Redirected to the page's origin: the final request says Origin: null",
     fragment: 'redirect=page',
+  },
+  // A third origin (SITE_C): the same server under a third name, neither the page's nor the lab's.
+  {
+    id: 'redirect-third',
+    group: 'Redirects',
+    name: 'Redirected to a third origin: Origin: null there, readable where null is allowed',
+    fragment: 'redirect=third',
+  },
+  {
+    id: 'redirect-third-listed',
+    group: 'Redirects',
+    name: 'Redirected to a third origin that allows listed origins only: null is not one, refused',
+    fragment: 'redirect=third&allow-origin=none',
   },
   {
     id: 'redirect-bare',
