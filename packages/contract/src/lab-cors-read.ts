@@ -1,6 +1,7 @@
 import {
   LAB_ALLOW_ORIGINS,
   LAB_AUTHS,
+  LAB_PROTECTS,
   LAB_COOKIES,
   LAB_DEFAULT_POLICY,
   LAB_DEFAULT_SCENARIO,
@@ -124,6 +125,7 @@ function readScenario(query: string, limits: LabLimits): LabCorsScenario {
     cookiePartitioned: defaults.cookiePartitioned,
     revalidate: defaults.revalidate,
     auth: defaults.auth,
+    protect: defaults.protect,
     redirectTo: defaults.redirectTo,
     redirectCors: defaults.redirectCors,
     redirectUserinfo: defaults.redirectUserinfo,
@@ -168,6 +170,9 @@ function readScenario(query: string, limits: LabLimits): LabCorsScenario {
         break;
       case 'auth':
         scenario.auth = oneOf(name, raw, LAB_AUTHS);
+        break;
+      case 'protect':
+        scenario.protect = oneOf(name, raw, LAB_PROTECTS);
         break;
       case 'redirect-to':
         scenario.redirectTo = oneOf(name, raw, limits.redirectOrigins);

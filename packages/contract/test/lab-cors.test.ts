@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { labCorsQuery, labCorsUrl, type LabCorsPolicy, type LabCorsScenario } from '../src/index.js';
+import {
+  fetchMetadataRefusal,
+  labCorsQuery,
+  labCorsUrl,
+  type LabCorsPolicy,
+  type LabCorsScenario,
+} from '../src/index.js';
 import { readLabCorsQuery } from '../src/lab-cors-read.js';
 
 // Independent oracles: the default policy and scenario, the URLs and the failures below are
@@ -24,6 +30,7 @@ const SCENARIO: LabCorsScenario = {
   cookiePartitioned: false,
   revalidate: 'off',
   auth: 'off',
+  protect: 'off',
   redirectTo: null,
   redirectCors: true,
   redirectUserinfo: false,
@@ -79,6 +86,7 @@ const WRITTEN: [string, LabCorsScenario, string][] = [
     ),
     'cookie-partitioned=true&revalidate=bare&auth=bearer&redirect-to=https%3A%2F%2Fb.localhost&redirect-cors=false&redirect-userinfo=true',
   ],
+  ['Fetch-metadata protection', both({}, { protect: 'fetch-metadata' }), 'protect=fetch-metadata'],
 ];
 
 describe("the CORS lab's URL, written by the page", () => {
@@ -128,7 +136,7 @@ describe("the CORS lab's URL, read by the api", () => {
         parameter: 'allow-everything',
         error: 'unknown parameter allow-everything',
         detail:
-          'known: allow-origin, allow-credentials, allow-methods, allow-headers, expose-headers, max-age, vary, preflight-status, extra-header, cookie, cookie-secure, cookie-partitioned, revalidate, auth, redirect-to, redirect-cors, redirect-userinfo, visitor, mark; a policy parameter may take the prefix preflight. or actual.',
+          'known: allow-origin, allow-credentials, allow-methods, allow-headers, expose-headers, max-age, vary, preflight-status, extra-header, cookie, cookie-secure, cookie-partitioned, revalidate, auth, protect, redirect-to, redirect-cors, redirect-userinfo, visitor, mark; a policy parameter may take the prefix preflight. or actual.',
       },
     ],
     ['a repeated name', 'vary=on&vary=off', { parameter: 'vary', error: 'vary was given more than once' }],
@@ -209,5 +217,31 @@ describe("the CORS lab's URL, read by the api", () => {
     const read = readLabCorsQuery(`${name}=1`, LIMITS);
     expect(read.ok).toBe(false);
     if (!read.ok) expect(read.failure.parameter).toBe('n'.repeat(64));
+  });
+});
+
+// Go 1.25's http.CrossOriginProtection, as its documentation states it: safe methods pass;
+// Sec-Fetch-Site must be same-origin or none; without it, an Origin must match the Host; a request
+// with neither passes.
+describe('Fetch-metadata protection (fetchMetadataRefusal)', () => {
+  const HOST = 'b.localhost:8443';
+  it.each([
+    ['GET, cross-site', 'GET', 'cross-site', 'https://a.localhost:8443', false],
+    ['HEAD, cross-site', 'HEAD', 'cross-site', 'https://a.localhost:8443', false],
+    ['OPTIONS, cross-site', 'OPTIONS', 'cross-site', 'https://a.localhost:8443', false],
+    ['POST, cross-site', 'POST', 'cross-site', 'https://a.localhost:8443', true],
+    ['PUT, same-site', 'PUT', 'same-site', 'https://a.localhost:8443', true],
+    ['POST, same-origin', 'POST', 'same-origin', 'https://b.localhost:8443', false],
+    ['DELETE, none', 'DELETE', 'none', null, false],
+    ['POST, no Sec-Fetch-Site, Origin on another host', 'POST', null, 'http://a.localhost:8443', true],
+    ['POST, no Sec-Fetch-Site, Origin on the same host and port', 'POST', null, 'http://b.localhost:8443', false],
+    ['POST, no Sec-Fetch-Site, Origin on the same host, another port', 'POST', null, 'http://b.localhost:9443', true],
+    ['POST, no Sec-Fetch-Site, Origin: null', 'POST', null, 'null', true],
+    ['POST, neither header', 'POST', null, null, false],
+    ['post in lower case, cross-site', 'post', 'cross-site', null, true],
+  ] as const)('%s', (_, method, secFetchSite, origin, refused) => {
+    const refusal = fetchMetadataRefusal({ method, secFetchSite, origin, host: HOST });
+    expect(refusal !== null).toBe(refused);
+    if (refusal) expect(refusal).toMatch(/^Fetch-metadata protection refuses a [A-Z]+ /);
   });
 });

@@ -7,6 +7,7 @@ import {
   LAB_ETAG,
   LAB_DEMO_COOKIE as DEMO_COOKIE,
   LAB_EXTRA_HEADER as EXTRA_HEADER,
+  fetchMetadataRefusal,
   labPolicyHeaders,
   labRedirectPolicy,
   type LabCorsPolicy,
@@ -98,6 +99,20 @@ export function labCors(limits: LabLimits, bodyLimit: number): Middleware {
       // A redirected preflight: browsers refuse to follow it, which is the lesson.
       if (scenario.preflightStatus === 301) ctx.set('Location', ctx.url);
       return;
+    }
+    if (scenario.protect === 'fetch-metadata') {
+      const refusal = fetchMetadataRefusal({
+        method: ctx.method,
+        secFetchSite: ctx.get('Sec-Fetch-Site') || null,
+        origin: ctx.get('Origin') || null,
+        host: ctx.host,
+      });
+      // Not CORS: the server refuses the request itself. Its answer carries the CORS headers, as
+      // a CORS middleware in front of the protection would give it, so the page can read why.
+      if (refusal) {
+        applyPolicy(ctx, scenario.actual);
+        throw new HttpError(403, refusal, { path: LAB_CORS_PATH, protection: 'fetch-metadata' });
+      }
     }
     if (scenario.redirectTo !== null) {
       if (scenario.redirectCors) applyPolicy(ctx, labRedirectPolicy(scenario.actual));

@@ -184,6 +184,42 @@ describe('a Bearer token (auth=bearer)', () => {
   });
 });
 
+describe('Fetch-metadata protection (protect=fetch-metadata)', () => {
+  const post = (headers: Record<string, string>) =>
+    actual('protect=fetch-metadata', { method: 'POST', body: 'hello', headers });
+
+  it('answers a cross-site POST 403 naming Sec-Fetch-Site, with the CORS headers, so the page reads that it is not CORS', async () => {
+    const answer = await post({ 'Sec-Fetch-Site': 'cross-site' });
+    expect(answer.status).toBe(403);
+    expect(corsHeadersOf(answer)).toEqual({ 'access-control-allow-origin': PAGE, vary: 'Origin' });
+    const body = (await answer.json()) as { error: string; protection: string };
+    expect(body.protection).toBe('fetch-metadata');
+    expect(body.error).toMatch(/POST .*Sec-Fetch-Site: cross-site/);
+  });
+
+  it.each([
+    ['same-site (only the origin itself may write)', { 'Sec-Fetch-Site': 'same-site' }, 403],
+    ['same-origin', { 'Sec-Fetch-Site': 'same-origin' }, 200],
+    ['none (typed into the address bar)', { 'Sec-Fetch-Site': 'none' }, 200],
+    ['no Sec-Fetch-Site, an Origin that is not the host (plain HTTP on a LAN)', {}, 403],
+    ['no Sec-Fetch-Site, Origin: null', { Origin: 'null' }, 403],
+  ])('a POST with %s: %i', async (_, headers, status) => {
+    expect((await post(headers)).status).toBe(status);
+  });
+
+  it('lets through a POST whose Origin names the host it was sent to, and one with neither header (no browser)', async () => {
+    const host = new URL(api.url).host;
+    expect((await post({ Origin: `http://${host}` })).status).toBe(200);
+    const bare = await fetch(`${api.url}/lab/cors?protect=fetch-metadata`, { method: 'POST', body: 'hello' });
+    expect(bare.status).toBe(200);
+  });
+
+  it('never refuses a safe method, a preflight included', async () => {
+    expect((await actual('protect=fetch-metadata', { headers: { 'Sec-Fetch-Site': 'cross-site' } })).status).toBe(200);
+    expect((await preflight('protect=fetch-metadata', { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(204);
+  });
+});
+
 describe('revalidation (revalidate)', () => {
   const ETAG = '"origin-lab-1"';
   const again = (query: string) => actual(query, { headers: { 'If-None-Match': ETAG } });
@@ -301,6 +337,7 @@ describe('bad lab URLs: 400 naming the parameter, never a 500', () => {
     ['a non-ASCII byte', 'extra-header=caf%C3%A9', 'extra-header', /visible ASCII/],
     ['an auth scheme not offered', 'auth=basic', 'auth', /one of off, bearer/],
     ['a revalidation not offered', 'revalidate=always', 'revalidate', /one of off, cors, bare, other/],
+    ['a protection not offered', 'protect=csrf-token', 'protect', /one of off, fetch-metadata/],
     ['a redirect off the configured origins', 'redirect-to=https%3A%2F%2Fevil.example', 'redirect-to', /one of /],
     ['a redirect to a path', 'redirect-to=http%3A%2F%2Flocalhost%2Fsteal', 'redirect-to', /one of /],
     ['redirect-cors not true or false', 'redirect-cors=maybe', 'redirect-cors', /one of true, false/],
