@@ -40,6 +40,8 @@ interface Expected extends Partial<Record<EngineName, Triple>> {
   serverSaw?: (origins: { self: string; other: string }, engine: EngineName) => string[];
   /** Where an engine measurably parts from the spec: the spec's outcome, which the page predicts (else `does`). */
   spec?: Triple;
+  /** What the Why must say, for the cases about a refusal that is not CORS. */
+  why?: RegExp;
 }
 
 // Every ready case, its outcome written out from SPEC.md by hand (not taken from the page's prediction).
@@ -158,6 +160,30 @@ const EXPECTED: Record<string, Expected> = {
   'redirect-userinfo': { does: [false, true, false] },
   'redirect-manual': { does: [false, true, false] },
   'redirect-error': { does: [false, true, false] },
+  // Fetch-metadata protection, as Go 1.25's CrossOriginProtection: an unsafe method is refused unless
+  // Sec-Fetch-Site says same-origin (or, with no Sec-Fetch-Site, as on lan's plain HTTP, unless the
+  // Origin names the host asked). CORS still decides what the page reads: here the 403.
+  'fetch-metadata-post': {
+    does: [false, true, true],
+    status: 403,
+    serverSaw: ({ self }) => [`The request (Origin: ${self}): POST answered 403`],
+    why: /^The page could read the answer: CORS let it through.Not CORS: the request reached the server, whose Fetch-metadata protection refused it \(403\)/,
+  },
+  'fetch-metadata-credentialed': {
+    does: [true, true, true],
+    status: 403,
+    serverSaw: ({ self }) => [
+      `The preflight (Origin: ${self}): OPTIONS answered 204`,
+      `The request (Origin: ${self}): PUT answered 403`,
+    ],
+    why: /Not CORS: .*Fetch-metadata protection refused it \(403\)/,
+  },
+  'fetch-metadata-get': { does: [false, true, true], status: 200 },
+  'fetch-metadata-same-origin': {
+    does: [false, true, true],
+    status: 200,
+    serverSaw: ({ self }) => [`The request (Origin: ${self}): POST answered 200`],
+  },
   // HTTP caching (RFC 9111, 4.3.4): a 304 updates the kept answer's headers with its own, and Fetch's
   // CORS check reads the updated answer. A browser need not keep an answer at all: measured,
   // WebKitGTK 2.50.6 keeps none of these (Cache-Control: no-cache, Vary: Origin), sends the request
@@ -266,6 +292,10 @@ test(
         const saw = await enginePage.evaluate(() => document.getElementById('server-saw')?.textContent ?? '');
         for (const words of expected.serverSaw(origins, engine)) expect(saw, name).toContain(words);
       }
+      if (expected.why)
+        expect(await enginePage.evaluate(() => document.getElementById('why')?.textContent ?? ''), name).toMatch(
+          expected.why,
+        );
       const spec = expected.spec ?? expected.does;
       if (expected.spec) {
         const [specPreflight, specSent, specReadable] = spec;

@@ -1,4 +1,4 @@
-import { labPolicyHeaders, labRedirectPolicy, type LabCorsScenario } from '@origin-lab/contract';
+import { fetchMetadataRefusal, labPolicyHeaders, labRedirectPolicy, type LabCorsScenario } from '@origin-lab/contract';
 import { corsCheck, exposedHeaderNames, preflightCheck, type CorsRequest, type RefusalRule } from './refusal.js';
 import { isSafelistedRequestHeader, needsPreflight, normalizeMethod, unsafeHeaderNames } from './safelist.js';
 
@@ -39,6 +39,11 @@ export interface Prediction {
   visibleHeaders: string[] | null;
   /** Requests (not preflights) that reach the server, where a redirect makes it more than one. */
   arrivals?: number;
+  /**
+   * A refusal by the server itself that is not CORS (the lab's Fetch-metadata protection): the
+   * status it answers and why. The CORS check still decides whether the page reads that answer.
+   */
+  serverRefusal?: { status: number; why: string };
 }
 
 const SIMPLE_METHODS = ['GET', 'HEAD', 'POST'];
@@ -48,6 +53,8 @@ const SIMPLE_METHODS = ['GET', 'HEAD', 'POST'];
  * the lab's `origin` reflects whichever one asks.
  */
 const PAGE = 'https://page.example';
+/** The lab's host as the prediction writes it: any host other than the page's. */
+const LAB_HOST = 'lab.example';
 
 /** The lab's answer to a request from origin (the page's, or "null" once a redirect tainted it), as the CORS rules read it. */
 const labAnswer = (policy: LabCorsScenario['actual'], status: number, origin: string) => ({
@@ -161,6 +168,28 @@ export function predict(
     preflight = { sent: true, why: `preflighted because ${reason}`, passes: refused === null, failure };
     if (refused)
       return { preflight, sent: false, readable: false, failure, failureRule: refused.rule, visibleHeaders: null };
+  }
+  // The protection runs before the handler, so before any redirect: a cross-origin request, whether
+  // the browser says so in Sec-Fetch-Site or only by its Origin (plain HTTP), is refused alike.
+  const protectedBy =
+    scenario.protect === 'fetch-metadata'
+      ? fetchMetadataRefusal({ method: asked.method, secFetchSite: 'cross-site', origin: asked.origin, host: LAB_HOST })
+      : null;
+  if (protectedBy) {
+    const answer = labAnswer(scenario.actual, 403, asked.origin);
+    const refused = corsCheck(asked, answer, 'actual');
+    return {
+      preflight,
+      sent: true,
+      readable: refused === null,
+      failure: refused?.text ?? null,
+      failureRule: refused?.rule ?? null,
+      visibleHeaders: refused === null ? exposedHeaderNames(answer, request.credentials, answerHeaders) : null,
+      serverRefusal: {
+        status: 403,
+        why: `the server's Fetch-metadata protection refuses a ${asked.method} that is not same-origin, before its handler runs (not CORS: no CORS header lets it through)`,
+      },
+    };
   }
   if (scenario.redirectTo !== null)
     return predictRedirect(request, scenario, answerHeaders, { asked, reason, preflight });

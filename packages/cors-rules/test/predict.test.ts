@@ -24,6 +24,7 @@ const scenario = (both: Partial<LabCorsPolicy> = {}, rest: Partial<LabCorsScenar
   cookiePartitioned: false,
   revalidate: 'off',
   auth: 'off',
+  protect: 'off',
   redirectTo: null,
   redirectCors: true,
   redirectUserinfo: false,
@@ -305,5 +306,49 @@ describe('predict: an opaque origin (a sandboxed frame, a data: URL worker) says
 
   it('Allow-Origin: null does not let a page with an origin read', () => {
     expect(predict(request(), scenario({ allowOrigin: 'null' }), ANSWER_HEADERS).failureRule).toBe('origin-mismatch');
+  });
+});
+
+describe('predict: Fetch-metadata protection refuses what CORS lets through (not CORS)', () => {
+  const protect = (policy: Partial<LabCorsPolicy> = {}, rest: Partial<LabCorsScenario> = {}) =>
+    scenario(policy, { protect: 'fetch-metadata', ...rest });
+
+  it('a cross-origin POST reaches the server and is answered 403, which CORS lets the page read', () => {
+    const prediction = predict(request({ method: 'POST' }), protect(), ANSWER_HEADERS);
+    expect([prediction.sent, prediction.readable, prediction.serverRefusal?.status]).toEqual([true, true, 403]);
+    expect(prediction.serverRefusal?.why).toMatch(/not CORS/);
+  });
+
+  it('a credentialed PUT passes its preflight, then is refused 403 all the same', () => {
+    const prediction = predict(
+      request({ method: 'PUT', credentials: true }),
+      protect({ allowMethods: ['PUT'], allowCredentials: true }),
+      ANSWER_HEADERS,
+    );
+    expect([prediction.preflight.passes, prediction.readable, prediction.serverRefusal?.status]).toEqual([
+      true,
+      true,
+      403,
+    ]);
+  });
+
+  it('comes before a redirect, and the 403 is still checked by CORS', () => {
+    const prediction = predict(
+      request({ method: 'POST' }),
+      protect({ allowOrigin: 'none' }, { redirectTo: 'https://lab.example' }),
+      ANSWER_HEADERS,
+    );
+    expect([prediction.readable, prediction.failureRule, prediction.serverRefusal?.status]).toEqual([
+      false,
+      'no-allow-origin',
+      403,
+    ]);
+  });
+
+  it.each([
+    ['a cross-origin GET (a safe method)', request(), undefined],
+    ['a same-origin POST', request({ method: 'POST', crossOrigin: false }), undefined],
+  ])('lets through %s', (_, planned, refusal) => {
+    expect(predict(planned, protect(), ANSWER_HEADERS).serverRefusal).toEqual(refusal);
   });
 });

@@ -220,6 +220,7 @@ export class CaseForm {
       cookiePartitioned: this.checked('cookie-partitioned'),
       revalidate: this.field('revalidate').value as LabRevalidate,
       auth: this.checked('auth') ? 'bearer' : 'off',
+      protect: this.checked('protect') ? 'fetch-metadata' : 'off',
       // Where a redirect goes is an origin only the plan knows (planCase): the form says which one.
       redirectTo: null,
       redirectCors: this.checked('redirect-cors'),

@@ -61,6 +61,9 @@ export function showPrediction(plan: CasePlan, prediction: Prediction): void {
         ]
       : []),
     li(prediction.sent ? 'The request reaches the server.' : 'The request is never sent.'),
+    ...(prediction.serverRefusal
+      ? [li(`The server answers ${prediction.serverRefusal.status}: ${prediction.serverRefusal.why}.`)]
+      : []),
     li(prediction.readable ? 'The page may read the answer.' : `The page may not read it: ${prediction.failure}.`),
     ...(prediction.visibleHeaders
       ? [li(`Headers script sees: ${prediction.visibleHeaders.join(', ') || 'none'}.`)]
@@ -175,6 +178,20 @@ function laterAnswerFix(
   };
 }
 
+/**
+ * The server's own refusal that is not CORS (the lab's Fetch-metadata protection answered 403),
+ * in words, or null. What the server saw decides it, not the prediction: the request arrived and
+ * was refused before the handler.
+ */
+function notCorsRefusal(plan: CasePlan, evidence: ServerEvidence): string | null {
+  const request = evidence.request;
+  if (plan.scenario.protect !== 'fetch-metadata' || request?.status !== 403) return null;
+  const told = request.secFetch.site
+    ? `Sec-Fetch-Site: ${request.secFetch.site}`
+    : `no Sec-Fetch-Site (not a trustworthy URL), so its Origin: ${request.origin ?? 'none'}`;
+  return `Not CORS: the request reached the server, whose Fetch-metadata protection refused it (403) before the handler ran, because the browser said ${told}. Only the server's own origin may send it a ${request.method}; no Access-Control header changes that. The fix is on the server: let this origin through the protection (Go: AddTrustedOrigin), or send the request from the server's own origin.`;
+}
+
 /** Everything a run gathered, for the verdict. */
 export interface CaseRun {
   plan: CasePlan;
@@ -205,9 +222,11 @@ export function showVerdict(page: { origin: string; engine: EngineFamily }, run:
     { preflight: evidence.preflight ?? undefined, actual: evidence.request ?? undefined },
   );
   const why = byId('why');
+  const protection = notCorsRefusal(plan, evidence);
   why.textContent = observed.readable
-    ? 'The page could read the answer: every check passed.'
+    ? `The page could read the answer: ${protection ? 'CORS let it through.' : 'every check passed.'}`
     : `${explanation.text}${explanation.handled ? ` The handler ran (status ${explanation.status}).` : ' The handler did not run.'}`;
+  if (protection) why.append(h('br'), protection);
   // A redirect or a revalidation: the server's first answer is not the one that failed, so the
   // prediction, which follows every answer, says why.
   const later = observed.readable ? null : laterAnswerFix(plan, prediction, page.origin);

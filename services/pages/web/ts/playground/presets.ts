@@ -334,6 +334,31 @@ export const PRESETS: readonly Preset[] = [
     name: 'redirect: "error": fetch rejects at the redirect',
     fragment: 'redirect=lab&redirect-mode=error',
   },
+  // Fetch-metadata protection (protect): a refusal that is not CORS, after CORS let the request through.
+  {
+    id: 'fetch-metadata-post',
+    group: 'Fetch metadata (not CORS)',
+    name: 'A cross-origin POST that CORS lets through, refused 403 by Fetch-metadata protection',
+    fragment: 'method=POST&body=string&protect=on',
+  },
+  {
+    id: 'fetch-metadata-credentialed',
+    group: 'Fetch metadata (not CORS)',
+    name: 'A credentialed PUT whose preflight passes, refused 403 all the same',
+    fragment: 'method=PUT&body=string&allow-methods=PUT&credentials=include&allow-credentials=on&protect=on',
+  },
+  {
+    id: 'fetch-metadata-get',
+    group: 'Fetch metadata (not CORS)',
+    name: 'A cross-origin GET: a safe method, let through',
+    fragment: 'protect=on',
+  },
+  {
+    id: 'fetch-metadata-same-origin',
+    group: 'Fetch metadata (not CORS)',
+    name: "A POST from the server's own origin: let through",
+    fragment: 'target=self&method=POST&body=string&protect=on',
+  },
   // A kept answer sent again and revalidated: a 304 updates the kept answer's headers.
   {
     id: 'revalidate-cors',
