@@ -12,6 +12,7 @@ import { playgroundFields, type CaseDetail } from './playground-case.js';
 import { refusalOf, variesByOrigin, type Answer, type FetchStep, type RefusalRule } from './refusal.js';
 import { isLoopbackHost } from './engines.js';
 import { normalizeMethod, unsafeHeaderNames } from './safelist.js';
+import { fetchMetadataRefusal } from '@origin-lab/contract';
 
 export type Verdict = 'refused' | 'readable' | 'not-cors' | 'unknown';
 
@@ -27,7 +28,7 @@ export interface SequenceStep {
 }
 
 export interface Risk {
-  kind: 'missing-vary' | 'reflected-with-credentials' | 'readable-error-status' | 'wildcard';
+  kind: 'missing-vary' | 'reflected-with-credentials' | 'readable-error-status' | 'wildcard' | 'fetch-metadata';
   text: string;
 }
 
@@ -612,7 +613,18 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
       kind: 'wildcard',
       text: 'Access-Control-Allow-Origin is *: any site reads it, never with credentials.',
     });
-  if (!refusal && answer && answer.status >= 400)
+  // A 403 to a request that changes something and is not same-origin: what Fetch-metadata protection
+  // answers, before the handler (and before CORS code placed after it). The contract's rule decides.
+  const protection =
+    answer?.status === 403 && target
+      ? fetchMetadataRefusal({ method, secFetchSite: fetchSite ?? null, origin, host: target.host })
+      : null;
+  if (protection)
+    risks.push({
+      kind: 'fetch-metadata',
+      text: `Not CORS, most likely: the server answered 403 to a ${method} that is not same-origin (${fetchSite ? `Sec-Fetch-Site: ${fetchSite}` : `Origin: ${origin}, another host`}). That is what Fetch-metadata protection answers (Go’s http.CrossOriginProtection, and the CSRF guards of frameworks that read Sec-Fetch-Site), before the handler runs. ${refusal ? 'Its answer carries no CORS headers, so the browser reports a CORS failure, and fixing CORS alone will not help: ' : 'CORS let the page read that answer: '}let this origin through the protection (a trusted origin), or send the request from the server’s own origin.`,
+    });
+  else if (!refusal && answer && answer.status >= 400)
     risks.push({
       kind: 'readable-error-status',
       text: `Not a CORS failure: the answer is ${answer.status}, and the page may read it. The error is the server’s (or the request’s).`,

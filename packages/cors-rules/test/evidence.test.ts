@@ -121,6 +121,47 @@ describe('reading a HAR', () => {
     expect(explained!.risks.map((risk) => risk.kind)).toEqual(['wildcard']);
   });
 
+  // Fetch-metadata protection (Go's http.CrossOriginProtection): a 403 to an unsafe request that is not same-origin.
+  it('a 403 to a cross-site POST: not CORS, named as Fetch-metadata protection, readable or refused', () => {
+    const post = (answerHeaders: { name: string; value: string }[]) =>
+      readEvidence(
+        harOf(
+          entry(
+            {
+              method: 'POST',
+              url: API,
+              headers: [
+                header('Origin', PAGE),
+                header('Sec-Fetch-Site', 'cross-site'),
+                header('Sec-Fetch-Mode', 'cors'),
+              ],
+            },
+            { status: 403, headers: answerHeaders },
+          ),
+        ),
+      ).explanations[0]!;
+    const readable = post([header('Access-Control-Allow-Origin', PAGE), header('Vary', 'Origin')]);
+    expect(readable.verdict).toBe('readable');
+    expect(readable.risks.map((risk) => risk.kind)).toEqual(['fetch-metadata']);
+    expect(readable.risks[0]!.text).toMatch(/Sec-Fetch-Site: cross-site.*CORS let the page read that answer/);
+    const refused = post([header('Content-Type', 'text/plain')]);
+    expect(refused).toMatchObject({ verdict: 'refused', rule: 'no-allow-origin' });
+    expect(refused.risks.map((risk) => risk.kind)).toEqual(['fetch-metadata']);
+    expect(refused.risks[0]!.text).toMatch(/fixing CORS alone will not help/);
+  });
+
+  it('a 403 to a cross-site GET (a safe method) is no Fetch-metadata refusal', () => {
+    const get = readEvidence(
+      harOf(
+        entry(
+          { method: 'GET', url: API, headers: [header('Origin', PAGE), header('Sec-Fetch-Site', 'cross-site')] },
+          { status: 403, headers: [header('Access-Control-Allow-Origin', PAGE), header('Vary', 'Origin')] },
+        ),
+      ),
+    ).explanations[0]!;
+    expect(get.risks.map((risk) => risk.kind)).toEqual(['readable-error-status']);
+  });
+
   it('leaves out same-origin requests, and orders what failed first', () => {
     const text = harOf(
       entry({ method: 'GET', url: `${PAGE}/own`, headers: [header('Origin', PAGE)] }, { status: 200, headers: [] }),
