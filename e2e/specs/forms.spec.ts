@@ -1,5 +1,6 @@
 import { EVERY_ENGINE, test, expect } from '../fixtures.js';
 import { experimentTests } from './support/per-experiment.js';
+import { trustworthy } from './support/trustworthy.js';
 
 /** How the page describes a File entry. */
 const file = (name: string, size: number, type: string) => `File(name="${name}", size=${size}, type="${type}")`;
@@ -87,6 +88,22 @@ experimentTests({
         isFile: true,
         file: { name: '', size: 0, type: 'application/octet-stream' },
       }),
+    // Go 1.25's CrossOriginProtection (the lab's protect=fetch-metadata): a POST navigation is refused
+    // unless Sec-Fetch-Site says same-origin, or, without Fetch Metadata (plain HTTP on a LAN name:
+    // not potentially trustworthy), unless its Origin names the host asked. A navigation never preflights.
+    'form-fetch-metadata': ({ observed }, { origins }) => {
+      const told = trustworthy(origins.self);
+      const navigation = (site: string) => ({
+        preflight: false,
+        site: told ? site : null,
+        mode: told ? 'navigate' : null,
+        dest: told ? 'iframe' : null,
+      });
+      expect(observed).toEqual({
+        other: { status: 403, ...navigation('cross-site') },
+        self: { status: 200, ...navigation('same-origin') },
+      });
+    },
     'json-stringify': ({ observed: json }) => {
       const table = Object.fromEntries(
         (json.rows as { label: string; asProperty: string; asElement: string }[]).map((row) => [

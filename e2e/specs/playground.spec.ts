@@ -8,7 +8,8 @@ import { openPage } from './support/experiments.js';
 import { sendCase } from './support/playground-case.js';
 import { CORPUS, corsLines, normalizeLine, type ConsoleCorpus } from './support/console-corpus.js';
 import { playgroundLink, readConsoleMessage } from '@origin-lab/cors-rules/explain';
-import { isLoopbackHost, type RefusalRule } from '@origin-lab/cors-rules';
+import type { RefusalRule } from '@origin-lab/cors-rules';
+import { trustworthy } from './support/trustworthy.js';
 import { webkitConsole } from '@origin-lab/engines';
 
 /**
@@ -22,8 +23,6 @@ async function webkitPrinted(url: string): Promise<string[]> {
 
 type Triple = [preflight: boolean, sent: boolean, readable: boolean];
 
-/** A potentially trustworthy origin (Secure Contexts): https, or http on a loopback name. */
-const trustworthy = (origin: string) => /^https:/.test(origin) || isLoopbackHost(new URL(origin).hostname);
 /**
  * One ready case. An engine's field (firefox, webkit) says what that engine measurably does
  * instead of `does`; an engine whose outcome is not the spec's gets the page's known-difference

@@ -1,4 +1,6 @@
-import { byId, h, scrollBox } from '../frame/dom.js';
+import { byId, h, marker, scrollBox, sleep } from '../frame/dom.js';
+import { markedUrl, serverEvidence } from '../probes/journal.js';
+import { tagUrl } from '../server-view/visitor.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../page/setup-page.js';
 import { DEMO_FORM_ENTRIES, EMPTY_FILE, IMAGE_INPUT_ADDS, SUBMIT_BUTTON_ADDS } from '../rules/demo-form.js';
@@ -108,6 +110,75 @@ experiment(box, {
         file.name === EMPTY_FILE.name &&
         file.size === EMPTY_FILE.size &&
         file.type === EMPTY_FILE.type,
+    };
+  },
+});
+
+/** How long a form's navigation may take to reach the server and be filed in the journal. */
+const ARRIVAL_WAIT_MS = 5_000;
+
+/**
+ * Submits a one-field form (POST, urlencoded) to action, into a hidden frame of this page: a
+ * navigation, as a user's click would make it, whose answer the page never reads. Resolves once
+ * the frame has loaded the answer, or after ARRIVAL_WAIT_MS.
+ */
+async function submitIntoFrame(action: string): Promise<void> {
+  const name = marker('form-target');
+  const frame = h('iframe', { name, title: "the form's answer", hidden: '' });
+  const sender = h(
+    'form',
+    { method: 'post', action, target: name, hidden: '' },
+    h('input', { name: 'title', value: 'Hello' }),
+  );
+  document.body.append(frame, sender);
+  try {
+    const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+    (sender as HTMLFormElement).submit();
+    await Promise.race([loaded, sleep(ARRIVAL_WAIT_MS)]);
+  } finally {
+    frame.remove();
+    sender.remove();
+  }
+}
+
+experiment(box, {
+  id: 'form-fetch-metadata',
+  title:
+    'A form POST to the other origin and to this one, through Fetch-metadata protection (/lab/cors?protect=fetch-metadata)',
+  predicted:
+    "A form submission is a navigation, not a CORS request: no preflight, no Access-Control header is asked for, and the page never reads the answer. Both POSTs reach the server. The protection refuses the one from the other origin (403), because the browser says Sec-Fetch-Site: cross-site (over plain HTTP, which gets no Fetch Metadata, because its Origin names another host), and lets this origin's through (200). Not CORS: the server refuses the request itself.",
+  async run() {
+    const observed: Record<
+      string,
+      { status: number | null; preflight: boolean; site: string | null; mode: string | null; dest: string | null }
+    > = {};
+    for (const [key, origin] of [
+      ['other', ctx.other()],
+      ['self', ctx.site.self],
+    ] as const) {
+      const mark = marker('form-post');
+      await submitIntoFrame(tagUrl(markedUrl(`${origin}/lab/cors?protect=fetch-metadata`, mark), [origin]));
+      const seen = await serverEvidence(ctx.journal, mark, ARRIVAL_WAIT_MS);
+      observed[key] = {
+        status: seen.request?.status ?? null,
+        preflight: seen.preflight !== null,
+        site: seen.request?.secFetch.site ?? null,
+        mode: seen.request?.secFetch.mode ?? null,
+        dest: seen.request?.secFetch.dest ?? null,
+      };
+    }
+    const line = (key: string, what: string) => {
+      const row = observed[key]!;
+      return `${what}: ${row.status === null ? 'never arrived' : `answered ${row.status}`}${row.preflight ? ', after a preflight' : ''} (Sec-Fetch-Site: ${row.site ?? 'not sent'}, Sec-Fetch-Mode: ${row.mode ?? 'not sent'})`;
+    };
+    return {
+      observed,
+      summary: `${line('other', 'To the other origin')}\n${line('self', 'To this origin')}`,
+      agrees:
+        observed.other!.status === 403 &&
+        observed.self!.status === 200 &&
+        !observed.other!.preflight &&
+        !observed.self!.preflight,
     };
   },
 });
