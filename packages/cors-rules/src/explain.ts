@@ -184,6 +184,16 @@ function explainReading(reading: ConsoleReading, index: number): Explanation {
   const rule = reading.rule as RefusalRule;
   const header = rule === 'header-not-allowed' ? reading.value : undefined;
   const preflight = reading.preflight ?? null;
+  // A 403 to the request itself: what a server's own refusal before its CORS code looks like.
+  const risks: Risk[] =
+    reading.status === 403 && !preflight
+      ? [
+          {
+            kind: 'fetch-metadata',
+            text: 'The answer was a 403 without the CORS headers. If the request changes something (POST, PUT, DELETE…) and the server runs Fetch-metadata protection (Go’s http.CrossOriginProtection, the CSRF guards of frameworks that read Sec-Fetch-Site), that refused it before its CORS code ran: not CORS, and fixing CORS alone will not help. The server’s log, or the answer’s body, says which.',
+          },
+        ]
+      : [];
   const text = `${messageSentence(reading)} The rule: ${STEP_TEXT[preflight ? 'CORS-preflight fetch' : 'CORS check']}.${preflight ? ' The request itself was never sent.' : ' The request reached the server and was answered; only the page may not read it.'}`;
   return {
     ...base,
@@ -200,6 +210,7 @@ function explainReading(reading: ConsoleReading, index: number): Explanation {
       ...(header && { header }),
       ...(reading.status && { status: reading.status }),
     }),
+    risks,
     unknowns: reading.text.length < 60 ? [...unknowns, 'The message looks cut short: paste it whole.'] : unknowns,
     sequence: sequenceOf({
       preflight,

@@ -432,6 +432,24 @@ describe('reading curl’s output', () => {
   });
 });
 
+describe('a console message with a 403', () => {
+  // Firefox names the status; a 403 without CORS headers is what a protection in front of the CORS code answers.
+  it('names Fetch-metadata protection as a possible refusal that is not CORS', () => {
+    const [explained] = readEvidence(
+      'Cross-Origin Request Blocked: The Same Origin Policy disallows reading the remote resource at https://api.example.com/items. (Reason: CORS header ‘Access-Control-Allow-Origin’ missing). Status code: 403.',
+    ).explanations;
+    expect(explained).toMatchObject({ verdict: 'refused', rule: 'no-allow-origin' });
+    expect(explained!.risks.map((risk) => risk.kind)).toEqual(['fetch-metadata']);
+  });
+
+  it('says nothing of it for another status', () => {
+    const [explained] = readEvidence(
+      'Cross-Origin Request Blocked: The Same Origin Policy disallows reading the remote resource at https://api.example.com/items. (Reason: CORS header ‘Access-Control-Allow-Origin’ missing). Status code: 200.',
+    ).explanations;
+    expect(explained!.risks).toEqual([]);
+  });
+});
+
 describe('telling the kinds of evidence apart', () => {
   it('Safari’s console, whose lines start with [Error], is read as console text, not as JSON', () => {
     const pasted = '[Error] Fetch API cannot load https://api.example.com/me due to access control checks.';
