@@ -140,6 +140,28 @@ describe.skipIf(ENGINES.length === 0)(`check, against servers that refuse too mu
   );
 
   it(
+    "this project's CORS lab behind Fetch-metadata protection: CORS reads yours, the server refuses its POST (not CORS)",
+    async () => {
+      // Go's http.CrossOriginProtection, as the lab runs it: a POST that is not same-origin gets 403,
+      // with the CORS headers on it, so the page reads the 403; GETs pass.
+      const { code, report } = await against(
+        originLabApi(
+          '/lab/cors?protect=fetch-metadata&allow-headers=X-Origin-Lab-Check,Authorization&allow-credentials=true',
+        ),
+        ['--hostile', 'none', '--methods', 'POST', '--body', 'text'],
+      );
+      expect(findingsOf(report)).toEqual(sorted([{ kind: 'fetch-metadata', severity: 'low', origins: [YOURS] }]));
+      expect(code).toBe(0);
+      const posts = report.results.filter((run) => run.cell.method === 'POST');
+      expect(posts.length).toBeGreaterThan(0);
+      for (const run of posts) expect([run.readable, run.status], run.engine).toEqual([true, 403]);
+      const finding = report.findings.find((candidate) => candidate.kind === 'fetch-metadata')!;
+      expect(finding.playground).toBe('http://localhost:8080/playground.html#body=string&method=POST&protect=on');
+    },
+    CHECK_MS,
+  );
+
+  it(
     'an expectations file holds (exit 0) when the server does what it says, and fails (exit 1) naming what does not',
     async () => {
       const server = await expressExactAllowlist();

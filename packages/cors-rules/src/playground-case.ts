@@ -8,7 +8,14 @@ import type { RefusalRule } from './refusal.js';
  */
 
 /** What a case is about beyond the Fetch rules' refusals: the risks `check` finds. */
-export type RiskKind = 'hostile-read-credentials' | 'hostile-read' | 'null-trusted' | 'missing-vary' | 'wildcard';
+export type RiskKind =
+  | 'hostile-read-credentials'
+  | 'hostile-read'
+  | 'null-trusted'
+  | 'missing-vary'
+  | 'wildcard'
+  /** The server refuses a request that is not same-origin itself (403): not CORS. */
+  | 'fetch-metadata';
 
 export interface CaseDetail {
   /** The method the request used (a preflighted method case shows it). */
@@ -56,6 +63,8 @@ export function playgroundFields(kind: RefusalRule | RiskKind, detail: CaseDetai
       };
     case 'preflight-redirect':
       return { method, 'allow-methods': method, 'preflight-status': '301' };
+    case 'fetch-metadata':
+      return { method: 'POST', body: 'string', protect: 'on' };
     case 'hostile-read-credentials':
       return { 'allow-origin': 'origin', 'allow-credentials': 'on', credentials: 'include' };
     case 'hostile-read':

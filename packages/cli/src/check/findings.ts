@@ -209,6 +209,33 @@ export function findingsOf(
     });
   }
 
+  // Your origins' requests that change something, answered 403 by the server itself (read, or
+  // refused for want of CORS headers on the 403): what Fetch-metadata protection does. Not CORS.
+  const statusOf = (run: CellRun) =>
+    run.status ??
+    exchanges.find((record) => record.origin === run.origin.origin && record.cell === run.cell.id)?.exchange.actual
+      ?.status ??
+    null;
+  const forbidden = runs.filter(
+    (run) =>
+      run.origin.kind === 'yours' && !['GET', 'HEAD', 'OPTIONS'].includes(run.cell.method) && statusOf(run) === 403,
+  );
+  if (forbidden.length > 0) {
+    const methods = unique(forbidden.map((run) => run.cell.method));
+    add({
+      kind: 'fetch-metadata',
+      about: 'forbidden',
+      severity: 'low',
+      title: `Your origins' ${methods.join(', ')} requests are refused by the server itself (403): not CORS`,
+      detail: `${unique(forbidden.map((run) => run.origin.origin)).join(', ')} sent ${methods.join(', ')} and the server answered 403${forbidden.some((run) => run.readable) ? ', which CORS let the page read' : ''}. A request that changes something and is not same-origin is what Fetch-metadata protection refuses (Go's http.CrossOriginProtection, and the CSRF guards of frameworks that read Sec-Fetch-Site): no CORS header changes it. Let these origins through the protection (trusted origins), or check the server's log for what refused it.`,
+      origins: unique(forbidden.map((run) => run.origin.origin)),
+      engines: unique(forbidden.map((run) => run.engine)),
+      cells: unique(forbidden.map((run) => run.cell.id)),
+      fix: null,
+      playground: playgroundLink(context.lab, 'fetch-metadata'),
+    });
+  }
+
   // The same request, read in one engine and refused in another.
   const byCell = new Map<string, CellRun[]>();
   for (const run of runs.filter((r) => r.couldNot === null))
