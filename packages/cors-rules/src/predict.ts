@@ -177,14 +177,8 @@ export function predict(
       : null;
   if (protectedBy) {
     const answer = labAnswer(scenario.actual, 403, asked.origin);
-    const refused = corsCheck(asked, answer, 'actual');
     return {
-      preflight,
-      sent: true,
-      readable: refused === null,
-      failure: refused?.text ?? null,
-      failureRule: refused?.rule ?? null,
-      visibleHeaders: refused === null ? exposedHeaderNames(answer, request.credentials, answerHeaders) : null,
+      ...checkedAnswer(request, answerHeaders, preflight, answer, corsCheck(asked, answer, 'actual')),
       serverRefusal: {
         status: 403,
         why: `the server's Fetch-metadata protection refuses a ${asked.method} that is not same-origin, before its handler runs (not CORS: no CORS header lets it through)`,
@@ -202,6 +196,17 @@ export function predict(
     checked && revalidated
       ? { ...checked, text: `The 304's headers replace the kept answer's: ${checked.text}` }
       : checked;
+  return checkedAnswer(request, answerHeaders, preflight, answer, refused);
+}
+
+/** A request sent and answered: the page reads answer (the headers script sees) unless the CORS check refused it. */
+function checkedAnswer(
+  request: PlannedRequest,
+  answerHeaders: readonly string[],
+  preflight: Prediction['preflight'],
+  answer: ReturnType<typeof labAnswer>,
+  refused: ReturnType<typeof corsCheck>,
+): Prediction {
   return {
     preflight,
     sent: true,
