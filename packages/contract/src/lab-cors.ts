@@ -43,50 +43,10 @@ export type LabRevalidate = (typeof LAB_REVALIDATES)[number];
 
 /**
  * A protection the server runs before its handler, which is not CORS: off, or Fetch-metadata
- * protection (fetchMetadataRefusal), which refuses a cross-origin request that changes something.
+ * protection (fetch-metadata.ts: fetchMetadataRefusal), which refuses a cross-origin request that changes something.
  */
 export const LAB_PROTECTS = ['off', 'fetch-metadata'] as const;
 export type LabProtect = (typeof LAB_PROTECTS)[number];
-
-/** The methods that change nothing (RFC 9110's safe methods a browser sends), which the protection lets through. */
-const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS'];
-
-/** What the protection reads of a request. */
-export interface ProtectedRequest {
-  method: string;
-  /** Sec-Fetch-Site as sent, or null: browsers send it only to potentially trustworthy URLs. */
-  secFetchSite: string | null;
-  /** Origin as sent, or null. */
-  origin: string | null;
-  /** The Host the request was sent to (host[:port]). */
-  host: string;
-}
-
-/**
- * Fetch-metadata protection as Go 1.25's http.CrossOriginProtection runs it, and the rule a
- * growing number of frameworks copy: a safe method passes; else Sec-Fetch-Site must say
- * same-origin or none (typed into the address bar); without it, an Origin must name the host
- * asked (a request without either is no browser's cross-origin request, and passes). Returns why
- * the request is refused, or null. Same-site is refused too: only the origin itself may write.
- */
-export function fetchMetadataRefusal(request: ProtectedRequest): string | null {
-  const method = request.method.toUpperCase();
-  if (SAFE_METHODS.includes(method)) return null;
-  if (request.secFetchSite !== null)
-    return ['same-origin', 'none'].includes(request.secFetchSite)
-      ? null
-      : `Fetch-metadata protection refuses a ${method} that is not same-origin (Sec-Fetch-Site: ${request.secFetchSite})`;
-  if (request.origin === null) return null;
-  let host: string | null = null;
-  try {
-    host = new URL(request.origin).host;
-  } catch {
-    // Origin: null, or no URL at all: not this host.
-  }
-  return host === request.host.toLowerCase()
-    ? null
-    : `Fetch-metadata protection refuses a ${method} from another origin (no Sec-Fetch-Site; Origin: ${request.origin} is not ${request.host})`;
-}
 
 /** The lab's one ETag: the answer never changes in what a cache compares. */
 export const LAB_ETAG = '"origin-lab-1"';

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  fetchMetadataRefusal,
-  labCorsQuery,
-  labCorsUrl,
-  type LabCorsPolicy,
-  type LabCorsScenario,
-} from '../src/index.js';
+import { fetchMetadataRefusal } from '../src/fetch-metadata.js';
+import { labCorsQuery, labCorsUrl, type LabCorsPolicy, type LabCorsScenario } from '../src/index.js';
 import { readLabCorsQuery } from '../src/lab-cors-read.js';
 
 // Independent oracles: the default policy and scenario, the URLs and the failures below are

@@ -12,7 +12,7 @@ import { playgroundFields, type CaseDetail } from './playground-case.js';
 import { refusalOf, variesByOrigin, type Answer, type FetchStep, type RefusalRule } from './refusal.js';
 import { isLoopbackHost } from './engines.js';
 import { normalizeMethod, unsafeHeaderNames } from './safelist.js';
-import { fetchMetadataRefusal } from '@origin-lab/contract';
+import { fetchMetadataRefusal } from '@origin-lab/contract/fetch-metadata';
 
 export type Verdict = 'refused' | 'readable' | 'not-cors' | 'unknown';
 

@@ -1,4 +1,5 @@
-import { fetchMetadataRefusal, labPolicyHeaders, labRedirectPolicy, type LabCorsScenario } from '@origin-lab/contract';
+import { labPolicyHeaders, labRedirectPolicy, type LabCorsScenario } from '@origin-lab/contract';
+import { fetchMetadataRefusal } from '@origin-lab/contract/fetch-metadata';
 import { corsCheck, exposedHeaderNames, preflightCheck, type CorsRequest, type RefusalRule } from './refusal.js';
 import { isSafelistedRequestHeader, needsPreflight, normalizeMethod, unsafeHeaderNames } from './safelist.js';
 

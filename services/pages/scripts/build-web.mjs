@@ -27,10 +27,15 @@ execFileSync(process.execPath, [tsc, '-p', here('../web/tsconfig.cors-rules.json
 // The browser resolves a bare specifier only through the import map: a module importing any
 // other package by name would not load. Refuse to ship one.
 const mapped = Object.keys(IMPORT_MAP.imports);
-// A worker gets no import map (none of the engines reads one there): its bare imports are written
-// as the paths the map names (js/workers/ only).
-for (const file of readdirSync(`${out}/js/workers`, { encoding: 'utf8' }).filter((name) => name.endsWith('.js'))) {
-  const path = `${out}/js/workers/${file}`;
+// A worker gets no import map (none of the engines reads one there): the bare imports of what it
+// loads (js/workers/, and the rules it reasons with, js/cors-rules/) are written as the paths the
+// map names, the same URLs a page's map gives them, so a page and a worker load the same modules.
+for (const file of ['workers', 'cors-rules'].flatMap((dir) =>
+  readdirSync(`${out}/js/${dir}`, { encoding: 'utf8' })
+    .filter((name) => name.endsWith('.js'))
+    .map((name) => `${dir}/${name}`),
+)) {
+  const path = `${out}/js/${file}`;
   writeFileSync(
     path,
     readFileSync(path, 'utf8').replace(/(\bfrom\s*|\bimport\s*)(['"])([^'"]+)\2/g, (all, keyword, quote, specifier) =>

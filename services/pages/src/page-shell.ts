@@ -14,6 +14,7 @@ export const IMPORT_MAP = {
     '@origin-lab/contract': '/js/contract/index.js',
     // The engine records' codec alone: the engines page needs nothing else of the contract.
     '@origin-lab/contract/engine-records': '/js/contract/engine-records.js',
+    '@origin-lab/contract/fetch-metadata': '/js/contract/fetch-metadata.js',
     '@origin-lab/cors-rules': '/js/cors-rules/index.js',
     '@origin-lab/cors-rules/advice': '/js/cors-rules/advice.js',
     // Two parts on their own, for what every page loads (the index brings the prediction too).

@@ -7,12 +7,12 @@ import {
   LAB_ETAG,
   LAB_DEMO_COOKIE as DEMO_COOKIE,
   LAB_EXTRA_HEADER as EXTRA_HEADER,
-  fetchMetadataRefusal,
   labPolicyHeaders,
   labRedirectPolicy,
   type LabCorsPolicy,
   type LabCorsScenario,
 } from '@origin-lab/contract';
+import { fetchMetadataRefusal } from '@origin-lab/contract/fetch-metadata';
 import { declaresNoBody, NO_BODY, readSentBody } from '../http/read-body.js';
 import { reflection } from '../echo/echo.js';
 import { HttpError } from '@origin-lab/server-kit';
