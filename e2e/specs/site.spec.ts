@@ -13,7 +13,8 @@ import {
 const BUDGET_BYTES = 100 * 1024;
 /**
  * The pages that hold experiments, each with a spec that gives every experiment its own test
- * (support/per-experiment.ts checks that one page's experiments and tests match).
+ * (support/per-experiment.ts checks that one page's experiments and tests match; isolation.spec.ts
+ * asserts every experiment at each of the isolation page's addresses).
  */
 const PAGES_WITH_EXPERIMENTS = [
   '/reads.html',
@@ -22,9 +23,10 @@ const PAGES_WITH_EXPERIMENTS = [
   '/beacons.html',
   '/events.html',
   '/outcomes.html',
+  '/isolation.html',
   '/proxy.html',
 ];
-/** Every page: the index, the seven demonstrations, the playground, the Explain page and the engines page. */
+/** Every page: the index, the eight demonstrations, the playground, the Explain page and the engines page. */
 const PAGES = ['/', ...PAGES_WITH_EXPERIMENTS, '/playground.html', '/explain.html', '/engines.html'];
 
 test('every page loads on both origins without errors, labels both origins, and stays under 100 KB', async ({

@@ -6,6 +6,7 @@ import { errorsAsJson, unroutedAsJson } from '@origin-lab/server-kit';
 import type { PagesConfig } from './config.js';
 import { siteConfigScript } from './site-pairs.js';
 import { unloadPolicy } from './unload-policy.js';
+import { isolation } from './isolation.js';
 
 /**
  * Serves the built pages. Every answer says no-cache: the browser keeps its copy but asks
@@ -34,6 +35,7 @@ export function createApp(config: PagesConfig): Koa {
   app.use(unroutedAsJson({ notFound: false }));
   app.use(routes.allowedMethods());
   app.use(unloadPolicy());
+  app.use(isolation());
   // Revalidation: koa-static sets Last-Modified; an unchanged file answers 304 with no body.
   app.use(async (ctx, next) => {
     await next();

@@ -53,6 +53,12 @@ export const PAGES: readonly PageEntry[] = [
     navLabel: 'Outcomes',
     topic: 'one result shape over fetch and XMLHttpRequest.',
   },
+  {
+    name: 'isolation',
+    title: 'Cross-origin isolation',
+    navLabel: 'Isolation',
+    topic: 'COOP, COEP and CORP: crossOriginIsolated, and what an isolated page may still embed. Not CORS.',
+  },
   { name: 'proxy', title: 'Same-origin proxy', navLabel: 'Proxy', topic: 'a third party behind /api/upstream/.' },
   {
     name: 'playground',

@@ -20,6 +20,8 @@ describe('the list of known engine differences', () => {
       'webkit beacons: lifecycle-unload',
       'webkit bodies: content-types',
       'webkit events: no-websocket',
+      'webkit isolation: isolated',
+      'webkit isolation: shared-array-buffer',
       'webkit outcomes: abort-reason',
       'webkit outcomes: deadline',
     ]);
@@ -112,7 +114,7 @@ describe("the engines page's table of the pages' differences", () => {
 
   it('shows every listed difference', () => {
     const rows = differenceRows();
-    expect(rows).toHaveLength(7);
+    expect(rows).toHaveLength(9);
     expect(rows.flatMap((row) => Object.values(row.cells).filter((cell) => cell !== null))).toHaveLength(
       KNOWN_DIFFERENCES.length,
     );

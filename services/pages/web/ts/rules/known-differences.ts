@@ -103,6 +103,24 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     measured: WEBKIT,
     departsFromSpec: false,
   },
+  {
+    page: 'isolation',
+    experiment: 'isolated',
+    engine: 'webkit',
+    did: 'does not know COEP credentialless: a page served with it is not isolated, and embeds as without COEP',
+    says: 'webkit does not know Cross-Origin-Embedder-Policy: credentialless, so this page is not cross-origin isolated (it embeds as a page without COEP)',
+    measured: WEBKIT,
+    departsFromSpec: true,
+  },
+  {
+    page: 'isolation',
+    experiment: 'shared-array-buffer',
+    engine: 'webkit',
+    did: 'exposes no SharedArrayBuffer to a cross-origin isolated page',
+    says: 'webkit (GTK) reports crossOriginIsolated true and still exposes no SharedArrayBuffer',
+    measured: WEBKIT,
+    departsFromSpec: true,
+  },
 ];
 
 /** The known difference of this experiment in this engine, if the list has one. */

@@ -1,0 +1,165 @@
+// The isolation page: one page at three addresses (services/pages/src/isolation.ts gives each its
+// COOP and COEP), whose experiments embed an image and fetch from the other origin. What each
+// should do follows from the headers this address was served with, read back from the server.
+import { byId, h, marker } from '../frame/dom.js';
+import { experiment, runAllButton } from '../frame/experiment.js';
+import { setupPage } from '../page/setup-page.js';
+import { knownDifference } from '../rules/known-differences.js';
+
+const ctx = setupPage();
+const box = ctx.experiments;
+runAllButton(box);
+
+/** What this address is served with, as HTML reads it: COEP counts only with COOP, in a secure context. */
+interface Policy {
+  coop: string | null;
+  coep: string | null;
+  secure: boolean;
+}
+
+/** This address's own headers, asked of the server again (a page cannot read its own response headers). */
+const policy: Promise<Policy> = fetch(location.pathname, { method: 'HEAD', cache: 'no-store' }).then((answer) => ({
+  coop: answer.headers.get('Cross-Origin-Opener-Policy'),
+  coep: answer.headers.get('Cross-Origin-Embedder-Policy'),
+  secure: isSecureContext,
+}));
+void policy.then(({ coop, coep, secure }) => {
+  byId('isolation-headers').textContent =
+    coop || coep ? `COOP ${coop ?? 'none'} and COEP ${coep ?? 'none'}` : 'neither header';
+  byId('isolation-secure').textContent = secure ? 'is one' : 'is not one, so both headers are ignored here';
+  for (const link of byId('isolation-addresses').querySelectorAll('a'))
+    if (link.getAttribute('href') === location.pathname) link.setAttribute('aria-current', 'page');
+});
+
+/** The COEP in force: none outside a secure context (HTML, "obtain an embedder policy"). */
+const embedder = ({ coep, secure }: Policy) => (secure && coep ? coep : 'unsafe-none');
+const isolatedBy = (p: Policy) => p.secure && p.coop === 'same-origin' && embedder(p) !== 'unsafe-none';
+
+/** A URL of the other origin that no cache has: the image, without or with CORP. */
+const imageUrl = (corp: boolean) => `${ctx.other()}/isolation/image${corp ? '-corp' : ''}.svg?${marker('image')}`;
+
+/** Whether an <img> of url loads (load) or is blocked (error), within 10 s. */
+function loads(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const image = h('img', { alt: '' }) as HTMLImageElement;
+    const timer = setTimeout(() => resolve(false), 10_000);
+    image.addEventListener('load', () => (clearTimeout(timer), resolve(true)));
+    image.addEventListener('error', () => (clearTimeout(timer), resolve(false)));
+    image.src = url;
+  });
+}
+
+const said = (p: Policy) =>
+  `This address: COOP ${p.coop ?? 'none'}, COEP ${embedder(p)}${p.secure ? '' : ' (not a secure context: headers ignored)'}.`;
+
+experiment(box, {
+  id: 'isolated',
+  title: 'crossOriginIsolated',
+  predicted:
+    'True only with COOP same-origin and a COEP of require-corp or credentialless, in a secure context; false anywhere else.',
+  async run() {
+    const p = await policy;
+    const expected = isolatedBy(p);
+    return {
+      observed: { crossOriginIsolated },
+      summary: `${said(p)} crossOriginIsolated: ${crossOriginIsolated}.`,
+      agrees: crossOriginIsolated === expected,
+      knownDifference: knownDifference(
+        'isolation',
+        'isolated',
+        ctx.engine,
+        embedder(p) === 'credentialless' && !crossOriginIsolated,
+      ),
+    };
+  },
+});
+
+experiment(box, {
+  id: 'shared-array-buffer',
+  title: 'SharedArrayBuffer',
+  predicted:
+    'There exactly when the page is cross-origin isolated (it lets threads share memory, which Spectre made a risk).',
+  async run() {
+    const p = await policy;
+    const there = typeof SharedArrayBuffer === 'function';
+    return {
+      observed: { sharedArrayBuffer: there },
+      summary: `${said(p)} crossOriginIsolated: ${crossOriginIsolated}; SharedArrayBuffer: ${there ? 'there' : 'absent'}.`,
+      agrees: there === crossOriginIsolated,
+      knownDifference: knownDifference('isolation', 'shared-array-buffer', ctx.engine, crossOriginIsolated && !there),
+    };
+  },
+});
+
+experiment(box, {
+  id: 'image-without-corp',
+  title: 'An image from the other origin, without Cross-Origin-Resource-Policy',
+  predicted:
+    'Loads, except under COEP require-corp, which blocks anything cross-origin that neither says CORP nor comes through CORS. Under credentialless it loads, fetched without cookies.',
+  async run() {
+    const p = await policy;
+    const loaded = await loads(imageUrl(false));
+    return {
+      observed: { loaded },
+      summary: `${said(p)} The image ${loaded ? 'loaded' : 'was blocked'}.`,
+      agrees: loaded === (embedder(p) !== 'require-corp'),
+    };
+  },
+});
+
+experiment(box, {
+  id: 'image-with-corp',
+  title: 'The same image with Cross-Origin-Resource-Policy: cross-origin',
+  predicted: 'Loads everywhere: CORP cross-origin is the resource agreeing to be embedded by any origin.',
+  async run() {
+    const p = await policy;
+    const loaded = await loads(imageUrl(true));
+    return {
+      observed: { loaded },
+      summary: `${said(p)} The image ${loaded ? 'loaded' : 'was blocked'}.`,
+      agrees: loaded,
+    };
+  },
+});
+
+experiment(box, {
+  id: 'fetch-no-cors',
+  title: "fetch(the image without CORP, { mode: 'no-cors' })",
+  predicted:
+    'An opaque answer, except under COEP require-corp, where fetch rejects with TypeError: a no-cors answer without CORP is blocked like the image. Under credentialless it passes, sent without cookies.',
+  async run() {
+    const p = await policy;
+    let outcome: string;
+    try {
+      outcome = (await fetch(imageUrl(false), { mode: 'no-cors' })).type;
+    } catch (err) {
+      outcome = (err as Error).name;
+    }
+    return {
+      observed: { outcome },
+      summary: `${said(p)} fetch gave ${outcome === 'opaque' ? 'an opaque answer' : outcome}.`,
+      agrees: outcome === (embedder(p) === 'require-corp' ? 'TypeError' : 'opaque'),
+    };
+  },
+});
+
+experiment(box, {
+  id: 'fetch-cors',
+  title: 'fetch(the CORS lab on the other origin): a CORS request',
+  predicted:
+    'Readable everywhere: a CORS request needs the server to allow the origin (the lab does), never CORP. This is how an isolated page still reads other origins.',
+  async run() {
+    const p = await policy;
+    let outcome: string;
+    try {
+      outcome = String((await fetch(`${ctx.other()}/lab/cors`)).status);
+    } catch (err) {
+      outcome = (err as Error).name;
+    }
+    return {
+      observed: { outcome },
+      summary: `${said(p)} fetch gave ${/^\d+$/.test(outcome) ? `status ${outcome}` : outcome}.`,
+      agrees: outcome === '200',
+    };
+  },
+});
