@@ -1,29 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type RunningServer } from '@origin-lab/server-kit';
-import { createApp } from '../src/app.js';
+import { describe, expect, it } from 'vitest';
+import { pagesServerFor } from './pages-server.js';
 
 // Each address of the isolation page and its headers, written out from the page's lesson (HTML's
 // COOP and COEP values), not read from the server's table.
 describe('the isolation page: three addresses, each with its own headers', () => {
-  let root: string;
-  let running: RunningServer;
-  let base: string;
-
-  beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'pages-isolation-'));
-    writeFileSync(join(root, 'isolation.html'), '<!doctype html><title>isolation</title>');
-    const app = createApp({ root, sitePairs: [['x.localhost', 'y.localhost']], thirdSite: null });
-    running = await serve(app.callback(), { port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${running.port}`;
-  });
-
-  afterAll(async () => {
-    await running.stop();
-    rmSync(root, { recursive: true, force: true });
-  });
+  const server = pagesServerFor({ 'isolation.html': '<!doctype html><title>isolation</title>' });
 
   it.each([
     ['/isolation.html', null, null],
@@ -31,7 +12,7 @@ describe('the isolation page: three addresses, each with its own headers', () =>
     ['/isolation-credentialless.html', 'same-origin', 'credentialless'],
   ])('%s: the page, with COOP %s and COEP %s', async (path, coop, coep) => {
     for (const method of ['GET', 'HEAD']) {
-      const answer = await fetch(`${base}${path}`, { method });
+      const answer = await fetch(`${server.base}${path}`, { method });
       expect(answer.status, method).toBe(200);
       expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
       expect(answer.headers.get('cross-origin-opener-policy')).toBe(coop);
@@ -41,7 +22,9 @@ describe('the isolation page: three addresses, each with its own headers', () =>
   });
 
   it('takes no header from the query', async () => {
-    const answer = await fetch(`${base}/isolation.html?coep=require-corp&Cross-Origin-Embedder-Policy=require-corp`);
+    const answer = await fetch(
+      `${server.base}/isolation.html?coep=require-corp&Cross-Origin-Embedder-Policy=require-corp`,
+    );
     expect(answer.status).toBe(200);
     expect(answer.headers.get('cross-origin-embedder-policy')).toBeNull();
   });
@@ -50,7 +33,7 @@ describe('the isolation page: three addresses, each with its own headers', () =>
     ['/isolation/image.svg', null],
     ['/isolation/image-corp.svg', 'cross-origin'],
   ])('%s: an SVG image, CORP %s', async (path, corp) => {
-    const answer = await fetch(`${base}${path}`);
+    const answer = await fetch(`${server.base}${path}`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('image/svg+xml');
     expect(answer.headers.get('cross-origin-resource-policy')).toBe(corp);
@@ -59,6 +42,6 @@ describe('the isolation page: three addresses, each with its own headers', () =>
 
   it('knows no other address under it', async () => {
     for (const path of ['/isolation-unsafe-none.html', '/isolation/other.svg', '/isolation/'])
-      expect((await fetch(`${base}${path}`)).status, path).toBe(404);
+      expect((await fetch(`${server.base}${path}`)).status, path).toBe(404);
   });
 });

@@ -1,10 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import http from 'node:http';
-import { serve, type RunningServer } from '@origin-lab/server-kit';
-import { createApp } from '../src/app.js';
+import { pagesServerFor } from './pages-server.js';
 import { defaultPagesRoot, pagesConfigFromEnv } from '../src/config.js';
 import { parseSitePairs, siteConfigScript } from '../src/site-pairs.js';
 import { studentAnnouncement, studentOriginsFromEnv } from '../src/student-origins.js';
@@ -80,24 +76,10 @@ describe('STUDENT_ORIGINS: the addresses printed for a class', () => {
 });
 
 describe('the pages server', () => {
-  let root: string;
-  let running: RunningServer;
-  let base: string;
-
-  beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), 'pages-'));
-    mkdirSync(join(root, 'js'));
-    writeFileSync(join(root, 'index.html'), '<!doctype html><title>x</title>');
-    writeFileSync(join(root, 'site.css'), 'body{}');
-    writeFileSync(join(root, 'js', 'a.js'), 'export {};');
-    const app = createApp({ root, sitePairs: [['x.localhost', 'y.localhost']] });
-    running = await serve(app.callback(), { port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${running.port}`;
-  });
-
-  afterAll(async () => {
-    await running.stop();
-    rmSync(root, { recursive: true, force: true });
+  const server = pagesServerFor({
+    'index.html': '<!doctype html><title>x</title>',
+    'site.css': 'body{}',
+    'js/a.js': 'export {};',
   });
 
   it.each([
@@ -107,7 +89,7 @@ describe('the pages server', () => {
     ['/js/a.js', /^(text|application)\/javascript/],
     ['/site-config.js', /^text\/javascript/],
   ])('serves %s with its Content-Type, no-cache and nosniff', async (path, type) => {
-    const response = await fetch(`${base}${path}`);
+    const response = await fetch(`${server.base}${path}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(type);
     expect(response.headers.get('cache-control')).toBe('no-cache');
@@ -115,13 +97,13 @@ describe('the pages server', () => {
   });
 
   it('answers an unchanged file with 304 when revalidated', async () => {
-    const first = await fetch(`${base}/site.css`);
+    const first = await fetch(`${server.base}/site.css`);
     const lastModified = first.headers.get('last-modified');
     expect(lastModified).toBeTruthy();
     // Plain node:http, as a browser cache revalidates: fetch() itself would add Cache-Control: no-cache.
     const status = await new Promise<number>((resolve, reject) => {
       http
-        .get(`${base}/site.css`, { headers: { 'If-Modified-Since': lastModified! } }, (res) => {
+        .get(`${server.base}/site.css`, { headers: { 'If-Modified-Since': lastModified! } }, (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
         })
@@ -131,25 +113,25 @@ describe('the pages server', () => {
   });
 
   it('serves the configured pairs in /site-config.js', async () => {
-    const text = await (await fetch(`${base}/site-config.js`)).text();
+    const text = await (await fetch(`${server.base}/site-config.js`)).text();
     expect(text).toContain('[["x.localhost","y.localhost"]]');
   });
 
   it('refuses other methods on /site-config.js with a JSON error', async () => {
-    const response = await fetch(`${base}/site-config.js`, { method: 'POST' });
+    const response = await fetch(`${server.base}/site-config.js`, { method: 'POST' });
     expect(response.status).toBe(405);
     expect(await response.json()).toMatchObject({ error: 'method not allowed' });
   });
 
   it('serves a page with Permissions-Policy: unload=() when asked by ?unload-policy=none, and only then', async () => {
-    const asked = await fetch(`${base}/index.html?unload-policy=none`);
+    const asked = await fetch(`${server.base}/index.html?unload-policy=none`);
     expect(asked.status).toBe(200);
     expect(asked.headers.get('permissions-policy')).toBe('unload=()');
-    expect((await fetch(`${base}/index.html`)).headers.get('permissions-policy')).toBeNull();
+    expect((await fetch(`${server.base}/index.html`)).headers.get('permissions-policy')).toBeNull();
   });
 
   it.each(['', 'self', 'None'])('refuses ?unload-policy=%j with a JSON error naming the parameter', async (value) => {
-    const response = await fetch(`${base}/index.html?unload-policy=${value}`);
+    const response = await fetch(`${server.base}/index.html?unload-policy=${value}`);
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
       error: expect.stringMatching(/^unload-policy takes one value, none/),
@@ -157,11 +139,11 @@ describe('the pages server', () => {
   });
 
   it('answers 404 for a missing file', async () => {
-    expect((await fetch(`${base}/nope.html`)).status).toBe(404);
+    expect((await fetch(`${server.base}/nope.html`)).status).toBe(404);
   });
 
   it('names the methods /site-config.js takes in its 405, and leaves a missing file a plain 404', async () => {
-    const refused = await fetch(`${base}/site-config.js`, { method: 'DELETE' });
+    const refused = await fetch(`${server.base}/site-config.js`, { method: 'DELETE' });
     expect(refused.status).toBe(405);
     expect(refused.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
@@ -170,7 +152,7 @@ describe('the pages server', () => {
       path: '/site-config.js',
       allowed: ['GET', 'HEAD', 'OPTIONS'],
     });
-    const missing = await fetch(`${base}/nope.html`);
+    const missing = await fetch(`${server.base}/nope.html`);
     expect(missing.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(await missing.text()).toBe('Not Found');
   });
