@@ -26,7 +26,7 @@ describe('the other origin', () => {
   });
 
   it('labels URLs by role', () => {
-    const site = { self: 'http://localhost:8080', other: 'http://127.0.0.1:8080' };
+    const site = { self: 'http://localhost:8080', other: 'http://127.0.0.1:8080', third: null };
     expect(originRole('/api/posts', site)).toBe('this origin');
     expect(originRole('http://127.0.0.1:8080/api/posts', site)).toBe('other origin');
     expect(originRole('http://127.0.0.1:1/', site)).toBe('elsewhere');
