@@ -65,6 +65,23 @@ export function expressExactAllowlist(): Promise<Fixture> {
   return listen(createServer(app));
 }
 
+/**
+ * express with cors and an exact allowlist of the given origins, counting every request that
+ * reaches it (preflights included): what the server saw, for a refusal that stops a request
+ * before it leaves.
+ */
+export async function expressCountingAllowlist(origins: string[]): Promise<Fixture & { arrived(): number }> {
+  let arrived = 0;
+  const app = express();
+  app.use((_req, _res, next) => {
+    arrived += 1;
+    next();
+  });
+  app.use(cors({ origin: origins, allowedHeaders: ['X-Origin-Lab-Check', 'Authorization'] }));
+  app.get('/me', answer);
+  return { ...(await listen(createServer(app))), arrived: () => arrived };
+}
+
 /** express with cors({ origin: '*', credentials: true }): * and Allow-Credentials together. */
 export function expressStarWithCredentials(): Promise<Fixture> {
   const app = express();
