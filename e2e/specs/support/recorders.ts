@@ -138,7 +138,16 @@ function devtoolsHar(events: CdpEvent[]): { log: { entries: unknown[] } } {
     if (sentHeaders && !chained && !entry.request.headers.some(({ name }) => /^sec-fetch-mode$/i.test(name)))
       entry.request.headers = Object.entries(sentHeaders).map(([name, value]) => ({ name, value }));
   }
-  for (const seen of byRequest(events).values()) {
+  // A request that failed after following a redirect failed at its last hop: its answer is that
+  // hop's, never the redirect's, whichever of the two the protocol reported last (measured: either).
+  // One that failed at the redirect itself (not followed) keeps the redirect's answer.
+  const followed = new Set(
+    events
+      .filter((event) => event.method === 'Network.requestWillBeSent' && event.params.redirectResponse)
+      .map((event) => event.params.requestId as string),
+  );
+  const lastHops = events.filter((event) => !(redirectHeaders(event) && followed.has(event.params.requestId)));
+  for (const seen of byRequest(lastHops).values()) {
     const failed = seen.loadingFailed;
     const sent = seen.requestWillBeSent;
     if (!failed || !sent) continue;
