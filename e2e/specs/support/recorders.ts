@@ -125,12 +125,26 @@ function devtoolsHar(events: CdpEvent[]): { log: { entries: unknown[] } } {
   // chrome-har renames each earlier hop of a redirect chain with an "r" after the request id.
   const chainOf = (id: string) => id.replace(/r+$/, '');
   for (const { _requestId: id } of entries) if (id) chains.set(chainOf(id), (chains.get(chainOf(id)) ?? 0) + 1);
+  // The headers each hop of a chain was sent with, in hop order: the protocol reports a chain's
+  // hops under one id, each hop's after the one before it was answered.
+  const hopHeaders = new Map<string, Record<string, string>[]>();
+  for (const { method, params } of events)
+    if (method === 'Network.requestWillBeSentExtraInfo')
+      hopHeaders.set(params.requestId, [...(hopHeaders.get(params.requestId) ?? []), params.headers]);
   for (const entry of entries) {
     if (!entry._requestId) continue;
-    // A redirect chain shares one id, and chrome-har may add a later hop's headers as sent to an
-    // earlier hop: each hop keeps the first of each name, its own (from its requestWillBeSent).
-    const chained = chains.get(chainOf(entry._requestId))! > 1;
-    if (chained) entry.request.headers = once(entry.request.headers);
+    // A redirect chain shares one id, and chrome-har may give a hop another hop's headers as sent
+    // (measured, either way round): each hop takes its own, by its place in the chain (an earlier
+    // hop has one "r" more per hop after it), else the first of each name.
+    const chain = chainOf(entry._requestId);
+    const chained = chains.get(chain)! > 1;
+    if (chained) {
+      const sent = hopHeaders.get(chain) ?? [];
+      const own = sent[sent.length - 1 - (entry._requestId.length - chain.length)];
+      entry.request.headers = own
+        ? Object.entries(own).map(([name, value]) => ({ name, value }))
+        : once(entry.request.headers);
+    }
     const seen = onWire.get(entry._requestId);
     if (!seen) continue;
     if (seen.responseReceivedExtraInfo?.statusCode === 304) entry.response.status = 304;
