@@ -5,7 +5,7 @@
  */
 
 /** The methods that change nothing (RFC 9110's safe methods a browser sends), which the protection lets through. */
-const SAFE_METHODS = ['GET', 'HEAD', 'OPTIONS'];
+export const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
 
 /** What the protection reads of a request. */
 export interface ProtectedRequest {

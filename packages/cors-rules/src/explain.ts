@@ -14,6 +14,10 @@ import { isLoopbackHost } from './engines.js';
 import { normalizeMethod, unsafeHeaderNames } from './safelist.js';
 import { fetchMetadataRefusal } from '@origin-lab/contract/fetch-metadata';
 
+/** What Fetch-metadata protection is, said once for both of the explainer's guesses at it. */
+const FETCH_METADATA_GUARDS =
+  'Fetch-metadata protection (Go’s http.CrossOriginProtection, and the CSRF guards of frameworks that read Sec-Fetch-Site)';
+
 export type Verdict = 'refused' | 'readable' | 'not-cors' | 'unknown';
 
 /** One step of the exchange, for the sequence drawing: an arrow between two parties, or a check in the browser. */
@@ -190,7 +194,7 @@ function explainReading(reading: ConsoleReading, index: number): Explanation {
       ? [
           {
             kind: 'fetch-metadata',
-            text: 'The answer was a 403 without the CORS headers. If the request changes something (POST, PUT, DELETE…) and the server runs Fetch-metadata protection (Go’s http.CrossOriginProtection, the CSRF guards of frameworks that read Sec-Fetch-Site), that refused it before its CORS code ran: not CORS, and fixing CORS alone will not help. The server’s log, or the answer’s body, says which.',
+            text: `The answer was a 403 without the CORS headers. If the request changes something (POST, PUT, DELETE…) and the server runs ${FETCH_METADATA_GUARDS}, that refused it before its CORS code ran: not CORS, and fixing CORS alone will not help. The server’s log, or the answer’s body, says which.`,
           },
         ]
       : [];
@@ -633,7 +637,7 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
   if (protection)
     risks.push({
       kind: 'fetch-metadata',
-      text: `Not CORS, most likely: the server answered 403 to a ${method} that is not same-origin (${fetchSite ? `Sec-Fetch-Site: ${fetchSite}` : `Origin: ${origin}, another host`}). That is what Fetch-metadata protection answers (Go’s http.CrossOriginProtection, and the CSRF guards of frameworks that read Sec-Fetch-Site), before the handler runs. ${refusal ? 'Its answer carries no CORS headers, so the browser reports a CORS failure, and fixing CORS alone will not help: ' : 'CORS let the page read that answer: '}let this origin through the protection (a trusted origin), or send the request from the server’s own origin.`,
+      text: `Not CORS, most likely: the server answered 403 to a ${method} that is not same-origin (${fetchSite ? `Sec-Fetch-Site: ${fetchSite}` : `Origin: ${origin}, another host`}). That is what ${FETCH_METADATA_GUARDS} answers, before the handler runs. ${refusal ? 'Its answer carries no CORS headers, so the browser reports a CORS failure, and fixing CORS alone will not help: ' : 'CORS let the page read that answer: '}let this origin through the protection (a trusted origin), or send the request from the server’s own origin.`,
     });
   else if (!refusal && answer && answer.status >= 400)
     risks.push({

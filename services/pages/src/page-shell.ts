@@ -15,6 +15,8 @@ export const IMPORT_MAP = {
     // The engine records' codec alone: the engines page needs nothing else of the contract.
     '@origin-lab/contract/engine-records': '/js/contract/engine-records.js',
     '@origin-lab/contract/fetch-metadata': '/js/contract/fetch-metadata.js',
+    // Host names and origins, for the frame every page loads.
+    '@origin-lab/contract/site': '/js/contract/site.js',
     '@origin-lab/cors-rules': '/js/cors-rules/index.js',
     '@origin-lab/cors-rules/advice': '/js/cors-rules/advice.js',
     // Two parts on their own, for what every page loads (the index brings the prediction too).

@@ -7,6 +7,7 @@
  * without credentials, and for engines that differ. Each finding names its origins and engines,
  * the fix in the user's stack and the playground case that shows it.
  */
+import { SAFE_METHODS } from '@origin-lab/contract/fetch-metadata';
 import { variesByOrigin } from '@origin-lab/cors-rules';
 import {
   FIX_FOR_REFUSAL,
@@ -218,7 +219,7 @@ export function findingsOf(
     null;
   const forbidden = runs.filter(
     (run) =>
-      run.origin.kind === 'yours' && !['GET', 'HEAD', 'OPTIONS'].includes(run.cell.method) && statusOf(run) === 403,
+      run.origin.kind === 'yours' && !SAFE_METHODS.includes(run.cell.method) && statusOf(run) === 403,
   );
   if (forbidden.length > 0) {
     const methods = unique(forbidden.map((run) => run.cell.method));

@@ -1,6 +1,7 @@
 import type { LabCorsScenario } from '@origin-lab/contract';
 import { readLabCorsQuery, type LabLimits } from '@origin-lab/contract/lab-cors-read';
-import { HttpError, originOnHost } from '@origin-lab/server-kit';
+import { originOnHost } from '@origin-lab/contract';
+import { HttpError } from '@origin-lab/server-kit';
 
 /** The api's limits on a lab URL: its settings LAB_LIST_ITEMS and LAB_VALUE_CHARS. */
 export type { LabLimits };

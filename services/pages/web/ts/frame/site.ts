@@ -1,5 +1,6 @@
 /** Which origin is "this" and which is "the other": computed from location.origin at load. */
 import type { HostPair } from '@origin-lab/contract';
+import { originOnHost } from '@origin-lab/contract/site';
 
 export interface SiteOrigins {
   self: string;
@@ -9,19 +10,12 @@ export interface SiteOrigins {
   third: string | null;
 }
 
-/** origin under another host name, scheme and port kept. */
-function onHost(origin: string, host: string): string {
-  const url = new URL(origin);
-  url.hostname = host;
-  return url.origin;
-}
-
 /** The other origin: the host swapped for its partner, scheme and port kept. */
 export function otherOrigin(origin: string, pairs: readonly HostPair[]): string | null {
   const host = new URL(origin).hostname.toLowerCase();
   for (const [first, second] of pairs) {
     const partner = host === first ? second : host === second ? first : undefined;
-    if (partner !== undefined) return onHost(origin, partner);
+    if (partner !== undefined) return originOnHost(origin, partner);
   }
   return null;
 }
@@ -52,6 +46,6 @@ export function currentSite(): SiteOrigins {
   return {
     self: location.origin,
     other: otherOrigin(location.origin, site?.pairs ?? []),
-    third: third === null ? null : onHost(location.origin, third),
+    third: third === null ? null : originOnHost(location.origin, third),
   };
 }
