@@ -71,4 +71,16 @@ for (const [address, coep] of ADDRESSES)
       expect(results[id]!.observed, `${address} ${id}`).toEqual(outcome);
       expect(results[id]!.state, `${address} ${id}`).toBe(differs.known.includes(id) ? 'known-difference' : 'agree');
     }
+
+    // HTML's "browsing context group switch": the page opens this origin's address under the other
+    // COOP (same-origin against none); the COOP values do not match, so in a secure context the new
+    // window goes to a group of its own: no window.opener there, and closed as this page sees it.
+    // Outside one, COOP is ignored and the two stay linked.
+    const opener = await enginePage.runExperiment('opener', 30_000);
+    expect(opener.observed, `${address} opener`).toEqual({
+      opened: true,
+      popupHasOpener: !secure,
+      openerSeesClosed: secure,
+    });
+    expect(opener.state, `${address} opener`).toBe('agree');
   });

@@ -6,6 +6,20 @@ import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../page/setup-page.js';
 import { knownDifference } from '../rules/known-differences.js';
 
+/** Where the window the opener experiment opens says whether it still has an opener. */
+const OPENER_CHANNEL = 'origin-lab-isolation-opener';
+const OPENED_MARK = '#opener-check';
+
+// This page opened by the opener experiment: say on the channel (one origin, so it reaches the
+// opener even when COOP cut the link) whether window.opener survived. Cut off, close; else the
+// opener closes it, after reading whether it saw this window closed.
+if (location.hash === OPENED_MARK) {
+  const channel = new BroadcastChannel(OPENER_CHANNEL);
+  channel.postMessage({ opener: window.opener !== null });
+  channel.close();
+  if (window.opener === null) window.close();
+}
+
 const ctx = setupPage();
 const box = ctx.experiments;
 runAllButton(box);
@@ -161,6 +175,47 @@ experiment(box, {
       observed: { outcome },
       summary: `${said(p)} fetch gave ${/^\d+$/.test(outcome) ? `status ${outcome}` : outcome}.`,
       agrees: outcome === '200',
+    };
+  },
+});
+
+/** What the opened window said on the channel, or null when it said nothing within 10 s. */
+function openedSays(channel: BroadcastChannel): Promise<{ opener: boolean } | null> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), 10_000);
+    channel.addEventListener('message', (event: MessageEvent<{ opener: boolean }>) => {
+      clearTimeout(timer);
+      resolve(event.data);
+    });
+  });
+}
+
+experiment(box, {
+  id: 'opener',
+  title: 'window.open this origin under the other COOP',
+  predicted:
+    'A page and the window it opens stay linked only when their COOP agrees. Here one says same-origin and the other nothing, so the browser puts the new window in a browsing context group of its own: its window.opener is null, and to this page it looks closed. Outside a secure context COOP is ignored and the link stays. Both pages are one origin: CORS has no part in it.',
+  manual: 'it opens a window, which a popup blocker may stop',
+  async run() {
+    // Opened first, while the click that started the experiment still counts as the user's.
+    const target = location.pathname === '/isolation.html' ? '/isolation-require-corp.html' : '/isolation.html';
+    const channel = new BroadcastChannel(OPENER_CHANNEL);
+    const heard = openedSays(channel);
+    const opened = window.open(`${target}${OPENED_MARK}`, '_blank');
+    const p = await policy;
+    const message = opened === null ? null : await heard;
+    channel.close();
+    const closed = opened?.closed ?? true;
+    if (opened !== null && !closed) opened.close();
+    const cut = p.secure;
+    const observed = { opened: opened !== null, popupHasOpener: message?.opener ?? null, openerSeesClosed: closed };
+    return {
+      observed,
+      summary:
+        opened === null
+          ? 'The window was not opened (a popup blocker?).'
+          : `${said(p)} Opened ${target}: ${message === null ? 'it said nothing within 10 s' : `its window.opener is ${message.opener ? 'this page' : 'null'}`}, and this page sees it ${closed ? 'closed' : 'open'}.`,
+      agrees: message !== null && message.opener === !cut && closed === cut,
     };
   },
 });
