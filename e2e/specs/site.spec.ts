@@ -24,9 +24,10 @@ const PAGES_WITH_EXPERIMENTS = [
   '/events.html',
   '/outcomes.html',
   '/isolation.html',
+  '/local-network.html',
   '/proxy.html',
 ];
-/** Every page: the index, the eight demonstrations, the playground, the Explain page and the engines page. */
+/** Every page: the index, the nine demonstrations, the playground, the Explain page and the engines page. */
 const PAGES = ['/', ...PAGES_WITH_EXPERIMENTS, '/playground.html', '/explain.html', '/engines.html'];
 
 test('every page loads on both origins without errors, labels both origins, and stays under 100 KB', async ({

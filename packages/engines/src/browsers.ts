@@ -92,9 +92,14 @@ export function chromiumLaunch(caCerts: readonly string[] = [], loopbackNames: r
  * Firefox reads trust from the profile's own NSS database (cert9.db), and Playwright would give
  * it a fresh empty profile, so this passes a profile prepared here: every default argument is
  * replaced by the same ones with --profile pointing at it. A worker launches one Firefox at a
- * time, so one profile per process is never shared by two running browsers.
+ * time, so one profile per process is never shared by two running browsers. morePrefs go into
+ * the profile after these.
  */
-export function firefoxLaunch(caCerts: readonly string[] = [], loopbackNames: readonly string[] = []): LaunchOptions {
+export function firefoxLaunch(
+  caCerts: readonly string[] = [],
+  loopbackNames: readonly string[] = [],
+  morePrefs: Readonly<Record<string, string | number | boolean>> = {},
+): LaunchOptions {
   const home = scratchDir('firefox-home-');
   const profile = join(home, 'profile');
   mkdirSync(profile);
@@ -115,6 +120,8 @@ export function firefoxLaunch(caCerts: readonly string[] = [], loopbackNames: re
     'toolkit.telemetry.enabled': false,
     // Names answered with the loopback address without asking DNS.
     ...(loopbackNames.length > 0 ? { 'network.dns.localDomains': loopbackNames.join(',') } : {}),
+    // The caller's own (a test's Local Network Access override, say).
+    ...morePrefs,
   };
   writeFileSync(
     join(profile, 'user.js'),

@@ -59,6 +59,12 @@ export const PAGES: readonly PageEntry[] = [
     navLabel: 'Isolation',
     topic: 'COOP, COEP and CORP: crossOriginIsolated, and what an isolated page may still embed. Not CORS.',
   },
+  {
+    name: 'local-network',
+    title: 'Local Network Access',
+    navLabel: 'Local network',
+    topic: 'a public page calling your own machine: the permission asked before the request leaves. Not CORS.',
+  },
   { name: 'proxy', title: 'Same-origin proxy', navLabel: 'Proxy', topic: 'a third party behind /api/upstream/.' },
   {
     name: 'playground',

@@ -121,6 +121,15 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     measured: WEBKIT,
     departsFromSpec: true,
   },
+  {
+    page: 'local-network',
+    experiment: 'lna-allowed',
+    engine: 'webkit',
+    did: 'has no Local Network Access: a public page reaches loopback, CORS alone decides',
+    says: 'webkit has no Local Network Access: CORS alone decides',
+    measured: WEBKIT,
+    departsFromSpec: false,
+  },
 ];
 
 /** The known difference of this experiment in this engine, if the list has one. */

@@ -64,7 +64,7 @@ export function explain(request: RequestFacts, server: ServerFacts): Explanation
   if (!preflight && !actual) {
     return because(
       'not-reached',
-      'The request never reached the server: a network, DNS or certificate failure (the browser reports each as the same TypeError).',
+      'The request never reached the server: a network, DNS or certificate failure, or Local Network Access (not CORS), which keeps a public page from a loopback or private address the user did not allow. Each is the same TypeError.',
     );
   }
   // The api answers a preflight from an origin off its allowlist 403, with no CORS headers.

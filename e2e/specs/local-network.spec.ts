@@ -1,0 +1,103 @@
+import { chromiumLaunch, firefoxLaunch } from '@origin-lab/engines';
+import { chromium, firefox, type Browser } from '@playwright/test';
+import { EVERY_ENGINE, test, expect } from '../fixtures.js';
+import { openPage, runAll, type ExperimentResult } from './support/experiments.js';
+
+/**
+ * Local Network Access (the WICG's draft, as Chromium ships it since 142 and Firefox since 153): a
+ * page the browser counts as public must be allowed by the user before a request of it leaves for
+ * a loopback address; refused, the request never leaves. Not CORS, which refuses the reading of an
+ * answer the server gave. The page at 127.0.0.1 calls the same server at [::1]: the embedded stack
+ * is the one where a page and the server it calls sit at two loopback addresses, each a switch
+ * can count as public (Chromium's --ip-address-space-overrides, Firefox's
+ * network.lna.address_space.public.override), and nothing else tells the engines a page is public.
+ */
+
+/** What each experiment should observe: CORS allows the first request, refuses the second. */
+function expected(read: boolean, arrived: boolean, permission: string | null) {
+  return {
+    'lna-allowed': { outcome: read ? '200' : 'TypeError', arrived, permission },
+    'lna-cors-refused': { outcome: 'TypeError', arrived, permission },
+  };
+}
+
+function expectOutcomes(results: Record<string, ExperimentResult>, wanted: Record<string, object>): void {
+  expect(Object.keys(results).sort()).toEqual(Object.keys(wanted).sort());
+  for (const [id, outcome] of Object.entries(wanted)) {
+    expect(results[id]!.observed, id).toEqual(outcome);
+    expect(results[id]!.state, id).toBe('agree');
+  }
+}
+
+test(
+  'local network: a page on this machine is not public, so CORS alone decides (every engine)',
+  { tag: EVERY_ENGINE },
+  async ({ enginePage, origins, stack, browserName }) => {
+    test.skip(stack.name !== 'embedded', 'the embedded stack serves the page and the server at two loopback addresses');
+    await enginePage.open(`${origins.other}/local-network.html`);
+    // Chromium and Firefox know the loopback permission, not asked yet; WebKit knows none.
+    const permission = browserName === 'webkit' ? null : 'prompt';
+    expectOutcomes(await enginePage.runAll(30_000), expected(true, true, permission));
+  },
+);
+
+/**
+ * Chromium or Firefox told that the page's address (127.0.0.1 and its port) is public. deny: the
+ * user's answer is no. Headless Chromium answers no itself when nobody grants the permission;
+ * Firefox would wait for a person, so it is given the answer its settings keep for "block"
+ * (permissions.default.loopback-network = 2).
+ */
+async function launchCountingPublic(browserName: string, page: string, deny: boolean): Promise<Browser> {
+  const address = new URL(page).host;
+  if (browserName === 'chromium') {
+    const options = chromiumLaunch();
+    options.args = [...(options.args ?? []), `--ip-address-space-overrides=${address}=public`];
+    return chromium.launch(options);
+  }
+  return firefox.launch(
+    firefoxLaunch([], [], {
+      'network.lna.address_space.public.override': address,
+      ...(deny && { 'permissions.default.loopback-network': 2 }),
+    }),
+  );
+}
+
+test('local network: counted public and allowed by the user, CORS decides again', async ({
+  origins,
+  stack,
+  browserName,
+}) => {
+  test.skip(stack.name !== 'embedded', 'the embedded stack serves the page and the server at two loopback addresses');
+  const url = `${origins.other}/local-network.html`;
+  const browser = await launchCountingPublic(browserName, url, false);
+  try {
+    const context = await browser.newContext();
+    await context.grantPermissions([browserName === 'chromium' ? 'local-network-access' : 'loopback-network']);
+    const page = await context.newPage();
+    await openPage(page, url);
+    expectOutcomes(await runAll(page, 30_000), expected(true, true, 'granted'));
+  } finally {
+    await browser.close();
+  }
+});
+
+test('local network: counted public and refused by the user, nothing leaves the browser', async ({
+  origins,
+  stack,
+  browserName,
+}) => {
+  test.skip(stack.name !== 'embedded', 'the embedded stack serves the page and the server at two loopback addresses');
+  const url = `${origins.other}/local-network.html`;
+  const browser = await launchCountingPublic(browserName, url, true);
+  try {
+    const page = await (await browser.newContext()).newPage();
+    await openPage(page, url);
+    const results = await runAll(page, 30_000);
+    // Not granted: the permission says prompt (nobody was asked) or denied; both requests stopped.
+    const permission = results['lna-allowed']!.observed.permission as string;
+    expect(['prompt', 'denied']).toContain(permission);
+    expectOutcomes(results, expected(false, false, permission));
+  } finally {
+    await browser.close();
+  }
+});
