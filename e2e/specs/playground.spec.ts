@@ -165,7 +165,10 @@ const EXPECTED: Record<string, Expected> = {
   'fetch-metadata-post': {
     does: [false, true, true],
     status: 403,
-    serverSaw: ({ self }) => [`The request (Origin: ${self}): POST answered 403`],
+    serverSaw: ({ self }) => [
+      `The request (Origin: ${self}): POST answered 403`,
+      ...(trustworthy(self) ? ['Sec-Fetch-Site: cross-site, Sec-Fetch-Mode: cors, Sec-Fetch-Dest: empty'] : []),
+    ],
     why: /^The page could read the answer: CORS let it through.Not CORS: the request reached the server, whose Fetch-metadata protection refused it \(403\)/,
   },
   'fetch-metadata-credentialed': {
@@ -181,7 +184,10 @@ const EXPECTED: Record<string, Expected> = {
   'fetch-metadata-same-origin': {
     does: [false, true, true],
     status: 200,
-    serverSaw: ({ self }) => [`The request (Origin: ${self}): POST answered 200`],
+    serverSaw: ({ self }) => [
+      `The request (Origin: ${self}): POST answered 200`,
+      ...(trustworthy(self) ? ['Sec-Fetch-Site: same-origin, Sec-Fetch-Mode: cors, Sec-Fetch-Dest: empty'] : []),
+    ],
   },
   // HTTP caching (RFC 9111, 4.3.4): a 304 updates the kept answer's headers with its own, and Fetch's
   // CORS check reads the updated answer. A browser need not keep an answer at all: measured,
@@ -219,10 +225,12 @@ const EXPECTED: Record<string, Expected> = {
   // The two origins of every stack are different sites, as the browser's own Sec-Fetch-Site says:
   // localhost and 127.0.0.1 (embedded), a.localhost and b.localhost (caddy, compose). Fetch
   // Metadata goes only to a potentially trustworthy URL, so plain HTTP on a LAN name (lan:
-  // *.nip.io and *.sslip.io, two registrable domains) carries none.
+  // *.nip.io and *.sslip.io, two registrable domains) carries none. A fetch() is mode cors, and its
+  // destination is the empty string (Sec-Fetch-Dest: empty).
   'cookie-none-secure': {
     does: [false, true, true],
-    serverSaw: ({ self }) => (trustworthy(self) ? ['(Sec-Fetch-Site: cross-site)'] : []),
+    serverSaw: ({ self }) =>
+      trustworthy(self) ? ['(Sec-Fetch-Site: cross-site, Sec-Fetch-Mode: cors, Sec-Fetch-Dest: empty)'] : [],
   },
   'cookie-none': { does: [false, true, true] },
   'cookie-lax': { does: [false, true, true] },

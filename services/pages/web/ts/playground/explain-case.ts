@@ -94,8 +94,10 @@ export function showServer(evidence: ServerEvidence, after: readonly ServerJourn
           .map(([n, v]) => `${n}: ${v}`)
           .join('; ')
       : 'no CORS headers';
-    // Sec-Fetch-Site: whether the browser counted the two origins as one site (it decides the SameSite cookies).
-    const site = entry.secFetch.site ? ` (Sec-Fetch-Site: ${entry.secFetch.site})` : '';
+    // Fetch Metadata: whether the browser counted the two origins as one site (it decides the
+    // SameSite cookies, and Fetch-metadata protection), and the request's mode and destination.
+    const { site: fetchSite, mode, dest } = entry.secFetch;
+    const site = fetchSite ? ` (Sec-Fetch-Site: ${fetchSite}, Sec-Fetch-Mode: ${mode}, Sec-Fetch-Dest: ${dest})` : '';
     return li(`${what} (${sent}): ${entry.method} answered ${entry.status}, ${cors}.${site}`);
   };
   byId('server-saw').replaceChildren(
