@@ -1,3 +1,4 @@
+import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
 import { EVERY_ENGINE, test, expect } from '../fixtures.js';
 import { trustworthy } from './support/trustworthy.js';
 
@@ -70,6 +71,18 @@ for (const [address, coep] of ADDRESSES)
     for (const [id, outcome] of Object.entries({ ...wanted, ...differs.outcomes })) {
       expect(results[id]!.observed, `${address} ${id}`).toEqual(outcome);
       expect(results[id]!.state, `${address} ${id}`).toBe(differs.known.includes(id) ? 'known-difference' : 'agree');
+    }
+
+    // What the console said of the embeds COEP require-corp blocked, read by the explainer: not
+    // CORS, and nothing else it reads as a refusal. Chromium's console reaches the driver with it
+    // (Firefox's CORP message does not come through WebDriver BiDi, WebKit's console not at all).
+    if (browserName === 'chromium') {
+      const rules = ((await enginePage.consoleMessages()) ?? []).flatMap(
+        (line) => readConsoleMessage(line)?.rule ?? [],
+      );
+      expect(rules, `${address}: the console's refusals, as the explainer reads them`).toEqual(
+        wanted['image-without-corp'].loaded ? [] : ['resource-policy', 'resource-policy'],
+      );
     }
 
     // HTML's "browsing context group switch": the page opens this origin's address under the other

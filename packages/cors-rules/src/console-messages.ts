@@ -23,7 +23,9 @@ export type NotCorsRule =
   /** A request the evidence shows in no-cors mode (Sec-Fetch-Mode): its answer is opaque, whatever its headers. */
   | 'no-cors-mode'
   /** A request the evidence shows coming from its own origin (Sec-Fetch-Site): no CORS at all. */
-  | 'same-origin';
+  | 'same-origin'
+  /** An embed refused by Cross-Origin-Resource-Policy, or for want of it under COEP require-corp: cross-origin isolation. */
+  | 'resource-policy';
 
 /** A rule the message names, or 'unspecified' when the engine says only that access control failed. */
 export type MessageRule = RefusalRule | NotCorsRule | 'unspecified';
@@ -276,9 +278,39 @@ const FIREFOX_LINE =
 const MIXED_CONTENT =
   /^Mixed Content: The page at '([^']+)' was loaded over HTTPS, but requested an insecure (?:resource|XMLHttpRequest endpoint) '([^']+)'/;
 
+/**
+ * A resource the browser would not embed for its Cross-Origin-Resource-Policy (or, under COEP
+ * require-corp, for want of one), as each engine words it: Chromium names only the net error
+ * (measured, Chromium 156); Firefox and WebKit name the URL (their sources' strings).
+ */
+const RESOURCE_POLICY: readonly { engine: Engine; pattern: RegExp; url?: true }[] = [
+  { engine: 'chromium', pattern: /^Failed to load resource: net::ERR_BLOCKED_BY_RESPONSE\.(\w+)/ },
+  {
+    engine: 'firefox',
+    pattern: /^The resource at “([^”]+)” was blocked due to its Cross-Origin-Resource-Policy header/,
+    url: true,
+  },
+  {
+    engine: 'webkit',
+    pattern: /^Cancelled load to (\S+) because it violates the resource's Cross-Origin-Resource-Policy response header/,
+    url: true,
+  },
+];
+
 /** Reads one console message; null when it is not a CORS or network refusal any engine prints. */
 export function readConsoleMessage(message: string): ConsoleReading | null {
   const text = message.trim();
+  for (const { engine, pattern, url } of RESOURCE_POLICY) {
+    const found = pattern.exec(text);
+    if (found)
+      return {
+        engine,
+        rule: 'resource-policy',
+        preflight: false,
+        ...(url ? { url: found[1]! } : { value: found[1]! }),
+        text,
+      };
+  }
   const mixed = MIXED_CONTENT.exec(text);
   if (mixed)
     return {
@@ -368,7 +400,7 @@ function match(
  */
 export function splitConsoleText(text: string): string[] {
   const starts =
-    /^(Access to (fetch|XMLHttpRequest) at |Cross-Origin Request (Blocked|Warning):|Mixed Content:|Origin \S+ is not allowed|Fetch API cannot load|XMLHttpRequest cannot load|Preflight response is not successful|Request header field |Method \S+ is not allowed|Cannot use wildcard|Credentials flag is true|Access-Control-Allow-Origin cannot contain|Cross-origin redirection to|Not allowed to follow a redirection|\[Error\]|\[Warning\])/;
+    /^(Access to (fetch|XMLHttpRequest) at |Cross-Origin Request (Blocked|Warning):|Mixed Content:|Failed to load resource: net::ERR_BLOCKED_BY_RESPONSE|The resource at |Cancelled load to |Origin \S+ is not allowed|Fetch API cannot load|XMLHttpRequest cannot load|Preflight response is not successful|Request header field |Method \S+ is not allowed|Cannot use wildcard|Credentials flag is true|Access-Control-Allow-Origin cannot contain|Cross-origin redirection to|Not allowed to follow a redirection|\[Error\]|\[Warning\])/;
   const messages: string[] = [];
   for (const raw of text.split(/\r?\n/)) {
     // Safari's and WebKit's inspector prefix each line with [Error]; DevTools may end one with a file:line.

@@ -103,6 +103,8 @@ const NOT_CORS_TEXT: Record<string, string> = {
     "Not CORS: the request went out in no-cors mode (Sec-Fetch-Mode: no-cors): an <img>, a <script> without crossorigin, or fetch with mode: 'no-cors'. The browser hands the page an opaque answer, whatever the server’s headers say, and sends only what needs no preflight. To read the answer, send it in cors mode (fetch’s default) and have the server allow the origin.",
   'same-origin':
     'Not cross-origin: the page’s own origin sent it (Sec-Fetch-Site: same-origin), so no CORS rule applies and the page reads the answer.',
+  'resource-policy':
+    'Not CORS: cross-origin isolation. The server answered, and the browser would not embed the answer: the page is served with Cross-Origin-Embedder-Policy: require-corp and the resource, loaded without CORS (an <img>, a <script> without crossorigin, a no-cors fetch), does not say Cross-Origin-Resource-Policy: cross-origin; or the resource says CORP same-origin or same-site. No Access-Control header changes it. Have the resource send Cross-Origin-Resource-Policy: cross-origin, load it with CORS (crossorigin) from a server that allows the origin, or serve the page with COEP credentialless.',
 };
 
 function fixOf(rule: RefusalRule, origin: string | null, method: string | null, header: string | undefined): Fix {
@@ -175,7 +177,8 @@ function explainReading(reading: ConsoleReading, index: number): Explanation {
       rule: reading.rule as Exclude<MessageRule, RefusalRule>,
       step: null,
       text: NOT_CORS_TEXT[reading.rule]!,
-      reachedServer: reading.rule === 'network' ? null : false,
+      // A resource policy is read from the server's answer; every other refusal here stops the request first.
+      reachedServer: reading.rule === 'network' ? null : reading.rule === 'resource-policy',
       fix: null,
       playground: null,
       unknowns:

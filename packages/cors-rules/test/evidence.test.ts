@@ -450,6 +450,47 @@ describe('a console message with a 403', () => {
   });
 });
 
+describe('a console message of cross-origin isolation', () => {
+  // Each engine's words for an embed refused by CORP (or its want under COEP require-corp):
+  // Chromium's net error (as Chromium 156 printed it for the isolation page), Firefox's and
+  // WebKit's strings as their sources write them. The server answered; CORS had no say.
+  const MESSAGES = [
+    ['chromium', 'Failed to load resource: net::ERR_BLOCKED_BY_RESPONSE.NotSameOriginAfterDefaultedToSameOriginByCoep'],
+    [
+      'firefox',
+      'The resource at “https://cdn.example.com/logo.png” was blocked due to its Cross-Origin-Resource-Policy header (or lack thereof). See https://developer.mozilla.org/docs/Web/HTTP/Cross-Origin_Resource_Policy_(CORP)#',
+    ],
+    [
+      'webkit',
+      "[Error] Cancelled load to https://cdn.example.com/logo.png because it violates the resource's Cross-Origin-Resource-Policy response header.",
+    ],
+  ] as const;
+
+  for (const [engine, message] of MESSAGES)
+    it(`is not CORS (${engine}): the answer arrived, and no Access-Control header would change it`, () => {
+      const { explanations, unknownLines } = readEvidence(message);
+      expect(unknownLines).toEqual([]);
+      expect(explanations).toHaveLength(1);
+      expect(explanations[0]).toMatchObject({
+        engine,
+        verdict: 'not-cors',
+        rule: 'resource-policy',
+        reachedServer: true,
+      });
+      expect(explanations[0]!.text).toMatch(/^Not CORS: cross-origin isolation\./);
+    });
+
+  it('is read apart from the CORS message after it', () => {
+    const { explanations } = readEvidence(
+      [
+        MESSAGES[0][1],
+        "Access to fetch at 'https://api.example.com/items' from origin 'https://app.example.com' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.",
+      ].join('\n'),
+    );
+    expect(explanations.map((explained) => explained.rule).sort()).toEqual(['no-allow-origin', 'resource-policy']);
+  });
+});
+
 describe('telling the kinds of evidence apart', () => {
   it('Safari’s console, whose lines start with [Error], is read as console text, not as JSON', () => {
     const pasted = '[Error] Fetch API cannot load https://api.example.com/me due to access control checks.';
