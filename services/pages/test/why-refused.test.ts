@@ -31,6 +31,15 @@ const request = (overrides: Partial<RequestFacts> = {}): RequestFacts => ({
 const cases: [string, RequestFacts, ServerFacts, Rule, RegExp, boolean][] = [
   ['a read that worked', request({ read: true }), { actual: entry({}) }, 'read', /answered 200/, true],
   ['nothing reached the server', request(), {}, 'not-reached', /never reached the server/, false],
+  // Local Network Access also stops a request before it leaves: named there, as not CORS.
+  [
+    'nothing reached: Local Network Access is one cause',
+    request(),
+    {},
+    'not-reached',
+    /Local Network Access \(not CORS\)/,
+    false,
+  ],
   [
     'cors=off: handled, no CORS headers',
     request(),
