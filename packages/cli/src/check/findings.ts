@@ -218,8 +218,7 @@ export function findingsOf(
       ?.status ??
     null;
   const forbidden = runs.filter(
-    (run) =>
-      run.origin.kind === 'yours' && !SAFE_METHODS.includes(run.cell.method) && statusOf(run) === 403,
+    (run) => run.origin.kind === 'yours' && !SAFE_METHODS.includes(run.cell.method) && statusOf(run) === 403,
   );
   if (forbidden.length > 0) {
     const methods = unique(forbidden.map((run) => run.cell.method));
