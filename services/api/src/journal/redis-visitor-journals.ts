@@ -7,33 +7,41 @@ const DROPPED = 'dropped';
 
 /**
  * KEYS: the visitor's list, its id counter, the visitors (a sorted set by last activity).
- * ARGV: the entry's JSON, entries kept, idle ms, now, visitors kept, the token, the key prefix.
- * Numbers the entry, keeps the newest, lets an idle visitor expire on Redis's clock, drops the
- * least recently active visitors past the cap (telling their readers), then publishes the
- * entry on the visitor's channel for the readers on every replica.
+ * ARGV: entries kept, idle ms, now, visitors kept, the token, the key prefix, then the entries'
+ * JSON, oldest first: every entry one visitor's requests ended with in one turn of the event loop.
+ * Numbers them, keeps the newest, lets an idle visitor expire on Redis's clock, drops the least
+ * recently active visitors past the cap (telling their readers), then publishes the entries as
+ * one message on the visitor's channel for the readers on every replica. Returns the last id.
  */
 const RECORD = `
-local id = redis.call('INCR', KEYS[2])
-local stored = '{"id":' .. id .. ',"entry":' .. ARGV[1] .. '}'
-redis.call('RPUSH', KEYS[1], stored)
-redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-local now = tonumber(ARGV[4])
-redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[3]))
-redis.call('ZADD', KEYS[3], now, ARGV[6])
-local over = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[5])
+local count = #ARGV - 6
+local last = redis.call('INCRBY', KEYS[2], count)
+local stored = {}
+for i = 1, count do
+  stored[i] = '{"id":' .. (last - count + i) .. ',"entry":' .. ARGV[6 + i] .. '}'
+end
+redis.call('RPUSH', KEYS[1], unpack(stored))
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[1]), -1)
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+local now = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[2]))
+redis.call('ZADD', KEYS[3], now, ARGV[5])
+local over = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[4])
 if over > 0 then
   for _, token in ipairs(redis.call('ZRANGE', KEYS[3], 0, over - 1)) do
-    local list = ARGV[7] .. 'journal:' .. token
+    local list = ARGV[6] .. 'journal:' .. token
     redis.call('ZREM', KEYS[3], token)
     redis.call('DEL', list, list .. ':next-id')
     redis.call('PUBLISH', list, '${DROPPED}')
   end
 end
-redis.call('PUBLISH', KEYS[1], stored)
-return id
+redis.call('PUBLISH', KEYS[1], '[' .. table.concat(stored, ',') .. ']')
+return last
 `;
+
+/** At most this many entries in one script call (Lua unpacks them onto its stack, which is bounded). */
+const ENTRIES_PER_CALL = 500;
 
 /** KEYS: the list, the counter, the visitors. ARGV: idle ms, now, the token. A reader keeps its visitor alive. */
 const TOUCH = `
@@ -56,6 +64,8 @@ interface Channel<T> {
  */
 export class RedisVisitorJournals<T> implements JournalStore<T> {
   private readonly channels = new Map<string, Channel<T>>();
+  /** Entries recorded in this turn of the event loop, by visitor (in the order they ended), and when the last was. */
+  private pending = new Map<string, { entries: string[]; at: number }>();
   private readonly recordScript;
   private readonly touchScript;
   private readonly visitorsKey: string;
@@ -78,23 +88,51 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
     this.keepAlive.unref();
   }
 
+  /**
+   * Kept until the end of this turn of the event loop, then sent with every other entry the same
+   * visitor's requests ended with in it: one script call per visitor and turn, not per request.
+   */
   record(token: string, entry: T): void {
+    const at = this.now();
+    const waiting = this.pending.get(token);
+    if (waiting) {
+      waiting.entries.push(JSON.stringify(entry));
+      waiting.at = at;
+      return;
+    }
+    this.pending.set(token, { entries: [JSON.stringify(entry)], at });
+    if (this.pending.size === 1) setImmediate(() => this.flush());
+  }
+
+  /** Sends what was recorded since the last flush: per visitor, its entries and the time of its last. */
+  private flush(): void {
+    const batches = this.pending;
+    if (batches.size === 0) return;
+    this.pending = new Map();
+    for (const [token, { entries, at }] of batches)
+      for (let start = 0; start < entries.length; start += ENTRIES_PER_CALL)
+        this.send(token, entries.slice(start, start + ENTRIES_PER_CALL), at);
+  }
+
+  private send(token: string, entries: string[], now: number): void {
     const list = this.listKey(token);
     this.recordScript(
       list,
       `${list}:next-id`,
       this.visitorsKey,
-      JSON.stringify(entry),
       this.limits.entriesPerVisitor,
       this.limits.idleMs,
-      this.now(),
+      now,
       this.limits.visitors,
       token,
       this.redis.key(''),
-    ).catch((err: unknown) => this.countLost(err));
+      ...entries,
+    ).catch((err: unknown) => this.countLost(err, entries.length));
   }
 
   async entriesAfter(token: string, afterId = 0): Promise<Stored<T>[]> {
+    // What this replica recorded in this turn goes first, so a read sees it (one connection keeps order).
+    this.flush();
     const texts = await fromShared('journal', this.redis.commands.lrange(this.listKey(token), 0, -1));
     return texts.map((text) => JSON.parse(text) as Stored<T>).filter((stored) => stored.id > afterId);
   }
@@ -126,8 +164,9 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
     };
   }
 
-  /** Stops the keep-alive timer; the connections are closed by their owner. */
+  /** Sends what this turn recorded and stops the keep-alive timer; the connections are closed by their owner. */
   close(): void {
+    this.flush();
     clearInterval(this.keepAlive);
   }
 
@@ -139,8 +178,8 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
       for (const reader of readers) reader.end();
       return;
     }
-    const stored = JSON.parse(message) as Stored<T>;
-    for (const reader of readers) reader.entry(stored);
+    // The entries one replica recorded for this visitor in one turn, oldest first.
+    for (const stored of JSON.parse(message) as Stored<T>[]) for (const reader of readers) reader.entry(stored);
   }
 
   private touchReadVisitors(): void {
@@ -159,8 +198,8 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
     }
   }
 
-  private countLost(err: unknown): void {
-    this.lost += 1;
+  private countLost(err: unknown, entries: number): void {
+    this.lost += entries;
     const now = Date.now();
     if (now - this.lostReportedAt < 10_000) return;
     this.lostReportedAt = now;
