@@ -16,11 +16,14 @@ redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return false
 `;
 
-/** KEYS: the visitor's hash. ARGV: the kinds. Never below zero; the hash goes with the last request. */
+/**
+ * KEYS: the visitor's hash. ARGV: kind and count pairs, what the visitor's requests that ended in
+ * one turn gave back. Never below zero; the hash goes with the last request.
+ */
 const RELEASE = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-for i = 1, #ARGV do
-  if tonumber(redis.call('HINCRBY', KEYS[1], ARGV[i], -1)) < 0 then redis.call('HSET', KEYS[1], ARGV[i], 0) end
+for i = 1, #ARGV, 2 do
+  if tonumber(redis.call('HINCRBY', KEYS[1], ARGV[i], -tonumber(ARGV[i + 1]))) < 0 then redis.call('HSET', KEYS[1], ARGV[i], 0) end
 end
 if tonumber(redis.call('HGET', KEYS[1], 'inFlight') or '0') <= 0 then redis.call('DEL', KEYS[1]) end
 return 1
@@ -34,6 +37,8 @@ return 1
 export class RedisHoldings implements HoldingStore {
   private readonly takeScript;
   private readonly releaseScript;
+  /** What each visitor's requests gave back in this turn of the event loop, by kind. */
+  private readonly pending = new Map<string, Map<HoldKind, number>>();
 
   constructor(
     private readonly redis: SharedRedis,
@@ -45,6 +50,8 @@ export class RedisHoldings implements HoldingStore {
   }
 
   async take(token: string, kinds: readonly HoldKind[], limits: Held): Promise<HoldKind | null> {
+    // What this visitor gave back in this turn goes first (one connection keeps order), so it counts.
+    this.flushVisitor(token);
     const over = await this.takeScript(
       this.key(token),
       this.countTtlMs,
@@ -53,11 +60,33 @@ export class RedisHoldings implements HoldingStore {
     return typeof over === 'string' ? (over as HoldKind) : null;
   }
 
+  /**
+   * Kept until the end of this turn of the event loop, then given back with everything else the
+   * same visitor's requests gave back in it: one script call per visitor and turn.
+   */
   release(token: string, kinds: readonly HoldKind[]): void {
-    this.releaseScript(this.key(token), ...kinds).catch(this.onReleaseFailed);
+    let counts = this.pending.get(token);
+    if (counts === undefined) {
+      counts = new Map();
+      this.pending.set(token, counts);
+      if (this.pending.size === 1) setImmediate(() => this.flush());
+    }
+    for (const kind of kinds) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+
+  private flush(): void {
+    for (const token of [...this.pending.keys()]) this.flushVisitor(token);
+  }
+
+  private flushVisitor(token: string): void {
+    const counts = this.pending.get(token);
+    if (counts === undefined) return;
+    this.pending.delete(token);
+    this.releaseScript(this.key(token), ...[...counts].flat()).catch(this.onReleaseFailed);
   }
 
   async holding(token: string): Promise<Held> {
+    this.flushVisitor(token);
     const fields = await this.redis.commands.hgetall(this.key(token));
     return {
       inFlight: Number(fields.inFlight ?? NOTHING_HELD.inFlight),
