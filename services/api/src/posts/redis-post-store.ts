@@ -36,6 +36,8 @@ export class RedisPostStore implements PostStore {
   private readonly seeds: string[];
   private readonly listScript;
   private readonly addScript;
+  /** The read this turn's lists share, until the turn ends. */
+  private turnRead: Promise<readonly Post[]> | null = null;
 
   constructor(
     redis: SharedRedis,
@@ -48,7 +50,22 @@ export class RedisPostStore implements PostStore {
     this.addScript = luaScript(redis, 'originLabPostsAdd', 2, ADD);
   }
 
-  async list(): Promise<readonly Post[]> {
+  /**
+   * Every list asked for in one turn of the event loop shares one read, sent after every write
+   * this replica started before it: a request that saw a write answered (an earlier turn) asks
+   * afresh. A class's pages load the list together; one read answers them all.
+   */
+  list(): Promise<readonly Post[]> {
+    if (this.turnRead) return this.turnRead;
+    const read = this.read();
+    this.turnRead = read;
+    setImmediate(() => {
+      if (this.turnRead === read) this.turnRead = null;
+    });
+    return read;
+  }
+
+  private async read(): Promise<readonly Post[]> {
     const texts = (await fromShared(
       'post list',
       this.listScript(...this.keys, this.max, '{}', ...this.seeds),
