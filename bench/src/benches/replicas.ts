@@ -1,7 +1,9 @@
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { startRedis } from '@origin-lab/test-kit';
 import type { BenchOptions } from '../lib/options.js';
 import { measureInTurns, throughputFigures } from '../lib/compare.js';
-import { commandExists } from '../lib/processes.js';
+import { commandExists, cpuMs } from '../lib/processes.js';
 import type { Figure } from '../lib/report.js';
 import { startReplicaFront } from '@origin-lab/launcher/caddy';
 import { addressesOf, BENCH_ORIGIN, startApi, startApiReplicas, startUpstreamMock } from '../lib/servers.js';
@@ -58,6 +60,7 @@ export async function replicasBench(options: BenchOptions, log: (line: string) =
             results.get('memory')!,
             'the same, state in memory',
           ),
+          ...(await commandsPerRequest(redis, shared.url, shape)),
         );
       }
     } finally {
@@ -112,4 +115,129 @@ async function throughFronts(
     await Promise.all(fronts.map((front) => front.stop()));
     await Promise.all(replicas.map((replica) => replica.child.stop()));
   }
+}
+
+/** How many requests commandsPerRequest sends, a few at a time, after a warm-up of as many. */
+const COUNTED_REQUESTS = 2_000;
+const COUNTED_AT_ONCE = 20;
+
+/** Redis's own count of each command it ran since its last CONFIG RESETSTAT, and the time it took (INFO commandstats). */
+async function commandStats(port: number): Promise<Map<string, { calls: number; usec: number }>> {
+  const { stdout } = await promisify(execFile)('redis-cli', ['-p', String(port), 'info', 'commandstats'], {
+    timeout: 10_000,
+  });
+  const calls = new Map<string, { calls: number; usec: number }>();
+  for (const [, name, count, usec] of stdout.matchAll(/^cmdstat_([\w|-]+):calls=(\d+),usec=(\d+)/gm))
+    calls.set(name!, { calls: Number(count), usec: Number(usec) });
+  return calls;
+}
+
+/**
+ * Every command a client sends Redis while watched, by name (redis-cli MONITOR, which marks a
+ * script's own calls "lua" and leaves them out here): what commandstats cannot tell apart.
+ */
+function watchSentCommands(port: number): { stop: () => Promise<Map<string, number>> } {
+  const monitor = spawn('redis-cli', ['-p', String(port), 'monitor'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const sent = new Map<string, number>();
+  let rest = '';
+  monitor.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop()!;
+    for (const line of lines) {
+      const found = /^[\d.]+ \[\d+ ([^\]]+)\] "([^"]+)"/.exec(line);
+      if (!found || found[1] === 'lua') continue;
+      const name = found[2]!.toLowerCase();
+      if (name !== 'monitor') sent.set(name, (sent.get(name) ?? 0) + 1);
+    }
+  });
+  return {
+    stop: async () => {
+      const exited = new Promise((resolve) => monitor.once('exit', resolve));
+      monitor.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      return sent;
+    },
+  };
+}
+
+/**
+ * What one request of this shape costs Redis over COUNTED_REQUESTS requests: the commands the api
+ * sends (scripts and single commands, watched with MONITOR; several sent in one turn share a round
+ * trip through ioredis's auto-pipelining), and every command Redis runs, inside the scripts too
+ * (Redis's own INFO commandstats).
+ */
+async function commandsPerRequest(
+  redis: { port: number; pid: number },
+  api: string,
+  shape: (typeof SHAPES)[number],
+): Promise<Figure[]> {
+  const redisPort = redis.port;
+  const send = async (count: number) => {
+    for (let sent = 0; sent < count; sent += COUNTED_AT_ONCE)
+      await Promise.all(
+        Array.from({ length: COUNTED_AT_ONCE }, async () => {
+          const answer = await fetch(`${api}${shape.path}`, { headers: { Origin: BENCH_ORIGIN } });
+          await answer.arrayBuffer();
+        }),
+      );
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
+  await send(COUNTED_REQUESTS / 10);
+  await settle();
+  // Counted and timed by Redis first, then watched: a monitor makes Redis format every command
+  // for it, scripts' own calls inside the scripts' time, which would count against them.
+  await promisify(execFile)('redis-cli', ['-p', String(redisPort), 'config', 'resetstat'], { timeout: 10_000 });
+  const cpuBefore = cpuMs(redis.pid);
+  await send(COUNTED_REQUESTS);
+  // What the api sends after its answers (the journal entry, the release), then count.
+  await settle();
+  const cpu = cpuMs(redis.pid) - cpuBefore;
+  const stats = await commandStats(redisPort);
+  const watch = watchSentCommands(redisPort);
+  await settle();
+  await send(COUNTED_REQUESTS);
+  await settle();
+  const sent = await watch.stop();
+  for (const tool of ['config|resetstat', 'info', 'monitor']) stats.delete(tool);
+  const ran = new Map([...stats].map(([name, { calls }]) => [name, calls]));
+  // A script's time includes its own calls': the scripts' and the single commands' time is Redis's.
+  const usec = [...stats]
+    .filter(([name]) => /^(evalsha|eval|fcall)/.test(name) || sent.has(name))
+    .reduce((sum, [, stat]) => sum + stat.usec, 0);
+  const total = (calls: Map<string, number>) => [...calls.values()].reduce((sum, n) => sum + n, 0);
+  const listed = (calls: Map<string, number>) =>
+    [...calls]
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, n]) => `${name} ${(n / COUNTED_REQUESTS).toFixed(2)}`)
+      .join(', ');
+  return [
+    {
+      bench: 'replicas',
+      name: `api ${shape.name}, state in Redis: commands sent per request`,
+      value: total(sent) / COUNTED_REQUESTS,
+      unit: '',
+      note: `${COUNTED_REQUESTS} requests, ${COUNTED_AT_ONCE} at a time; per request: ${listed(sent)}`,
+    },
+    {
+      bench: 'replicas',
+      name: `api ${shape.name}, state in Redis: commands Redis runs per request (scripts' own calls too)`,
+      value: total(ran) / COUNTED_REQUESTS,
+      unit: '',
+      note: `INFO commandstats; per request: ${listed(ran)}`,
+    },
+    {
+      bench: 'replicas',
+      name: `api ${shape.name}, state in Redis: Redis's time per request`,
+      value: usec / COUNTED_REQUESTS,
+      unit: 'µs',
+      note: `INFO commandstats (the commands' own time, not the network's); one Redis core would serve about ${Math.round((COUNTED_REQUESTS * 1e6) / usec).toLocaleString('en-US')} such requests a second`,
+    },
+    {
+      bench: 'replicas',
+      name: `api ${shape.name}, state in Redis: Redis's CPU per request (reading, running, answering)`,
+      value: (cpu * 1000) / COUNTED_REQUESTS,
+      unit: 'µs',
+      note: `the redis-server process's user and system time over the ${COUNTED_REQUESTS} requests (/proc, 10 ms steps, an idle second's housekeeping included); one Redis core would serve about ${cpu > 0 ? Math.round((COUNTED_REQUESTS * 1000) / cpu).toLocaleString('en-US') : 'n/a'} such requests a second`,
+    },
+  ];
 }
