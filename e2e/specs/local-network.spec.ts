@@ -62,23 +62,29 @@ async function launchCountingPublic(browserName: string, page: string, deny: boo
   );
 }
 
+/** The page in Chromium or Firefox counted public, the user's answer given: every experiment's result. */
+async function runCountedPublic(browserName: string, url: string, answer: 'allow' | 'refuse') {
+  const browser = await launchCountingPublic(browserName, url, answer === 'refuse');
+  try {
+    const context = await browser.newContext();
+    if (answer === 'allow')
+      await context.grantPermissions([browserName === 'chromium' ? 'local-network-access' : 'loopback-network']);
+    const page = await context.newPage();
+    await openPage(page, url);
+    return await runAll(page, 30_000);
+  } finally {
+    await browser.close();
+  }
+}
+
 test('local network: counted public and allowed by the user, CORS decides again', async ({
   origins,
   stack,
   browserName,
 }) => {
   test.skip(stack.name !== 'embedded', 'the embedded stack serves the page and the server at two loopback addresses');
-  const url = `${origins.other}/local-network.html`;
-  const browser = await launchCountingPublic(browserName, url, false);
-  try {
-    const context = await browser.newContext();
-    await context.grantPermissions([browserName === 'chromium' ? 'local-network-access' : 'loopback-network']);
-    const page = await context.newPage();
-    await openPage(page, url);
-    expectOutcomes(await runAll(page, 30_000), expected(true, true, 'granted'));
-  } finally {
-    await browser.close();
-  }
+  const results = await runCountedPublic(browserName, `${origins.other}/local-network.html`, 'allow');
+  expectOutcomes(results, expected(true, true, 'granted'));
 });
 
 test('local network: counted public and refused by the user, nothing leaves the browser', async ({
@@ -87,17 +93,9 @@ test('local network: counted public and refused by the user, nothing leaves the 
   browserName,
 }) => {
   test.skip(stack.name !== 'embedded', 'the embedded stack serves the page and the server at two loopback addresses');
-  const url = `${origins.other}/local-network.html`;
-  const browser = await launchCountingPublic(browserName, url, true);
-  try {
-    const page = await (await browser.newContext()).newPage();
-    await openPage(page, url);
-    const results = await runAll(page, 30_000);
-    // Not granted: the permission says prompt (nobody was asked) or denied; both requests stopped.
-    const permission = results['lna-allowed']!.observed.permission as string;
-    expect(['prompt', 'denied']).toContain(permission);
-    expectOutcomes(results, expected(false, false, permission));
-  } finally {
-    await browser.close();
-  }
+  const results = await runCountedPublic(browserName, `${origins.other}/local-network.html`, 'refuse');
+  // Not granted: the permission says prompt (nobody was asked) or denied; both requests stopped.
+  const permission = results['lna-allowed']!.observed.permission as string;
+  expect(['prompt', 'denied']).toContain(permission);
+  expectOutcomes(results, expected(false, false, permission));
 });

@@ -90,32 +90,36 @@ function decided(a: Attempt): string {
   return `${page}; ${server}; ${permission}. ${why}`;
 }
 
-experiment(box, {
-  id: 'lna-allowed',
-  title: `fetch(this server at its other loopback address), where CORS allows this origin`,
-  predicted:
-    'On your own machine the page is not public: nothing is asked, CORS decides, and the lab allows this origin: status 200, and the server saw it. Counted as public: the browser asks first. Refused (or a browser that cannot ask, such as a headless one), fetch rejects with TypeError and the server sees nothing; allowed, as on your own machine. WebKit has no Local Network Access: there CORS always decides.',
-  async run() {
-    const a = await attempt('');
-    return {
-      observed: { ...a },
-      summary: decided(a),
-      agrees: (a.outcome === '200' && a.arrived) || stoppedBeforeLeaving(a),
-    };
+// The same request twice, where CORS allows this origin and where it refuses it: what each sees
+// when CORS decides, and the one outcome of both when Local Network Access stops them first.
+for (const { id, title, query, predicted, corsReads } of [
+  {
+    id: 'lna-allowed',
+    title: 'fetch(this server at its other loopback address), where CORS allows this origin',
+    query: '',
+    predicted:
+      'On your own machine the page is not public: nothing is asked, CORS decides, and the lab allows this origin: status 200, and the server saw it. Counted as public: the browser asks first. Refused (or a browser that cannot ask, such as a headless one), fetch rejects with TypeError and the server sees nothing; allowed, as on your own machine. WebKit has no Local Network Access: there CORS always decides.',
+    corsReads: true,
   },
-});
-
-experiment(box, {
-  id: 'lna-cors-refused',
-  title: `The same, where CORS allows no origin (/lab/cors?allow-origin=none)`,
-  predicted:
-    'CORS refuses: fetch rejects with TypeError, yet the server saw the request and answered it. Counted as public and not allowed by the user, the same TypeError, and the server saw nothing: the page alone cannot tell the two apart.',
-  async run() {
-    const a = await attempt('?allow-origin=none');
-    return {
-      observed: { ...a },
-      summary: decided(a),
-      agrees: (a.outcome === 'TypeError' && a.arrived) || stoppedBeforeLeaving(a),
-    };
+  {
+    id: 'lna-cors-refused',
+    title: 'The same, where CORS allows no origin (/lab/cors?allow-origin=none)',
+    query: '?allow-origin=none',
+    predicted:
+      'CORS refuses: fetch rejects with TypeError, yet the server saw the request and answered it. Counted as public and not allowed by the user, the same TypeError, and the server saw nothing: the page alone cannot tell the two apart.',
+    corsReads: false,
   },
-});
+])
+  experiment(box, {
+    id,
+    title,
+    predicted,
+    async run() {
+      const a = await attempt(query);
+      return {
+        observed: { ...a },
+        summary: decided(a),
+        agrees: (a.outcome === (corsReads ? '200' : 'TypeError') && a.arrived) || stoppedBeforeLeaving(a),
+      };
+    },
+  });
