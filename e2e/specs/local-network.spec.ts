@@ -4,7 +4,7 @@ import { EVERY_ENGINE, test, expect } from '../fixtures.js';
 import { openPage, runAll, type ExperimentResult } from './support/experiments.js';
 
 /**
- * Local Network Access (the WICG's draft, as Chromium ships it since 142 and Firefox since 153): a
+ * Local Network Access (the WICG's draft, as Chromium ships it since 142 and Firefox 153 has it): a
  * page the browser counts as public must be allowed by the user before a request of it leaves for
  * a loopback address; refused, the request never leaves. Not CORS, which refuses the reading of an
  * answer the server gave. The page at 127.0.0.1 calls the same server at [::1]: the embedded stack

@@ -88,7 +88,7 @@ const STEP_TEXT: Record<FetchStep, string> = {
 
 const NOT_CORS_TEXT: Record<string, string> = {
   'local-network-access':
-    'Not CORS: Local Network Access. Chromium (since 142) and Firefox (since 153) ask the user before a page they count as public reaches a loopback or private address, and the request waits or fails without leaving; Chromium refuses a page that is not a secure context outright. Serve the page over https and let the user allow it, or call a public address.',
+    'Not CORS: Local Network Access. Chromium (since 142) and Firefox (rolling it out; on in 153) ask the user before a page they count as public reaches a loopback or private address, and the request waits or fails without leaving; Chromium refuses a page that is not a secure context outright. Serve the page over https and let the user allow it, or call a public address.',
   'mixed-content':
     'Not CORS: mixed content. An https page may not fetch an http:// URL (except loopback, in Chromium and Firefox): the request never left. Serve the API over https.',
   network:
