@@ -178,8 +178,10 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
       for (const reader of readers) reader.end();
       return;
     }
-    // The entries one replica recorded for this visitor in one turn, oldest first.
-    for (const stored of JSON.parse(message) as Stored<T>[]) for (const reader of readers) reader.entry(stored);
+    // The entries one replica recorded for this visitor in one turn, oldest first; a replica of the
+    // version before (a rolling restart) publishes one entry alone.
+    const parsed = JSON.parse(message) as Stored<T>[] | Stored<T>;
+    for (const stored of Array.isArray(parsed) ? parsed : [parsed]) for (const reader of readers) reader.entry(stored);
   }
 
   private touchReadVisitors(): void {

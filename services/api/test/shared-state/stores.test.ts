@@ -262,6 +262,32 @@ describe.each(BACKENDS)('the visitors’ journals (%s)', (backend) => {
   });
 });
 
+describe('the visitors’ journals on Redis, during a rolling restart', () => {
+  it('hands readers an entry a replica of the version before published alone, not in a list', async () => {
+    const shared = await redis.connect();
+    const journals = new RedisVisitorJournals<string>(
+      shared,
+      { entriesPerVisitor: 3, visitors: 2, idleMs: 60_000 },
+      () => {},
+    );
+    const seen: Stored<string>[] = [];
+    const reading = journals.subscribe('visitor-a', { entry: (stored) => seen.push(stored), end: () => {} });
+    await reading.ready;
+    await shared.commands.publish(
+      shared.key('journal:visitor-a'),
+      JSON.stringify({ id: 7, entry: 'from the old one' }),
+    );
+    journals.record('visitor-a', 'from this one');
+    await pollUntil('both entries to reach the reader', () => seen.length === 2, { timeoutMs: 5_000 });
+    expect(seen).toEqual([
+      { id: 7, entry: 'from the old one' },
+      { id: 1, entry: 'from this one' },
+    ]);
+    reading.stop();
+    journals.close();
+  });
+});
+
 describe.each(BACKENDS)('the fair-share counts (%s)', (backend) => {
   const limits = { inFlight: 2, streams: 1, slow: 0 };
 
