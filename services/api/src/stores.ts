@@ -45,17 +45,22 @@ export function createStores(config: ApiConfig, cacheOptions: ProxyCacheOptions)
   }
   const redis = connectRedis(config.redis, config.log, config.replica);
   const journals = new RedisVisitorJournals<ServerJournalEntry>(redis, journalLimits, config.log);
+  const holdings = new RedisHoldings(redis, config.holdCountTtlSeconds * 1_000, (err) =>
+    config.log({ msg: 'a fair-share count was not given back: Redis did not answer', error: String(err) }),
+  );
   return {
     posts: new RedisPostStore(redis, config.postsMax),
     beacons: new RedisBeaconStore(redis, config.beaconJournal),
     proxyCache: new RedisProxyCache(redis, cacheOptions),
     journals,
-    holdings: new RedisHoldings(redis, config.holdCountTtlSeconds * 1_000, (err) =>
-      config.log({ msg: 'a fair-share count was not given back: Redis did not answer', error: String(err) }),
-    ),
+    holdings,
     redis,
     close: async () => {
+      // What this turn recorded and gave back goes first: auto-pipelined commands are written at
+      // the end of the turn, and QUIT (never pipelined) would otherwise overtake them.
       journals.close();
+      holdings.flush();
+      await new Promise((resolve) => setImmediate(resolve));
       await redis.close();
     },
   };

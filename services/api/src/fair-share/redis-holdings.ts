@@ -74,7 +74,8 @@ export class RedisHoldings implements HoldingStore {
     for (const kind of kinds) counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
 
-  private flush(): void {
+  /** Gives back now what this turn's requests gave back (a stopping replica, before it quits). */
+  flush(): void {
     for (const token of [...this.pending.keys()]) this.flushVisitor(token);
   }
 
