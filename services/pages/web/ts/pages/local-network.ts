@@ -52,7 +52,15 @@ interface Attempt {
   permission: string | null;
 }
 
+/** Whether this page is served from this machine (a loopback name or address), as the experiments need. */
+const onThisMachine = /^(localhost|.+\.localhost|127(\.\d+){3}|\[::1\])$/.test(location.hostname);
+
 async function attempt(query: string): Promise<Attempt> {
+  // Elsewhere the other loopback address is the visitor's own machine, not this server.
+  if (!onThisMachine)
+    throw new Error(
+      `this page is served from ${location.hostname}, not from this machine: open it at 127.0.0.1 on the machine that runs the lab`,
+    );
   const mark = marker('lna');
   const url = tagUrl(markedUrl(`${target}/lab/cors${query}`, mark), [target]);
   let outcome: string;
@@ -85,7 +93,9 @@ function decided(a: Attempt): string {
       ? 'CORS let it through.'
       : 'CORS refused it: the request left, was answered, and only the reading was refused.'
     : stoppedBeforeLeaving(a)
-      ? 'Local Network Access stopped it before it left: not CORS.'
+      ? a.permission === 'denied'
+        ? 'Local Network Access stopped it before it left: not CORS.'
+        : `Local Network Access stopped it before it left (not CORS), if your browser counts this page as public; else nothing answers at ${target}.`
       : 'It never reached the server.';
   return `${page}; ${server}; ${permission}. ${why}`;
 }
