@@ -138,6 +138,7 @@ async function commandStats(port: number): Promise<Map<string, { calls: number; 
  */
 function watchSentCommands(port: number): { stop: () => Promise<Map<string, number>> } {
   const monitor = spawn('redis-cli', ['-p', String(port), 'monitor'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const exited = new Promise((resolve) => monitor.once('exit', resolve).once('error', resolve));
   const sent = new Map<string, number>();
   let rest = '';
   monitor.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -152,7 +153,6 @@ function watchSentCommands(port: number): { stop: () => Promise<Map<string, numb
   });
   return {
     stop: async () => {
-      const exited = new Promise((resolve) => monitor.once('exit', resolve));
       monitor.kill('SIGTERM');
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
       return sent;
@@ -194,10 +194,14 @@ async function commandsPerRequest(
   const cpu = cpuMs(redis.pid) - cpuBefore;
   const stats = await commandStats(redisPort);
   const watch = watchSentCommands(redisPort);
-  await settle();
-  await send(COUNTED_REQUESTS);
-  await settle();
-  const sent = await watch.stop();
+  let sent: Map<string, number>;
+  try {
+    await settle();
+    await send(COUNTED_REQUESTS);
+    await settle();
+  } finally {
+    sent = await watch.stop();
+  }
   for (const tool of ['config|resetstat', 'info', 'monitor']) stats.delete(tool);
   const ran = new Map([...stats].map(([name, { calls }]) => [name, calls]));
   // A script's time includes its own calls': the scripts' and the single commands' time is Redis's.
