@@ -1,11 +1,15 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@origin-lab/server-kit';
+import { pollUntil } from './poll.js';
 import { spawnWatched, type WatchedProcess } from './process.js';
 
 /** Debian's redis-server unless REDIS_SERVER names another; npm test installs it (scripts/test/setup.sh). */
 const redisServer = process.env.REDIS_SERVER ?? 'redis-server';
+/** Its command-line client (the same Debian package brings it), for creating and asking a cluster. */
+const redisCli = process.env.REDIS_CLI ?? 'redis-cli';
 const startTimeoutMs = 10_000;
 
 export interface RunningRedis {
@@ -34,6 +38,18 @@ export interface RedisOptions {
  */
 export async function startRedis(options: RedisOptions = {}): Promise<RunningRedis> {
   const port = await freePort();
+  return redisProcess(port, [
+    '--save',
+    '',
+    '--appendonly',
+    options.persistence ? 'yes' : 'no',
+    '--appendfsync',
+    'always',
+  ]);
+}
+
+/** A redis-server on port with a data directory of its own and the arguments given; started before it resolves. */
+async function redisProcess(port: number, moreArgs: readonly string[]): Promise<RunningRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'origin-lab-redis-'));
   const args = [
     '--port',
@@ -42,16 +58,11 @@ export async function startRedis(options: RedisOptions = {}): Promise<RunningRed
     '127.0.0.1',
     '--dir',
     dir,
-    '--save',
-    '',
-    '--appendonly',
-    options.persistence ? 'yes' : 'no',
-    '--appendfsync',
-    'always',
     '--daemonize',
     'no',
     '--logfile',
     '',
+    ...moreArgs,
   ];
   let server: WatchedProcess | undefined;
   let running = false;
@@ -97,4 +108,107 @@ export async function startRedis(options: RedisOptions = {}): Promise<RunningRed
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+export interface RunningRedisCluster {
+  /** Every node's URL, comma-separated: what REDIS_URL takes with REDIS_CLUSTER=true. */
+  url: string;
+  /** The primaries, in the order their slots run (the first holds slot 0). */
+  nodes: RunningRedis[];
+  /** The index in nodes of the node whose slots hold key. */
+  nodeOf(key: string): Promise<number>;
+  /** Resolves once every running node says the cluster is ok; rejects after timeoutMs. */
+  whenHealthy(timeoutMs?: number): Promise<void>;
+  /** Stops every node and removes their data. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A real Redis Cluster of primaries (no replicas) on loopback, created with `redis-cli --cluster
+ * create`. A node that fails is marked so after one second (cluster-node-timeout), and the others
+ * keep serving their own slots (cluster-require-full-coverage no). A node started again rejoins
+ * with the slots its nodes.conf remembers.
+ */
+export async function startRedisCluster(primaries = 3): Promise<RunningRedisCluster> {
+  const nodes: RunningRedis[] = [];
+  try {
+    for (let i = 0; i < primaries; i += 1) {
+      const port = await freePort();
+      const busPort = await freePort();
+      nodes.push(
+        await redisProcess(port, [
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-port',
+          String(busPort),
+          '--cluster-config-file',
+          'nodes.conf',
+          '--cluster-node-timeout',
+          '1000',
+          '--cluster-require-full-coverage',
+          'no',
+        ]),
+      );
+    }
+    const addresses = nodes.map((node) => `127.0.0.1:${node.port}`);
+    await cli(['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes'], 30_000);
+  } catch (err) {
+    await Promise.all(nodes.map((node) => node.stop()));
+    throw err;
+  }
+  const whenHealthy = async (timeoutMs = 15_000) => {
+    await pollUntil(
+      'every node of the Redis cluster to say cluster_state:ok',
+      async () => {
+        const states = await Promise.all(
+          nodes.map((node) => cli(['-p', String(node.port), 'cluster', 'info'], 2_000).catch(() => 'down')),
+        );
+        return states.every((state) => /cluster_state:ok/.test(state));
+      },
+      { timeoutMs, intervalMs: 100 },
+    );
+  };
+  const cluster: RunningRedisCluster = {
+    url: nodes.map((node) => node.url).join(','),
+    nodes,
+    whenHealthy,
+    async nodeOf(key) {
+      const slot = Number(await cli(['-p', String(nodes[0]!.port), 'cluster', 'keyslot', key], 2_000));
+      for (const [index, node] of nodes.entries()) {
+        const myself = (await cli(['-p', String(node.port), 'cluster', 'nodes'], 2_000))
+          .split('\n')
+          .find((line) => line.includes('myself'));
+        const ranges = myself?.split(' ').slice(8) ?? [];
+        for (const range of ranges) {
+          const [from, to = from] = range.split('-').map(Number);
+          if (slot >= from! && slot <= to!) return index;
+        }
+      }
+      throw new Error(`no running node of the cluster holds slot ${slot} (key ${key})`);
+    },
+    stop: async () => {
+      await Promise.all(nodes.map((node) => node.stop()));
+    },
+  };
+  try {
+    await whenHealthy();
+  } catch (err) {
+    await cluster.stop();
+    throw err;
+  }
+  return cluster;
+}
+
+/** Runs redis-cli with args; its standard output, trimmed. */
+function cli(args: readonly string[], timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(redisCli, args, { timeout: timeoutMs }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${redisCli} ${args.join(' ')} failed: ${err.message}\n${stderr}`));
+      else resolve(stdout.trim());
+    });
+  });
 }

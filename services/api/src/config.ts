@@ -148,22 +148,38 @@ export const API_SETTINGS = {
       url: text('REDIS_URL', '', {
         doc: "keep posts, beacons, the proxy cache, the visitors' journals and the fair-share counts in Redis, shared by api replicas ([docs/scaling.md](docs/scaling.md))",
         shown: 'unset: state in memory',
-        accepts: 'a redis:// or rediss:// URL',
+        accepts: 'a redis:// or rediss:// URL (with REDIS_CLUSTER, one or more, comma-separated)',
         check: (url) => {
-          if (url !== '' && !/^rediss?:\/\/[^/]/.test(url))
+          const bad = url === '' ? undefined : url.split(',').find((one) => !/^rediss?:\/\/[^/]/.test(one.trim()));
+          if (bad !== undefined)
             throw new ConfigError(
-              `REDIS_URL must be a redis:// or rediss:// URL, such as redis://redis:6379 (got "${url}")`,
+              `REDIS_URL must be a redis:// or rediss:// URL, such as redis://redis:6379 (got "${bad}")`,
             );
         },
+      }),
+      cluster: bool('REDIS_CLUSTER', false, {
+        doc: "REDIS_URL names nodes of a Redis Cluster: each visitor's state sits on the node holding its slot ([docs/scaling.md](docs/scaling.md))",
       }),
       commandTimeoutMs: int('REDIS_TIMEOUT_MS', 1_000, 10, 60_000, {
         doc: 'longest wait for one Redis command; past it, a degraded answer',
       }),
       keyPrefix: text('REDIS_KEY_PREFIX', 'origin-lab:', {
         doc: 'put before every Redis key and channel, so deployments can share one server',
+        accepts: 'text without { or }',
+        check: (prefix) => {
+          // A brace would start a cluster hash tag and split one visitor's keys over several nodes.
+          if (/[{}]/.test(prefix)) throw new ConfigError(`REDIS_KEY_PREFIX must not hold { or } (got "${prefix}")`);
+        },
       }),
     },
-    (redis): RedisSettings | null => (redis.url === '' ? null : redis),
+    (redis): RedisSettings | null => {
+      if (redis.url === '') return null;
+      if (!redis.cluster && redis.url.includes(','))
+        throw new ConfigError(
+          `REDIS_URL names several servers ("${redis.url}"): that is a Redis Cluster, so set REDIS_CLUSTER=true, or name one server`,
+        );
+      return redis;
+    },
   ),
   holdCountTtlSeconds: int('REDIS_HOLD_TTL_SECONDS', 600, 10, 7 * 86_400, {
     doc: "how long a visitor's fair-share count outlives its last request in Redis (a dead replica's holds go then)",

@@ -59,4 +59,21 @@ describe('the api settings from the environment', () => {
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(message);
   });
+
+  it.each([
+    [{ REDIS_URL: 'redis://a:6379,redis://b:6379' }, /^REDIS_URL names several servers .*set REDIS_CLUSTER=true/],
+    [
+      { REDIS_URL: 'redis://a:6379,b:6379', REDIS_CLUSTER: 'true' },
+      /^REDIS_URL must be a redis:\/\/ .*\(got "b:6379"\)$/,
+    ],
+    [{ REDIS_URL: 'redis://a:6379', REDIS_KEY_PREFIX: 'class-{1}:' }, /^REDIS_KEY_PREFIX must not hold \{ or \}/],
+  ])('Redis settings that cannot work (%o) are a configuration error saying why', (env, message) => {
+    expect(() => apiConfigFromEnv(env, 8080)).toThrow(message);
+  });
+
+  it('REDIS_CLUSTER takes REDIS_URL as the nodes of a Redis Cluster, one or more', () => {
+    const config = apiConfigFromEnv({ REDIS_URL: 'redis://a:6379, redis://b:6379', REDIS_CLUSTER: 'true' }, 8080);
+    expect(config.redis).toMatchObject({ cluster: true, url: 'redis://a:6379, redis://b:6379' });
+    expect(apiConfigFromEnv({ REDIS_URL: 'redis://a:6379' }, 8080).redis).toMatchObject({ cluster: false });
+  });
 });

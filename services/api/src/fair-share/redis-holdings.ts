@@ -97,6 +97,7 @@ export class RedisHoldings implements HoldingStore {
   }
 
   private key(token: string): string {
-    return this.redis.key(`held:${token}`);
+    // The visitor's hash tag: on a cluster, on the node that holds its journal.
+    return this.redis.key(`held:{${token}}`);
   }
 }

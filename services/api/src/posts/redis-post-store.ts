@@ -43,7 +43,8 @@ export class RedisPostStore implements PostStore {
     redis: SharedRedis,
     private readonly max: number,
   ) {
-    this.keys = [redis.key('posts'), redis.key('posts:next-id')];
+    // One hash tag: the list and its counter sit on one node of a cluster, as the scripts need.
+    this.keys = [redis.key('{posts}:list'), redis.key('{posts}:next-id')];
     const createdAt = new Date().toISOString();
     this.seeds = SEED_POSTS.map((post) => JSON.stringify({ ...post, createdAt }));
     this.listScript = luaScript(redis, 'originLabPostsList', 2, LIST);

@@ -65,7 +65,9 @@ export class RedisProxyCache implements AnswerCache {
     private readonly redis: SharedRedis,
     private readonly options: ProxyCacheOptions,
   ) {
-    this.books = [redis.key('proxy-cache:index'), redis.key('proxy-cache:sizes'), redis.key('proxy-cache:bytes')];
+    // One hash tag for the books and every entry: a set evicts other entries in the same script,
+    // so on a cluster the whole cache sits on one node (its bounds are per cache, not per node).
+    this.books = [redis.key('{proxy-cache}:index'), redis.key('{proxy-cache}:sizes'), redis.key('{proxy-cache}:bytes')];
     this.setScript = luaScript(redis, 'originLabProxyCacheSet', 4, SET);
     this.getScript = luaScript(redis, 'originLabProxyCacheGet', 2, GET, { replyAsBuffers: true });
   }
@@ -106,6 +108,6 @@ export class RedisProxyCache implements AnswerCache {
 
   /** Upstream URLs can be long and hold any byte: the key is their hash. */
   private entryKey(url: string): string {
-    return this.redis.key(`proxy-cache:entry:${createHash('sha256').update(url).digest('base64url')}`);
+    return this.redis.key(`{proxy-cache}:entry:${createHash('sha256').update(url).digest('base64url')}`);
   }
 }

@@ -1,11 +1,14 @@
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { HttpError, type LogSink } from '@origin-lab/server-kit';
 
 /** Where the shared state lives when the api runs as several replicas (REDIS_URL). */
 export interface RedisSettings {
+  /** One server's URL; for a cluster, one or more of its nodes' URLs, comma-separated. */
   url: string;
+  /** A Redis Cluster (REDIS_CLUSTER): url names nodes to learn the cluster from. */
+  cluster: boolean;
   /** A command not answered within this is failed, so no request waits on Redis past it. */
   commandTimeoutMs: number;
   /** Put before every key and channel, so several deployments (or test files) can share one server. */
@@ -16,11 +19,13 @@ export interface RedisSettings {
  * The api's two connections to Redis: one for commands, one for the journal's pub/sub (a
  * subscribed connection takes no other commands). Both reconnect on their own, for ever, a
  * little slower each time up to two seconds; while one is down its commands fail at once
- * (no offline queue), so a request is answered "unavailable" instead of waiting.
+ * (no offline queue), so a request is answered "unavailable" instead of waiting. On a cluster
+ * each is a client of the whole cluster: it keeps a connection per node and sends each command
+ * to the node holding its keys' slot, so a node that is down fails only its own slots.
  */
 export interface SharedRedis {
-  readonly commands: Redis;
-  readonly subscriber: Redis;
+  readonly commands: Redis | Cluster;
+  readonly subscriber: Redis | Cluster;
   /** The full name of a key or channel: the prefix, then name. */
   key(name: string): string;
   /** True while the command connection is ready. */
@@ -36,24 +41,16 @@ export interface SharedRedis {
  * 8 MB of heap and made every request of the process measurably slower (docs/performance.md,
  * "The Redis client, loaded only for Redis").
  */
-function ioredis(): { Redis: typeof Redis } {
-  return createRequire(import.meta.url)('ioredis') as { Redis: typeof Redis };
+function ioredis(): { Redis: typeof Redis; Cluster: typeof Cluster } {
+  return createRequire(import.meta.url)('ioredis') as { Redis: typeof Redis; Cluster: typeof Cluster };
 }
 
 /** name says which replica a connection is (CLIENT LIST in Redis shows it). */
 export function connectRedis(settings: RedisSettings, log: LogSink, name = hostname()): SharedRedis {
-  const { Redis } = ioredis();
-  const options = {
-    commandTimeout: settings.commandTimeoutMs,
-    connectTimeout: Math.max(settings.commandTimeoutMs, 1_000),
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    enableAutoPipelining: true,
-    retryStrategy: (attempt: number) => Math.min(attempt * 100, 2_000),
-  };
-  const commands = new Redis(settings.url, { ...options, connectionName: `origin-lab-api-${name}` });
-  const subscriber = new Redis(settings.url, { ...options, connectionName: `origin-lab-journal-${name}` });
-  const where = redactedUrl(settings.url);
+  const connect = settings.cluster ? clusterClient(settings) : serverClient(settings);
+  const commands = connect(`origin-lab-api-${name}`, false);
+  const subscriber = connect(`origin-lab-journal-${name}`, true);
+  const where = settings.url.split(',').map(redactedUrl).join(',');
   // One line per change of state, not one per failed attempt.
   let lastState = '';
   const report = (role: string, state: string, detail?: string) => {
@@ -85,7 +82,63 @@ export function connectRedis(settings: RedisSettings, log: LogSink, name = hostn
   };
 }
 
-function readyWithin(client: Redis, timeoutMs: number): Promise<boolean> {
+const retryStrategy = (attempt: number) => Math.min(attempt * 100, 2_000);
+
+/** What every connection to a server does: fail a command at once or within the timeout, never queue it. */
+function connectionOptions(settings: RedisSettings) {
+  return {
+    commandTimeout: settings.commandTimeoutMs,
+    connectTimeout: Math.max(settings.commandTimeoutMs, 1_000),
+    maxRetriesPerRequest: 0,
+  };
+}
+
+/** One Redis server at settings.url. */
+function serverClient(settings: RedisSettings) {
+  const { Redis } = ioredis();
+  return (connectionName: string) =>
+    new Redis(settings.url, {
+      ...connectionOptions(settings),
+      connectionName,
+      enableOfflineQueue: false,
+      enableAutoPipelining: true,
+      retryStrategy,
+    });
+}
+
+/**
+ * A Redis Cluster learnt from the nodes settings.url names. A node that goes away is asked for
+ * again with the same back-off (it comes back holding the same slots: no failover without
+ * replicas), and a command for its slots fails at once meanwhile instead of being retried
+ * elsewhere. The journal's subscriber subscribes on the node holding each channel's slot
+ * (sharded pub/sub), so a lost node silences only its own visitors.
+ */
+function clusterClient(settings: RedisSettings) {
+  const { Cluster } = ioredis();
+  const nodes = settings.url.split(',').map((url) => {
+    const parsed = new URL(url.trim());
+    return { host: parsed.hostname.replace(/^\[|\]$/g, ''), port: Number(parsed.port || 6379) };
+  });
+  const first = new URL(settings.url.split(',')[0]!.trim());
+  const credentials = {
+    ...(first.username ? { username: decodeURIComponent(first.username) } : {}),
+    ...(first.password ? { password: decodeURIComponent(first.password) } : {}),
+    ...(first.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+  return (connectionName: string, subscriber: boolean) =>
+    new Cluster(nodes, {
+      enableOfflineQueue: false,
+      enableAutoPipelining: true,
+      shardedSubscribers: subscriber,
+      clusterRetryStrategy: retryStrategy,
+      clusterNodeRetryStrategy: retryStrategy,
+      retryDelayOnFailover: 0,
+      slotsRefreshTimeout: Math.max(settings.commandTimeoutMs, 1_000),
+      redisOptions: { ...connectionOptions(settings), ...credentials, connectionName },
+    });
+}
+
+function readyWithin(client: Redis | Cluster, timeoutMs: number): Promise<boolean> {
   if (client.status === 'ready') return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = (ok: boolean) => {

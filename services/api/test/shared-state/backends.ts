@@ -1,40 +1,70 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach } from 'vitest';
-import { startRedis, type RunningRedis } from '@origin-lab/test-kit';
+import { startRedis, startRedisCluster, type RunningRedis, type RunningRedisCluster } from '@origin-lab/test-kit';
 import { forFile } from '@origin-lab/test-kit/vitest';
-import { connectRedis, type SharedRedis } from '../../src/shared-state/redis.js';
+import { connectRedis, type RedisSettings, type SharedRedis } from '../../src/shared-state/redis.js';
 
 /**
- * The two homes of the api's state, for tests that run the same cases against each: this
- * process's memory, and a real redis-server started for the test file. Each Redis test gets a
+ * The homes of the api's state, for tests that run the same cases against each: this process's
+ * memory, a real redis-server started for the test file, and a real Redis Cluster. Each Redis test gets a
  * key prefix of its own, so tests never see each other's keys; connections close after each test.
  */
-export type BackendName = 'memory' | 'redis';
-export const BACKENDS: BackendName[] = ['memory', 'redis'];
+export type BackendName = 'memory' | 'redis' | 'redis cluster';
+export const BACKENDS: BackendName[] = ['memory', 'redis', 'redis cluster'];
 
-export interface RedisForFile {
-  server: RunningRedis;
-  /** A new connection pair under a fresh prefix. */
+export interface SharedStateForFile {
+  /** The settings that reach it under a fresh key prefix (one per test, so tests never meet). */
+  settings(commandTimeoutMs?: number): RedisSettings;
+  /** A new connection pair under a fresh prefix, closed after the test. */
   connect(): Promise<SharedRedis>;
-  /** A fresh key prefix for one test. */
-  newPrefix(): string;
 }
 
-export function redisForFile(options: { persistence?: boolean } = {}): RedisForFile {
-  const server = forFile(() => startRedis(options));
+export interface RedisForFile extends SharedStateForFile {
+  server: RunningRedis;
+}
+
+export interface RedisClusterForFile extends SharedStateForFile {
+  cluster: RunningRedisCluster;
+}
+
+const newPrefix = () => `test-${randomBytes(6).toString('hex')}:`;
+
+function connecting(settings: (commandTimeoutMs?: number) => RedisSettings): SharedStateForFile {
   const open: SharedRedis[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((redis) => redis.close()));
   });
-  const newPrefix = () => `test-${randomBytes(6).toString('hex')}:`;
   return {
-    server,
-    newPrefix,
+    settings,
     async connect() {
-      const redis = connectRedis({ url: server.url, commandTimeoutMs: 1_000, keyPrefix: newPrefix() }, () => {});
+      const redis = connectRedis(settings(), () => {});
       open.push(redis);
-      if (!(await redis.whenReady(5_000))) throw new Error(`redis at ${server.url} was not ready within 5 s`);
+      if (!(await redis.whenReady(5_000))) throw new Error(`redis at ${settings().url} was not ready within 5 s`);
       return redis;
     },
   };
+}
+
+/** One redis-server for the test file. */
+export function redisForFile(options: { persistence?: boolean } = {}): RedisForFile {
+  const server = forFile(() => startRedis(options));
+  const settings = (commandTimeoutMs = 1_000) => ({
+    url: server.url,
+    cluster: false,
+    commandTimeoutMs,
+    keyPrefix: newPrefix(),
+  });
+  return { server, ...connecting(settings) };
+}
+
+/** A Redis Cluster of three primaries for the test file (test-kit's startRedisCluster). */
+export function redisClusterForFile(): RedisClusterForFile {
+  const cluster = forFile(() => startRedisCluster(3));
+  const settings = (commandTimeoutMs = 1_000) => ({
+    url: cluster.url,
+    cluster: true,
+    commandTimeoutMs,
+    keyPrefix: newPrefix(),
+  });
+  return { cluster, ...connecting(settings) };
 }

@@ -25,7 +25,7 @@ describe.sequential('the Redis client library is loaded only for an api that kee
 
   it('an api given REDIS_URL loads it and answers from Redis', async () => {
     const api = await startApi({
-      redis: { url: redis.server.url, commandTimeoutMs: 1_000, keyPrefix: redis.newPrefix() },
+      redis: redis.settings(),
     });
     try {
       expect((await fetch(`${api.url}/api/posts`)).status).toBe(200);

@@ -5,13 +5,14 @@ import { apiConfig } from '../../src/config.js';
 import { ALLOWED } from '../start-api.js';
 import { readJournalOf } from '../journal/read-journal.js';
 import { distinctiveKey, startUpstreamProcess } from '../proxy/harness.js';
-import { redisForFile } from './backends.js';
+import { redisClusterForFile, redisForFile } from './backends.js';
 import { newVisitor, postForm, replicasOn } from './replicas.js';
 
-// Two api processes on one Redis: whatever replica a request reaches, the visitor sees one server.
-const redis = redisForFile();
-const replicas = replicasOn(redis);
-describe('replicas sharing state in Redis', () => {
+// Two api processes on one Redis, then on a Redis Cluster of three primaries: whatever replica a
+// request reaches, the visitor sees one server.
+const homes = { 'one Redis': replicasOn(redisForFile()), 'a Redis Cluster': replicasOn(redisClusterForFile()) };
+describe.each(Object.keys(homes) as (keyof typeof homes)[])('replicas sharing state in %s', (home) => {
+  const replicas = homes[home];
   it('a post created through one replica is listed by the other, with the next id', async () => {
     const [one, two] = await replicas(2);
     const created = await postForm(one!.url, 'Made on replica one');

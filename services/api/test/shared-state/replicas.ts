@@ -2,23 +2,23 @@ import { randomBytes } from 'node:crypto';
 import { afterEach } from 'vitest';
 import type { ApiConfig } from '../../src/config.js';
 import { startApi, type TestApi } from '../start-api.js';
-import type { RedisForFile } from './backends.js';
+import type { SharedStateForFile } from './backends.js';
 
 /**
- * Starts api replicas sharing one Redis under a key prefix of their own (as `docker compose up
- * --scale api=N` does), named replica-1, replica-2, ...; all stopped after each test.
+ * Starts api replicas sharing one Redis (or one cluster) under a key prefix of their own (as
+ * `docker compose up --scale api=N` does), named replica-1, replica-2, ...; all stopped after each test.
  */
-export function replicasOn(redis: RedisForFile) {
+export function replicasOn(redis: SharedStateForFile) {
   const running: TestApi[] = [];
   afterEach(async () => {
     await Promise.all(running.splice(0).map((api) => api.stop()));
   });
   return async (count: number, overrides: Partial<ApiConfig> = {}, commandTimeoutMs = 1_000): Promise<TestApi[]> => {
-    const keyPrefix = redis.newPrefix();
+    const settings = redis.settings(commandTimeoutMs);
     const started = await Promise.all(
       Array.from({ length: count }, (_, i) =>
         startApi({
-          redis: { url: redis.server.url, commandTimeoutMs, keyPrefix },
+          redis: settings,
           replica: `replica-${i + 1}`,
           ...overrides,
         }),
