@@ -59,6 +59,7 @@ wants() { [[ " ${chosen_stacks[*]} ${chosen_browsers[*]} " == *" $1 "* ]]; }
 # "package|check|why" for each tool the chosen parts need; check is a command name or a path.
 needed_tools() {
   echo "redis-server|${REDIS_SERVER:-redis-server}|the shared-state tests run every store against a real Redis"
+  echo "redis-tools|${REDIS_CLI:-redis-cli}|the shared-state tests create a real Redis Cluster with redis-cli --cluster create"
   echo "curl|curl|origin-lab explain is tested on curl -v and curl -i output of real requests"
   wants chromium && echo "chromium|${CHROMIUM_PATH:-/usr/lib/chromium/chromium}|the chromium e2e projects"
   wants firefox && echo "firefox-esr|${FIREFOX_PATH:-/usr/bin/firefox-esr}|the firefox e2e projects"
