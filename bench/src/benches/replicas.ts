@@ -10,6 +10,8 @@ import { addressesOf, BENCH_ORIGIN, startApi, startApiReplicas, startUpstreamMoc
 import { ECHO_GET, plan, skipped, target } from './throughput.js';
 
 const VISITOR = 'bench-replicas-visitor-0001';
+/** The visitors the class shape's requests are spread over, at random. */
+const CLASS_VISITORS = 500;
 
 /** What each request touches in the shared state, besides the answer itself. */
 const SHAPES = [
@@ -18,8 +20,13 @@ const SHAPES = [
     name: 'GET /api/echo with a visitor token (journal entry and fair-share count)',
     path: `${ECHO_GET.path}&visitor=${VISITOR}`,
   },
+  {
+    name: 'GET /api/echo, each request one of 500 visitors (a class)',
+    path: ECHO_GET.path,
+    visitors: CLASS_VISITORS,
+  },
   { name: 'GET /api/upstream/posts, a proxy cache hit', path: '/api/upstream/posts?perPage=5' },
-] as const;
+] satisfies { name: string; path: string; visitors?: number }[];
 
 const REPLICA_COUNTS = [1, 2, 3];
 
@@ -47,7 +54,7 @@ export async function replicasBench(options: BenchOptions, log: (line: string) =
     try {
       for (const shape of SHAPES) {
         log(`  ${shape.name}: state in memory, then in Redis`);
-        const request = { path: shape.path, headers: { Origin: BENCH_ORIGIN } };
+        const request = { path: shape.path, headers: { Origin: BENCH_ORIGIN }, visitors: shape.visitors };
         const results = await measureInTurns(
           [target('memory', memory.url, request, options), target('redis', shared.url, request, options)],
           plan(options, log),
@@ -176,7 +183,8 @@ async function commandsPerRequest(
     for (let sent = 0; sent < count; sent += COUNTED_AT_ONCE)
       await Promise.all(
         Array.from({ length: COUNTED_AT_ONCE }, async () => {
-          const answer = await fetch(`${api}${shape.path}`, { headers: { Origin: BENCH_ORIGIN } });
+          const visitor = shape.visitors ? `&visitor=v${1 + Math.floor(Math.random() * shape.visitors)}` : '';
+          const answer = await fetch(`${api}${shape.path}${visitor}`, { headers: { Origin: BENCH_ORIGIN } });
           await answer.arrayBuffer();
         }),
       );

@@ -4,6 +4,8 @@ import { measureInTurns, throughputFigures, type LoadTarget } from '../lib/compa
 import { wrk, type WrkRequest } from '../lib/wrk.js';
 import { h2load } from '../lib/h2load.js';
 import { commandExists } from '../lib/processes.js';
+import { freePort } from '@origin-lab/server-kit';
+import { startCaddy as startRepositoryCaddy } from '@origin-lab/launcher/caddy';
 import {
   BENCH_ORIGIN,
   startApi,
@@ -277,65 +279,72 @@ export async function proxyBench(options: BenchOptions, log: (line: string) => v
   }
 }
 
-/** The api through Caddy over HTTP/1.1 and HTTP/2 (both TLS), beside the api reached directly. */
+/**
+ * The api through Caddy over HTTP/1.1 and HTTP/2 (both TLS): a minimal Caddy reverse proxy (the
+ * floor: TLS and one reverse_proxy line) beside the api reached directly, and the repository's
+ * Caddyfile beside that floor, all measured in turns in the same run.
+ */
 export async function caddyBench(options: BenchOptions, log: (line: string) => void): Promise<Figure[]> {
   if (!commandExists('caddy')) return [skipped('caddy', 'caddy is not on PATH (Debian package caddy)')];
   const h2 = commandExists('h2load');
   const api = await startApi();
-  const caddy = await startCaddy(api.port);
+  const minimal = await startCaddy(api.port);
+  const address = `127.0.0.1:${api.port}`;
+  const repository = await startRepositoryCaddy({
+    sites: ['localhost', 'b.localhost'],
+    httpsPort: await freePort(),
+    httpPort: await freePort(),
+    apiUpstream: address,
+    pagesUpstream: address,
+  }).catch(async (err: unknown) => {
+    await minimal.stop();
+    await api.child.stop();
+    throw err;
+  });
+  const repositoryUrl = repository.origins[0];
   try {
-    const targets = [
-      target('api GET', api.url, ECHO_GET, options),
-      target('caddy h1 GET', caddy.url, ECHO_GET, options),
-      target('api POST', api.url, ECHO_POST, options),
-      target('caddy h1 POST', caddy.url, ECHO_POST, options),
+    const protocols = [
+      { name: 'HTTP/1.1', key: 'h1', tool: wrk },
+      ...(h2 ? [{ name: 'HTTP/2', key: 'h2', tool: h2load }] : []),
     ];
-    if (h2)
-      targets.push(
-        target('caddy h2 GET', caddy.url, ECHO_GET, options, h2load),
-        target('caddy h2 POST', caddy.url, ECHO_POST, options, h2load),
-      );
+    const shapes = [
+      { name: 'GET', shape: ECHO_GET },
+      { name: 'POST', shape: ECHO_POST },
+    ];
+    const targets = shapes.flatMap(({ name, shape }) => [
+      target(`api ${name}`, api.url, shape, options),
+      ...protocols.flatMap(({ key, tool }) => [
+        target(`minimal ${key} ${name}`, minimal.url, shape, options, tool),
+        target(`repository ${key} ${name}`, repositoryUrl, shape, options, tool),
+      ]),
+    ]);
     const results = await measureInTurns(targets, plan(options, log));
     const get = (label: string) => results.get(label)!;
-    const figures = [
-      ...throughputFigures(
-        'caddy',
-        'GET echo via Caddy, HTTP/1.1 + TLS',
-        get('caddy h1 GET'),
-        get('api GET'),
-        'api direct',
-      ),
-      ...throughputFigures(
-        'caddy',
-        'POST echo via Caddy, HTTP/1.1 + TLS',
-        get('caddy h1 POST'),
-        get('api POST'),
-        'api direct',
-      ),
-    ];
-    if (h2) {
-      figures.push(
+    const figures = shapes.flatMap(({ name }) =>
+      protocols.flatMap(({ name: protocol, key }) => [
         ...throughputFigures(
           'caddy',
-          'GET echo via Caddy, HTTP/2 + TLS',
-          get('caddy h2 GET'),
-          get('api GET'),
+          `${name} echo via a minimal Caddy, ${protocol} + TLS`,
+          get(`minimal ${key} ${name}`),
+          get(`api ${name}`),
           'api direct',
         ),
         ...throughputFigures(
           'caddy',
-          'POST echo via Caddy, HTTP/2 + TLS',
-          get('caddy h2 POST'),
-          get('api POST'),
-          'api direct',
+          `${name} echo via the repository's Caddyfile, ${protocol} + TLS`,
+          get(`repository ${key} ${name}`),
+          get(`minimal ${key} ${name}`),
+          'a minimal Caddy reverse proxy',
+          0.9,
         ),
-      );
-    } else {
+      ]),
+    );
+    if (!h2)
       figures.push(skipped('caddy', 'HTTP/2 figures skipped: h2load is not on PATH (Debian package nghttp2-client)'));
-    }
     return figures;
   } finally {
-    await caddy.stop();
+    await repository.stop();
+    await minimal.stop();
     await api.child.stop();
   }
 }

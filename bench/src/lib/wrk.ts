@@ -21,6 +21,11 @@ export interface WrkRequest {
   connections: number;
   durationS: number;
   threads?: number;
+  /**
+   * Each request names one of this many visitors at random (`visitor=v<n>` added to the query),
+   * as a class's pages do, instead of the same request every time. wrk only (h2load sends fixed requests).
+   */
+  visitors?: number;
 }
 
 const scriptDir = mkdtempSync(join(tmpdir(), 'origin-lab-wrk-'));
@@ -37,6 +42,13 @@ export function wrk(request: WrkRequest): Promise<LoadResult> {
       ([name, value]) => `wrk.headers[${luaString(name)}] = ${luaString(value)}`,
     ),
     request.body === undefined ? '' : `wrk.body = ${luaString(request.body)}`,
+    request.visitors === undefined
+      ? ''
+      : [
+          'local path = wrk.path',
+          `local visitor = (string.find(path, '?', 1, true) and '&' or '?') .. 'visitor=v'`,
+          `request = function() return wrk.format(nil, path .. visitor .. math.random(1, ${request.visitors})) end`,
+        ].join('\n'),
     'done = function(summary, latency, requests)',
     '  local e = summary.errors',
     '  io.write(string.format(\'RESULT {"requests":%d,"durationUs":%d,"socketErrors":%d,"statusErrors":%d,"p50Us":%d,"p99Us":%d}\\n\',',

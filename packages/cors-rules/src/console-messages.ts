@@ -281,10 +281,15 @@ const MIXED_CONTENT =
 /**
  * A resource the browser would not embed for its Cross-Origin-Resource-Policy (or, under COEP
  * require-corp, for want of one), as each engine words it: Chromium names only the net error
- * (measured, Chromium 156); Firefox and WebKit name the URL (their sources' strings).
+ * (measured, Chromium 156), whose reason says CORP or COEP (NotSameOrigin, NotSameSite, each
+ * possibly "AfterDefaultedToSameOriginByCoep", or Coep...; its other reasons, such as a frame's
+ * X-Frame-Options, are not this); Firefox and WebKit name the URL (their sources' strings).
  */
 const RESOURCE_POLICY: readonly { engine: Engine; pattern: RegExp; url?: true }[] = [
-  { engine: 'chromium', pattern: /^Failed to load resource: net::ERR_BLOCKED_BY_RESPONSE\.(\w+)/ },
+  {
+    engine: 'chromium',
+    pattern: /^Failed to load resource: net::ERR_BLOCKED_BY_RESPONSE\.((?:Corp)?NotSame(?:Origin|Site)\w*|Coep\w+)/,
+  },
   {
     engine: 'firefox',
     pattern: /^The resource at “([^”]+)” was blocked due to its Cross-Origin-Resource-Policy header/,

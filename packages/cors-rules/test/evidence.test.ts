@@ -480,6 +480,16 @@ describe('a console message of cross-origin isolation', () => {
       expect(explanations[0]!.text).toMatch(/^Not CORS: cross-origin isolation\./);
     });
 
+  it('is not claimed for a blocked response of another reason (a frame refused by X-Frame-Options)', () => {
+    const { explanations } = readEvidence(
+      [
+        'Failed to load resource: net::ERR_BLOCKED_BY_RESPONSE',
+        "Access to fetch at 'https://api.example.com/items' from origin 'https://app.example.com' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.",
+      ].join('\n'),
+    );
+    expect(explanations.map((explained) => explained.rule)).toEqual(['no-allow-origin']);
+  });
+
   it('is read apart from the CORS message after it', () => {
     const { explanations } = readEvidence(
       [
