@@ -430,12 +430,13 @@ async function sendCounted(method: Method, url: string, mark: string, sent: numb
   // Every request is in; a preflight filed by another replica may land a moment after its request.
   await sleep(FILING_LAG_MS);
   const entries = await serverEntries(ctx.journal, mark, sent, 0);
+  // By arrival; within one millisecond the journal's order (the order their answers ended) stands.
   const at = (entry: ServerJournalEntry) => Date.parse(entry.at);
-  const arrivals = entries.filter((entry) => !entry.preflight).map(at);
-  arrivals.sort((a, b) => a - b);
+  const ordered = [...entries].sort((a, b) => at(a) - at(b));
+  const ends = ordered.flatMap((entry, i) => (entry.preflight ? [] : [i + 1]));
   return Array.from({ length: times }, (_, n) => {
-    const time = arrivals[sent - times + n];
-    const seen = n === times - 1 || time === undefined ? entries : entries.filter((entry) => at(entry) <= time);
+    const end = ends[sent - times + n];
+    const seen = n === times - 1 || end === undefined ? ordered : ordered.slice(0, end);
     const preflights = seen.filter((entry) => entry.preflight).length;
     return { preflights, requests: seen.length - preflights };
   });
