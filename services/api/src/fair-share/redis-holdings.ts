@@ -1,4 +1,5 @@
 import { luaScript, type SharedRedis } from '../shared-state/redis.js';
+import { TurnBatches } from '../shared-state/turn-batches.js';
 import { NOTHING_HELD, type Held, type HoldingStore, type HoldKind } from './holdings.js';
 
 /**
@@ -38,7 +39,10 @@ export class RedisHoldings implements HoldingStore {
   private readonly takeScript;
   private readonly releaseScript;
   /** What each visitor's requests gave back in this turn of the event loop, by kind. */
-  private readonly pending = new Map<string, Map<HoldKind, number>>();
+  private readonly pending = new TurnBatches<Map<HoldKind, number>>((batches) => {
+    for (const [token, counts] of batches)
+      this.releaseScript(this.key(token), ...[...counts].flat()).catch(this.onReleaseFailed);
+  });
 
   constructor(
     private readonly redis: SharedRedis,
@@ -51,7 +55,7 @@ export class RedisHoldings implements HoldingStore {
 
   async take(token: string, kinds: readonly HoldKind[], limits: Held): Promise<HoldKind | null> {
     // What this visitor gave back in this turn goes first (one connection keeps order), so it counts.
-    this.flushVisitor(token);
+    this.pending.flushKey(token);
     const over = await this.takeScript(
       this.key(token),
       this.countTtlMs,
@@ -65,29 +69,17 @@ export class RedisHoldings implements HoldingStore {
    * same visitor's requests gave back in it: one script call per visitor and turn.
    */
   release(token: string, kinds: readonly HoldKind[]): void {
-    let counts = this.pending.get(token);
-    if (counts === undefined) {
-      counts = new Map();
-      this.pending.set(token, counts);
-      if (this.pending.size === 1) setImmediate(() => this.flush());
-    }
+    const counts = this.pending.batch(token, () => new Map<HoldKind, number>());
     for (const kind of kinds) counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
 
   /** Gives back now what this turn's requests gave back (a stopping replica, before it quits). */
   flush(): void {
-    for (const token of [...this.pending.keys()]) this.flushVisitor(token);
-  }
-
-  private flushVisitor(token: string): void {
-    const counts = this.pending.get(token);
-    if (counts === undefined) return;
-    this.pending.delete(token);
-    this.releaseScript(this.key(token), ...[...counts].flat()).catch(this.onReleaseFailed);
+    this.pending.flush();
   }
 
   async holding(token: string): Promise<Held> {
-    this.flushVisitor(token);
+    this.pending.flushKey(token);
     const fields = await this.redis.commands.hgetall(this.key(token));
     return {
       inFlight: Number(fields.inFlight ?? NOTHING_HELD.inFlight),

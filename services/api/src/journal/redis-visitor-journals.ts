@@ -1,5 +1,6 @@
 import type { LogSink } from '@origin-lab/server-kit';
 import { fromShared, luaScript, type SharedRedis } from '../shared-state/redis.js';
+import { TurnBatches } from '../shared-state/turn-batches.js';
 import type { JournalLimits, JournalStore, Reader, Stored, Subscription } from './visitor-journals.js';
 
 /** What a visitor's channel carries besides entries: the visitor was dropped to make room. */
@@ -79,7 +80,7 @@ interface Channel<T> {
 export class RedisVisitorJournals<T> implements JournalStore<T> {
   private readonly channels = new Map<string, Channel<T>>();
   /** Entries recorded in this turn of the event loop, by visitor (in the order they ended), and when the last was. */
-  private pending = new Map<string, { entries: string[]; at: number }>();
+  private readonly pending = new TurnBatches<{ entries: string[]; at: number }>((batches) => this.sendAll(batches));
   private readonly recordScript;
   private readonly activeScript;
   private readonly dropScript;
@@ -113,22 +114,13 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
    * visitor's requests ended with in it: one script call per visitor and turn, not per request.
    */
   record(token: string, entry: T): void {
-    const at = this.now();
-    const waiting = this.pending.get(token);
-    if (waiting) {
-      waiting.entries.push(JSON.stringify(entry));
-      waiting.at = at;
-      return;
-    }
-    this.pending.set(token, { entries: [JSON.stringify(entry)], at });
-    if (this.pending.size === 1) setImmediate(() => this.flush());
+    const batch = this.pending.batch(token, () => ({ entries: [], at: 0 }));
+    batch.entries.push(JSON.stringify(entry));
+    batch.at = this.now();
   }
 
-  /** Sends what was recorded since the last flush: per visitor, its entries and the time of its last. */
-  private flush(): void {
-    const batches = this.pending;
-    if (batches.size === 0) return;
-    this.pending = new Map();
+  /** Sends a turn's entries: per visitor, its entries and the time of its last. */
+  private sendAll(batches: Map<string, { entries: string[]; at: number }>): void {
     const active: (string | number)[] = [];
     for (const [token, { entries, at }] of batches) {
       active.push(at, token);
@@ -168,7 +160,7 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
 
   async entriesAfter(token: string, afterId = 0): Promise<Stored<T>[]> {
     // What this replica recorded in this turn goes first, so a read sees it (one connection keeps order).
-    this.flush();
+    this.pending.flush();
     await this.settled;
     const texts = await fromShared('journal', this.redis.commands.lrange(this.listKey(token), 0, -1));
     return texts.map((text) => JSON.parse(text) as Stored<T>).filter((stored) => stored.id > afterId);
@@ -203,7 +195,7 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
 
   /** Sends what this turn recorded and stops the keep-alive timer; the connections are closed by their owner. */
   close(): void {
-    this.flush();
+    this.pending.flush();
     clearInterval(this.keepAlive);
   }
 
