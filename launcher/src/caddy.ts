@@ -37,6 +37,8 @@ export interface CaddyOptions {
   searchPath?: string;
   /** Caddy's idle time for pooled upstream connections (the Caddyfile's default when left out). */
   upstreamIdleTimeout?: string;
+  /** How many idle upstream connections Caddy keeps per upstream (the Caddyfile's default when left out). */
+  upstreamIdleConns?: string;
   /** For public names: the ACME account's contact address, and another ACME directory than Let's Encrypt's. */
   acmeEmail?: string;
   acmeCa?: string;
@@ -129,6 +131,7 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
       API_UPSTREAM: options.apiUpstream,
       PAGES_UPSTREAM: options.pagesUpstream,
       ...(options.upstreamIdleTimeout ? { UPSTREAM_IDLE_TIMEOUT: options.upstreamIdleTimeout } : {}),
+      ...(options.upstreamIdleConns ? { UPSTREAM_IDLE_CONNS: options.upstreamIdleConns } : {}),
       ...(options.acmeEmail ? { ACME_EMAIL: options.acmeEmail } : {}),
       ...(options.acmeCa ? { ACME_CA: options.acmeCa } : {}),
       ...(options.trustedRoots ? { SSL_CERT_FILE: options.trustedRoots } : {}),

@@ -43,6 +43,7 @@ try {
       executable: findCaddy(process.env),
       searchPath: process.env.PATH,
       upstreamIdleTimeout: process.env.UPSTREAM_IDLE_TIMEOUT || undefined,
+      upstreamIdleConns: process.env.UPSTREAM_IDLE_CONNS || undefined,
       acmeEmail: process.env.ACME_EMAIL || undefined,
       acmeCa: process.env.ACME_CA || undefined,
       trustedRoots: process.env.SSL_CERT_FILE || undefined,

@@ -44,6 +44,8 @@ export function holdStream(
     if (!res.writableEnded) res.end();
   };
   open.add(finish);
-  res.once('close', finish);
+  // on, not once: finish runs safely more than once, and once would wrap it in a bound function
+  // and a state object that every open stream keeps for its whole life.
+  res.on('close', finish);
   return { later: (next, ms) => (timer = setTimeout(next, ms)), finish };
 }
