@@ -183,7 +183,9 @@ async function commandsPerRequest(
     for (let sent = 0; sent < count; sent += COUNTED_AT_ONCE)
       await Promise.all(
         Array.from({ length: COUNTED_AT_ONCE }, async () => {
-          const visitor = shape.visitors ? `&visitor=v${1 + Math.floor(Math.random() * shape.visitors)}` : '';
+          const visitor = shape.visitors
+            ? `&visitor=bench-class-visitor-${1 + Math.floor(Math.random() * shape.visitors)}`
+            : '';
           const answer = await fetch(`${api}${shape.path}${visitor}`, { headers: { Origin: BENCH_ORIGIN } });
           await answer.arrayBuffer();
         }),

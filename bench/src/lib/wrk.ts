@@ -22,7 +22,7 @@ export interface WrkRequest {
   durationS: number;
   threads?: number;
   /**
-   * Each request names one of this many visitors at random (`visitor=v<n>` added to the query),
+   * Each request names one of this many visitors at random (`visitor=bench-class-visitor-<n>` added to the query),
    * as a class's pages do, instead of the same request every time. wrk only (h2load sends fixed requests).
    */
   visitors?: number;
@@ -46,7 +46,7 @@ export function wrk(request: WrkRequest): Promise<LoadResult> {
       ? ''
       : [
           'local path = wrk.path',
-          `local visitor = (string.find(path, '?', 1, true) and '&' or '?') .. 'visitor=v'`,
+          `local visitor = (string.find(path, '?', 1, true) and '&' or '?') .. 'visitor=bench-class-visitor-'`,
           `request = function() return wrk.format(nil, path .. visitor .. math.random(1, ${request.visitors})) end`,
         ].join('\n'),
     'done = function(summary, latency, requests)',

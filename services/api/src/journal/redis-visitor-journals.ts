@@ -88,6 +88,11 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
   private readonly visitorsKey: string;
   private readonly keepAlive: NodeJS.Timeout;
   private lost = 0;
+  /** Visitors active since the last marking, with the time of their last activity. */
+  private readonly marks = new Map<string, number>();
+  private marksTimer: NodeJS.Timeout | null = null;
+  /** How often the marks go out: often enough for the idle expiry, never more than 10 times a second. */
+  private readonly markEveryMs: number;
   /** The last marking of active visitors, done with its drops (never rejects). */
   private settled: Promise<void> = Promise.resolve();
   private lostReportedAt = 0;
@@ -99,6 +104,7 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
     private readonly now: () => number = Date.now,
   ) {
     this.visitorsKey = redis.key('{journal}:visitors');
+    this.markEveryMs = Math.max(1, Math.min(100, Math.floor(limits.idleMs / 10)));
     this.recordScript = luaScript(redis, 'originLabJournalRecord', 2, RECORD);
     this.activeScript = luaScript(redis, 'originLabJournalActive', 1, ACTIVE);
     this.dropScript = luaScript(redis, 'originLabJournalDrop', 2, DROP);
@@ -121,12 +127,32 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
 
   /** Sends a turn's entries: per visitor, its entries and the time of its last. */
   private sendAll(batches: Map<string, { entries: string[]; at: number }>): void {
-    const active: (string | number)[] = [];
     for (const [token, { entries, at }] of batches) {
-      active.push(at, token);
+      this.markLater(token, at);
       for (let start = 0; start < entries.length; start += ENTRIES_PER_CALL)
         this.send(token, entries.slice(start, start + ENTRIES_PER_CALL));
     }
+  }
+
+  /**
+   * Notes the visitor active at this time, to be marked on the visitor set with every other one
+   * noted within markEveryMs: the set orders visitors for the cap and the idle expiry, which need
+   * no finer time than that, so a busy replica sends one call per interval, not one per turn.
+   */
+  private markLater(token: string, at: number): void {
+    this.marks.set(token, at);
+    if (this.marksTimer !== null) return;
+    this.marksTimer = setTimeout(() => this.sendMarks(), this.markEveryMs);
+    this.marksTimer.unref();
+  }
+
+  /** Sends the noted marks now (a read must see what they drop; a stopping replica). */
+  private sendMarks(): void {
+    if (this.marksTimer !== null) clearTimeout(this.marksTimer);
+    this.marksTimer = null;
+    if (this.marks.size === 0) return;
+    const active = [...this.marks].flatMap(([token, at]) => [at, token]);
+    this.marks.clear();
     this.markActive(active);
   }
 
@@ -161,6 +187,7 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
   async entriesAfter(token: string, afterId = 0): Promise<Stored<T>[]> {
     // What this replica recorded in this turn goes first, so a read sees it (one connection keeps order).
     this.pending.flush();
+    this.sendMarks();
     await this.settled;
     const texts = await fromShared('journal', this.redis.commands.lrange(this.listKey(token), 0, -1));
     return texts.map((text) => JSON.parse(text) as Stored<T>).filter((stored) => stored.id > afterId);
@@ -196,6 +223,7 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
   /** Sends what this turn recorded and stops the keep-alive timer; the connections are closed by their owner. */
   close(): void {
     this.pending.flush();
+    this.sendMarks();
     clearInterval(this.keepAlive);
   }
 
@@ -214,14 +242,12 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
   private touchReadVisitors(): void {
     if (this.channels.size === 0) return;
     const now = this.now();
-    const active: (string | number)[] = [];
     for (const [name, { token }] of this.channels) {
-      active.push(now, token);
+      this.markLater(token, now);
       this.touchScript(name, `${name}:next-id`, this.limits.idleMs).catch(() => {
         // Redis is down: nothing to keep alive until it is back.
       });
     }
-    this.markActive(active);
   }
 
   private countLost(err: unknown, entries: number): void {
