@@ -29,6 +29,11 @@ export interface RedisClusterForFile extends SharedStateForFile {
 
 const newPrefix = () => `test-${randomBytes(6).toString('hex')}:`;
 
+/** Settings for the server or cluster at url() (read once it is started), each under a fresh prefix. */
+const settingsOf =
+  (url: () => string, cluster: boolean) =>
+  (commandTimeoutMs = 1_000): RedisSettings => ({ url: url(), cluster, commandTimeoutMs, keyPrefix: newPrefix() });
+
 function connecting(settings: (commandTimeoutMs?: number) => RedisSettings): SharedStateForFile {
   const open: SharedRedis[] = [];
   afterEach(async () => {
@@ -48,23 +53,11 @@ function connecting(settings: (commandTimeoutMs?: number) => RedisSettings): Sha
 /** One redis-server for the test file. */
 export function redisForFile(options: { persistence?: boolean } = {}): RedisForFile {
   const server = forFile(() => startRedis(options));
-  const settings = (commandTimeoutMs = 1_000) => ({
-    url: server.url,
-    cluster: false,
-    commandTimeoutMs,
-    keyPrefix: newPrefix(),
-  });
-  return { server, ...connecting(settings) };
+  return { server, ...connecting(settingsOf(() => server.url, false)) };
 }
 
 /** A Redis Cluster of three primaries for the test file (test-kit's startRedisCluster). */
 export function redisClusterForFile(): RedisClusterForFile {
   const cluster = forFile(() => startRedisCluster(3));
-  const settings = (commandTimeoutMs = 1_000) => ({
-    url: cluster.url,
-    cluster: true,
-    commandTimeoutMs,
-    keyPrefix: newPrefix(),
-  });
-  return { cluster, ...connecting(settings) };
+  return { cluster, ...connecting(settingsOf(() => cluster.url, true)) };
 }
