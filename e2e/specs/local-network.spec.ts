@@ -29,11 +29,15 @@ function expectOutcomes(results: Record<string, ExperimentResult>, wanted: Recor
   }
 }
 
+// The embedded stack serves the page and the server at two loopback addresses; no other does.
+test.beforeEach(({ stack }) => {
+  test.skip(stack.name !== 'embedded', 'the embedded stack serves the page and the server at two loopback addresses');
+});
+
 test(
   'local network: a page on this machine is not public, so CORS alone decides (every engine)',
   { tag: EVERY_ENGINE },
-  async ({ enginePage, origins, stack, browserName }) => {
-    test.skip(stack.name !== 'embedded', 'the embedded stack serves the page and the server at two loopback addresses');
+  async ({ enginePage, origins, browserName }) => {
     await enginePage.open(`${origins.other}/local-network.html`);
     // Chromium and Firefox know the loopback permission, not asked yet; WebKit knows none.
     const permission = browserName === 'webkit' ? null : 'prompt';
@@ -62,8 +66,9 @@ async function launchCountingPublic(browserName: string, page: string, deny: boo
   );
 }
 
-/** The page in Chromium or Firefox counted public, the user's answer given: every experiment's result. */
-async function runCountedPublic(browserName: string, url: string, answer: 'allow' | 'refuse') {
+/** The page (served from origin) in Chromium or Firefox counted public, the user's answer given: every experiment's result. */
+async function runCountedPublic(browserName: string, origin: string, answer: 'allow' | 'refuse') {
+  const url = `${origin}/local-network.html`;
   const browser = await launchCountingPublic(browserName, url, answer === 'refuse');
   try {
     const context = await browser.newContext();
@@ -77,23 +82,16 @@ async function runCountedPublic(browserName: string, url: string, answer: 'allow
   }
 }
 
-test('local network: counted public and allowed by the user, CORS decides again', async ({
-  origins,
-  stack,
-  browserName,
-}) => {
-  test.skip(stack.name !== 'embedded', 'the embedded stack serves the page and the server at two loopback addresses');
-  const results = await runCountedPublic(browserName, `${origins.other}/local-network.html`, 'allow');
+test('local network: counted public and allowed by the user, CORS decides again', async ({ origins, browserName }) => {
+  const results = await runCountedPublic(browserName, origins.other, 'allow');
   expectOutcomes(results, expected(true, true, 'granted'));
 });
 
 test('local network: counted public and refused by the user, nothing leaves the browser', async ({
   origins,
-  stack,
   browserName,
 }) => {
-  test.skip(stack.name !== 'embedded', 'the embedded stack serves the page and the server at two loopback addresses');
-  const results = await runCountedPublic(browserName, `${origins.other}/local-network.html`, 'refuse');
+  const results = await runCountedPublic(browserName, origins.other, 'refuse');
   // Not granted: the permission says prompt (nobody was asked) or denied; both requests stopped.
   const permission = results['lna-allowed']!.observed.permission as string;
   expect(['prompt', 'denied']).toContain(permission);
