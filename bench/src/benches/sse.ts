@@ -243,8 +243,8 @@ export async function sseBench(options: BenchOptions, log: (line: string) => voi
     }),
     beside('tick lateness max, all ticks', 'ms', (result) => result.max),
     beside('tick lateness p99, every stream open', 'ms', (result) => result.steadyP99, {
-      target: '< 50 ms',
-      met: steadyP99 < 50,
+      target: '< 50 ms and <= 1.2x of bare',
+      met: steadyP99 < 50 && ratio((result) => result.steadyP99) <= 1.2,
     }),
     beside('tick lateness max, every stream open', 'ms', (result) => result.steadyMax),
     {
@@ -254,14 +254,13 @@ export async function sseBench(options: BenchOptions, log: (line: string) => voi
       unit: 'KiB',
       baseline: { label: 'bare node:http SSE', value: mid(bare, (result) => result.rssPerStreamBytes) / 1024 },
       ratio: ratio((result) => result.rssPerStreamBytes),
-      target: '< 8 KiB',
-      met: perStream < 8,
+      target: '<= 1.1x of bare',
+      met: ratio((result) => result.rssPerStreamBytes) <= 1.1,
       note:
-        perStream < 8
-          ? undefined
-          : `measured as (RSS with every stream open - idle RSS) / streams; the bare node:http baseline alone costs ` +
-            `${(mid(bare, (result) => result.rssPerStreamBytes) / 1024).toFixed(1)} KiB per stream (socket, parser, request and response objects, ` +
-            `V8 heap growth), so 8 KiB is below what node:http itself needs; the api's extra is Koa's context per request`,
+        `measured as (RSS with every stream open - idle RSS) / streams; the bare node:http baseline costs ` +
+        `${(mid(bare, (result) => result.rssPerStreamBytes) / 1024).toFixed(1)} KiB per stream (socket, parser, request and response objects, ` +
+        `V8 heap growth); most of the api's extra is Koa's own onFinished(res, onerror) per request, which keeps its listeners and ` +
+        `the whole context as long as the stream lasts (docs/performance.md, "What stands in the way")`,
     },
     beside('api CPU while all streams tick', '% of a core', (result) => result.cpuPercent),
   ];
