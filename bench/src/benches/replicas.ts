@@ -7,6 +7,7 @@ import { commandExists, cpuMs } from '../lib/processes.js';
 import type { Figure } from '../lib/report.js';
 import { startReplicaFront } from '@origin-lab/launcher/caddy';
 import { addressesOf, BENCH_ORIGIN, startApi, startApiReplicas, startUpstreamMock } from '../lib/servers.js';
+import { CLASS_VISITOR_PREFIX } from '../lib/wrk.js';
 import { ECHO_GET, plan, skipped, target } from './throughput.js';
 
 const VISITOR = 'bench-replicas-visitor-0001';
@@ -184,7 +185,7 @@ async function commandsPerRequest(
       await Promise.all(
         Array.from({ length: COUNTED_AT_ONCE }, async () => {
           const visitor = shape.visitors
-            ? `&visitor=bench-class-visitor-${1 + Math.floor(Math.random() * shape.visitors)}`
+            ? `&visitor=${CLASS_VISITOR_PREFIX}${1 + Math.floor(Math.random() * shape.visitors)}`
             : '';
           const answer = await fetch(`${api}${shape.path}${visitor}`, { headers: { Origin: BENCH_ORIGIN } });
           await answer.arrayBuffer();

@@ -22,11 +22,14 @@ export interface WrkRequest {
   durationS: number;
   threads?: number;
   /**
-   * Each request names one of this many visitors at random (`visitor=bench-class-visitor-<n>` added to the query),
+   * Each request names one of this many visitors at random (`visitor=` CLASS_VISITOR_PREFIX and a number, added to the query),
    * as a class's pages do, instead of the same request every time. wrk only (h2load sends fixed requests).
    */
   visitors?: number;
 }
+
+/** How a class's visitor tokens begin here: the api takes 16 to 64 URL-safe characters. */
+export const CLASS_VISITOR_PREFIX = 'bench-class-visitor-';
 
 const scriptDir = mkdtempSync(join(tmpdir(), 'origin-lab-wrk-'));
 let scriptCount = 0;
@@ -46,7 +49,7 @@ export function wrk(request: WrkRequest): Promise<LoadResult> {
       ? ''
       : [
           'local path = wrk.path',
-          `local visitor = (string.find(path, '?', 1, true) and '&' or '?') .. 'visitor=bench-class-visitor-'`,
+          `local visitor = (string.find(path, '?', 1, true) and '&' or '?') .. ${luaString(`visitor=${CLASS_VISITOR_PREFIX}`)}`,
           `request = function() return wrk.format(nil, path .. visitor .. math.random(1, ${request.visitors})) end`,
         ].join('\n'),
     'done = function(summary, latency, requests)',

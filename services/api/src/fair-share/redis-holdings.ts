@@ -1,5 +1,5 @@
 import { luaScript, type SharedRedis } from '../shared-state/redis.js';
-import { TurnBatches } from '../shared-state/turn-batches.js';
+import { KeyedBatches } from '../shared-state/keyed-batches.js';
 import { NOTHING_HELD, type Held, type HoldingStore, type HoldKind } from './holdings.js';
 
 /**
@@ -71,7 +71,7 @@ interface VisitorTurn {
  */
 export class RedisHoldings implements HoldingStore {
   private readonly turnScript;
-  private readonly turns = new TurnBatches<VisitorTurn>((batches) => {
+  private readonly turns = new KeyedBatches<VisitorTurn>((batches) => {
     for (const [token, turn] of batches) this.send(token, turn);
   });
 

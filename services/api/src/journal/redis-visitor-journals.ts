@@ -1,6 +1,6 @@
 import type { LogSink } from '@origin-lab/server-kit';
 import { fromShared, luaScript, type SharedRedis } from '../shared-state/redis.js';
-import { TurnBatches } from '../shared-state/turn-batches.js';
+import { KeyedBatches } from '../shared-state/keyed-batches.js';
 import type { JournalLimits, JournalStore, Reader, Stored, Subscription } from './visitor-journals.js';
 
 /** What a visitor's channel carries besides entries: the visitor was dropped to make room. */
@@ -80,21 +80,23 @@ interface Channel<T> {
 export class RedisVisitorJournals<T> implements JournalStore<T> {
   private readonly channels = new Map<string, Channel<T>>();
   /** Entries recorded in this turn of the event loop, by visitor (in the order they ended), and when the last was. */
-  private readonly pending = new TurnBatches<{ entries: string[]; at: number }>((batches) => this.sendAll(batches));
+  private readonly pending = new KeyedBatches<{ entries: string[]; at: number }>((batches) => this.sendAll(batches));
   private readonly recordScript;
   private readonly activeScript;
   private readonly dropScript;
   private readonly touchScript;
   private readonly visitorsKey: string;
   private readonly keepAlive: NodeJS.Timeout;
-  private lost = 0;
-  /** Visitors active since the last marking, with the time of their last activity. */
-  private readonly marks = new Map<string, number>();
-  private marksTimer: NodeJS.Timeout | null = null;
-  /** How often the marks go out: often enough for the idle expiry, never more than 10 times a second. */
-  private readonly markEveryMs: number;
+  /**
+   * Visitors active since the last marking, with the time of their last activity: marked on the
+   * visitor set together, at most every 100 ms (a tenth of the idle time when that is shorter).
+   * The set orders visitors for the cap and the idle expiry, which need no finer time, so a busy
+   * replica sends one call per interval, not one per turn.
+   */
+  private readonly marks: KeyedBatches<{ at: number }>;
   /** The last marking of active visitors, done with its drops (never rejects). */
   private settled: Promise<void> = Promise.resolve();
+  private lost = 0;
   private lostReportedAt = 0;
 
   constructor(
@@ -104,7 +106,10 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
     private readonly now: () => number = Date.now,
   ) {
     this.visitorsKey = redis.key('{journal}:visitors');
-    this.markEveryMs = Math.max(1, Math.min(100, Math.floor(limits.idleMs / 10)));
+    this.marks = new KeyedBatches(
+      (batches) => this.markActive([...batches].flatMap(([token, { at }]) => [at, token])),
+      Math.max(1, Math.min(100, Math.floor(limits.idleMs / 10))),
+    );
     this.recordScript = luaScript(redis, 'originLabJournalRecord', 2, RECORD);
     this.activeScript = luaScript(redis, 'originLabJournalActive', 1, ACTIVE);
     this.dropScript = luaScript(redis, 'originLabJournalDrop', 2, DROP);
@@ -128,32 +133,15 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
   /** Sends a turn's entries: per visitor, its entries and the time of its last. */
   private sendAll(batches: Map<string, { entries: string[]; at: number }>): void {
     for (const [token, { entries, at }] of batches) {
-      this.markLater(token, at);
+      this.noteActive(token, at);
       for (let start = 0; start < entries.length; start += ENTRIES_PER_CALL)
         this.send(token, entries.slice(start, start + ENTRIES_PER_CALL));
     }
   }
 
-  /**
-   * Notes the visitor active at this time, to be marked on the visitor set with every other one
-   * noted within markEveryMs: the set orders visitors for the cap and the idle expiry, which need
-   * no finer time than that, so a busy replica sends one call per interval, not one per turn.
-   */
-  private markLater(token: string, at: number): void {
-    this.marks.set(token, at);
-    if (this.marksTimer !== null) return;
-    this.marksTimer = setTimeout(() => this.sendMarks(), this.markEveryMs);
-    this.marksTimer.unref();
-  }
-
-  /** Sends the noted marks now (a read must see what they drop; a stopping replica). */
-  private sendMarks(): void {
-    if (this.marksTimer !== null) clearTimeout(this.marksTimer);
-    this.marksTimer = null;
-    if (this.marks.size === 0) return;
-    const active = [...this.marks].flatMap(([token, at]) => [at, token]);
-    this.marks.clear();
-    this.markActive(active);
+  /** Notes the visitor active at this time, to be marked with the others of this interval. */
+  private noteActive(token: string, at: number): void {
+    this.marks.batch(token, () => ({ at })).at = at;
   }
 
   private send(token: string, entries: string[]): void {
@@ -164,8 +152,8 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
   }
 
   /**
-   * One call for every visitor active in a turn (time, token pairs); the least recently active
-   * past the cap lose their journals. Reads wait for it (settled), as in memory a record drops at once.
+   * One call for every visitor noted active (time, token pairs); the least recently active past
+   * the cap lose their journals. Reads wait for it (settled), as in memory a record drops at once.
    */
   private markActive(active: (string | number)[]): void {
     const now = this.now();
@@ -187,7 +175,7 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
   async entriesAfter(token: string, afterId = 0): Promise<Stored<T>[]> {
     // What this replica recorded in this turn goes first, so a read sees it (one connection keeps order).
     this.pending.flush();
-    this.sendMarks();
+    this.marks.flush();
     await this.settled;
     const texts = await fromShared('journal', this.redis.commands.lrange(this.listKey(token), 0, -1));
     return texts.map((text) => JSON.parse(text) as Stored<T>).filter((stored) => stored.id > afterId);
@@ -223,7 +211,7 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
   /** Sends what this turn recorded and stops the keep-alive timer; the connections are closed by their owner. */
   close(): void {
     this.pending.flush();
-    this.sendMarks();
+    this.marks.flush();
     clearInterval(this.keepAlive);
   }
 
@@ -243,7 +231,7 @@ export class RedisVisitorJournals<T> implements JournalStore<T> {
     if (this.channels.size === 0) return;
     const now = this.now();
     for (const [name, { token }] of this.channels) {
-      this.markLater(token, now);
+      this.noteActive(token, now);
       this.touchScript(name, `${name}:next-id`, this.limits.idleMs).catch(() => {
         // Redis is down: nothing to keep alive until it is back.
       });

@@ -42,9 +42,10 @@ function connecting(settings: (commandTimeoutMs?: number) => RedisSettings): Sha
   return {
     settings,
     async connect() {
-      const redis = connectRedis(settings(), () => {});
+      const reached = settings();
+      const redis = connectRedis(reached, () => {});
       open.push(redis);
-      if (!(await redis.whenReady(5_000))) throw new Error(`redis at ${settings().url} was not ready within 5 s`);
+      if (!(await redis.whenReady(5_000))) throw new Error(`redis at ${reached.url} was not ready within 5 s`);
       return redis;
     },
   };
