@@ -130,7 +130,7 @@ describe('origin-lab check: usage', () => {
     });
 
     it('its certificate is not trusted', async () => {
-      const { key, cert } = selfSignedCertificates(['127.0.0.1']).get('127.0.0.1')!;
+      const { key, cert } = (await selfSignedCertificates(['127.0.0.1'])).get('127.0.0.1')!;
       const server = createTlsServer({ key, cert }, (_req, res) => res.end('hi'));
       const port = await listen(server);
       try {

@@ -1,5 +1,5 @@
 import { chromiumLaunch, firefoxLaunch, withTimeout } from '@origin-lab/engines';
-import { chromium, firefox, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { Context } from '../check/origins.js';
 import { PROBE_PATH, PROBE_SCRIPT, probeDocument, runInPage, type ProbeRequest } from './probe-page.js';
 import {
@@ -38,6 +38,9 @@ export class PlaywrightEngine implements ProbeEngine {
   ) {}
 
   static async start(name: 'chromium' | 'firefox', launch: EngineLaunch): Promise<PlaywrightEngine> {
+    // Loaded when an engine starts: importing it takes about a second, which --help, a usage
+    // error and explain should not pay.
+    const { chromium, firefox } = await import('playwright-core');
     let browser: Browser;
     if (name === 'chromium') {
       const options = chromiumLaunch();

@@ -17,7 +17,6 @@ import {
 } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
-import forge from 'node-forge';
 import { PROBE_PATH, probeDocument } from './probe-page.js';
 
 export interface HostCertificate {
@@ -29,7 +28,9 @@ export interface HostCertificate {
  * A self-signed certificate per host, one key for all: WebKit is given each certificate for its
  * own host (webkitgtk:browserOptions.certificates), which is all it accepts there.
  */
-export function selfSignedCertificates(hosts: readonly string[]): Map<string, HostCertificate> {
+export async function selfSignedCertificates(hosts: readonly string[]): Promise<Map<string, HostCertificate>> {
+  // Loaded when a certificate is made, not when the command starts (the same for every engine driver).
+  const { default: forge } = await import('node-forge');
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const keyPem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
   const forgeKey = forge.pki.privateKeyFromPem(keyPem);

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DriverGroup, webkitCapabilities, withTimeout } from '@origin-lab/engines';
-import { remote } from 'webdriverio';
 import type { Context } from '../check/origins.js';
 import { PROBE_PATH, PROBE_SCRIPT, runInPage, type ProbeRequest, type ProbeResult } from './probe-page.js';
 import { SILENT, type EngineLaunch, type NotThisOrigin, type OriginPage, type ProbeEngine } from './probe-engine.js';
@@ -37,7 +36,7 @@ export class WebKitEngine implements ProbeEngine {
     const https = launch.origins
       .filter((origin) => origin.startsWith('https:') && URL.canParse(origin))
       .map((origin) => new URL(origin).hostname);
-    const certificates = selfSignedCertificates([...new Set(https)]);
+    const certificates = await selfSignedCertificates([...new Set(https)]);
     const proxy = await ProbeProxy.start(launch.origins, certificates, launch.timeoutMs);
     const dir = mkdtempSync(join(tmpdir(), 'origin-lab-check-webkit-'));
     let driver: DriverGroup | undefined;
@@ -53,6 +52,7 @@ export class WebKitEngine implements ProbeEngine {
         https_proxy: proxyUrl,
         no_proxy: DRIVER_LOOPBACK,
       });
+      const { remote } = await import('webdriverio');
       const browser = await withTimeout(
         remote({
           hostname: DRIVER_LOOPBACK,
