@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+import { TimingsReporter } from '@origin-lab/test-kit/vitest-timings';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -10,6 +12,8 @@ const ENGINE_TESTS = ['packages/cli/test/check-*.test.ts'];
 export default defineConfig({
   test: {
     testTimeout: 20_000,
+    // The default report, then the slowest tests and files (test-kit's vitest-timings.ts).
+    reporters: ['default', new TimingsReporter(fileURLToPath(new URL('.', import.meta.url)))],
     hookTimeout: 30_000,
     // Test files run in parallel workers; two cores on CI.
     pool: 'forks',

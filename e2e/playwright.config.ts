@@ -24,7 +24,8 @@ export default defineConfig<object, StackOptions>({
   workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  // The list, then the slowest tests and files (timings-reporter.ts; npm test prints both runners' at its end).
+  reporter: [['list'], ['./timings-reporter.ts']],
   use: { actionTimeout: 15_000, navigationTimeout: 20_000, trace: 'off' },
   projects: selectedStacks().flatMap((stackName) => {
     const { caCerts, loopbackNames } = settingsOf(stackName);

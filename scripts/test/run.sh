@@ -26,6 +26,11 @@ finish() {
     kill -KILL -- "-$child" 2>/dev/null || true
   fi
   stop_docker_engine
+  # What this run spent its time on, so the next test added can see what it costs.
+  if [ -d test-results/timings ]; then
+    step "the slowest tests and files of this run"
+    node scripts/test/slowest.mjs || true
+  fi
   step "done (exit $status)"
   exit "$status"
 }
@@ -42,6 +47,9 @@ run() {
   child=""
 }
 
+# The timings of this run only (the runners' reporters write them; slowest.mjs prints them at the end).
+rm -rf test-results/timings
+
 step "set-up"
 set_up_for_tests
 
@@ -53,7 +61,6 @@ export TESTCONTAINERS_HOST_OVERRIDE=${TESTCONTAINERS_HOST_OVERRIDE:-127.0.0.1}
 E2E_STACKS=$(IFS=,; echo "${chosen_stacks[*]}")
 E2E_BROWSERS=$(IFS=,; echo "${chosen_browsers[*]}")
 export E2E_STACKS E2E_BROWSERS
-[ -n "${E2E_WEBKIT_STACKS:-}" ] && export E2E_WEBKIT_STACKS
 
 step "build"
 run npm run --silent build
