@@ -24,6 +24,16 @@ export interface Ran {
   stderr: string;
 }
 
+/**
+ * One engine, for a check whose outcome the Fetch standard decides alike in every engine (each
+ * test names the one it prefers, so that every engine's adapter is exercised by some of them):
+ * three engines there would prove the same thing three times. The tests about what engines do
+ * differently, and the default run, keep every engine (ENGINES).
+ */
+export function oneEngine(preferred: string): string[] {
+  return ['--engines', ENGINES.includes(preferred as (typeof ENGINES)[number]) ? preferred : ENGINES[0]!];
+}
+
 /** Runs the program with args; bounded by timeoutMs. */
 export function runProgram(args: readonly string[], timeoutMs = 180_000, env: NodeJS.ProcessEnv = {}): Promise<Ran> {
   if (!existsSync(PROGRAM)) throw new Error(`${PROGRAM} is missing: npm run build makes it`);
