@@ -1,12 +1,15 @@
 import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
-import { EVERY_ENGINE, test, expect } from '../fixtures.js';
+import type { ExperimentResult } from '../engines/engine.js';
+import { expect } from '../fixtures.js';
+import { experimentTests, type Check, type PageRun } from './support/per-experiment.js';
 import { trustworthy } from './support/trustworthy.js';
 
 /**
  * Cross-origin isolation, from the HTML standard ("obtain an embedder policy", "cross-origin
  * isolated capability") and Fetch ("cross-origin resource policy check"): the isolation page at
  * each of its three addresses (services/pages/src/isolation.ts gives each its headers), every
- * experiment's outcome written out here by hand.
+ * experiment's outcome written out here by hand. One test per experiment, each checking it at
+ * every address.
  */
 interface Outcomes {
   isolated: { crossOriginIsolated: boolean };
@@ -59,41 +62,77 @@ const ADDRESSES = [
   ['/isolation-credentialless.html', 'credentialless'],
 ] as const;
 
-for (const [address, coep] of ADDRESSES)
-  test(`isolation: ${address}`, { tag: EVERY_ENGINE }, async ({ enginePage, origins, stack, browserName }) => {
-    test.skip(stack.name === 'compose', 'the caddy stack serves the same pages through the same Caddyfile');
-    await enginePage.open(`${origins.self}${address}`);
-    const results = await enginePage.runAll(60_000);
+/** The run: the page at each of its addresses, "Run all" then the popup; what Chromium's console said there. */
+interface IsolationRun extends PageRun {
+  byAddress: Record<string, { results: Record<string, ExperimentResult>; console: string[] | null }>;
+}
+
+/**
+ * HTML's "browsing context group switch": the page opens this origin's address under the other
+ * COOP (same-origin against none); the COOP values do not match, so in a secure context the new
+ * window goes to a group of its own: no window.opener there, and closed as this page sees it.
+ * Outside one, COOP is ignored and the two stay linked.
+ */
+const openerOutcome = (secure: boolean) => ({ opened: true, popupHasOpener: !secure, openerSeesClosed: secure });
+
+/** One experiment's expectation, at every address of the page. */
+const atEveryAddress =
+  (id: string): Check<IsolationRun> =>
+  (_result, { run, origins, browserName }) => {
     const secure = trustworthy(origins.self);
-    const wanted = expected(coep, secure);
-    const differs = measured(browserName, coep, secure);
-    expect(Object.keys(results).sort()).toEqual(Object.keys(wanted).sort());
-    for (const [id, outcome] of Object.entries({ ...wanted, ...differs.outcomes })) {
-      expect(results[id]!.observed, `${address} ${id}`).toEqual(outcome);
+    for (const [address, coep] of ADDRESSES) {
+      const results = run.byAddress[address]!.results;
+      const differs = measured(browserName, coep, secure);
+      const wanted: Record<string, unknown> = {
+        ...expected(coep, secure),
+        ...differs.outcomes,
+        opener: openerOutcome(secure),
+      };
+      expect(Object.keys(results).sort(), address).toEqual(Object.keys(wanted).sort());
+      expect(results[id]!.observed, `${address} ${id}`).toEqual(wanted[id]);
       expect(results[id]!.state, `${address} ${id}`).toBe(differs.known.includes(id) ? 'known-difference' : 'agree');
     }
+  };
 
+const IDS = [
+  'isolated',
+  'shared-array-buffer',
+  'image-without-corp',
+  'image-with-corp',
+  'fetch-no-cors',
+  'fetch-cors',
+  'opener',
+];
+
+experimentTests<IsolationRun>({
+  page: 'isolation',
+  runTimeout: ADDRESSES.length * 90_000,
+  run: async (page, { origins }) => {
+    const byAddress: IsolationRun['byAddress'] = {};
+    for (const [address] of ADDRESSES) {
+      await page.open(`${origins.self}${address}`);
+      await page.consoleMessages();
+      const results = await page.runAll(60_000);
+      const console = await page.consoleMessages();
+      results.opener = await page.runExperiment('opener', 30_000);
+      byAddress[address] = { results, console };
+    }
+    return { results: byAddress[ADDRESSES[0][0]]!.results, byAddress };
+  },
+  afterRun: Object.fromEntries(IDS.map((id) => [id, atEveryAddress(id)])),
+  wholeRun: {
     // What the console said of the embeds COEP require-corp blocked, read by the explainer: not
     // CORS, and nothing else it reads as a refusal. Chromium's console reaches the driver with it
     // (Firefox's CORP message does not come through WebDriver BiDi, WebKit's console not at all).
-    if (browserName === 'chromium') {
-      const rules = ((await enginePage.consoleMessages()) ?? []).flatMap(
-        (line) => readConsoleMessage(line)?.rule ?? [],
-      );
-      expect(rules, `${address}: the console's refusals, as the explainer reads them`).toEqual(
-        wanted['image-without-corp'].loaded ? [] : ['resource-policy', 'resource-policy'],
-      );
-    }
-
-    // HTML's "browsing context group switch": the page opens this origin's address under the other
-    // COOP (same-origin against none); the COOP values do not match, so in a secure context the new
-    // window goes to a group of its own: no window.opener there, and closed as this page sees it.
-    // Outside one, COOP is ignored and the two stay linked.
-    const opener = await enginePage.runExperiment('opener', 30_000);
-    expect(opener.observed, `${address} opener`).toEqual({
-      opened: true,
-      popupHasOpener: !secure,
-      openerSeesClosed: secure,
-    });
-    expect(opener.state, `${address} opener`).toBe('agree');
-  });
+    "the console's refusals, as the explainer reads them (Chromium)": ({ run, origins, browserName }) => {
+      if (browserName !== 'chromium') return;
+      const secure = trustworthy(origins.self);
+      for (const [address, coep] of ADDRESSES) {
+        const rules = (run.byAddress[address]!.console ?? []).flatMap((line) => readConsoleMessage(line)?.rule ?? []);
+        expect(rules, address).toEqual(
+          expected(coep, secure)['image-without-corp'].loaded ? [] : ['resource-policy', 'resource-policy'],
+        );
+      }
+    },
+  },
+});

@@ -1,7 +1,7 @@
 /**
  * The pages that hold experiments, each with a spec that gives every experiment its own test
- * (support/per-experiment.ts checks that one page's experiments and tests match; isolation.spec.ts
- * asserts every experiment at each of the isolation page's addresses).
+ * through experimentTests (support/per-experiment.ts checks that one page's experiments and
+ * tests match; docs/test/testing.test.ts that each of these pages has such a spec).
  */
 export const PAGES_WITH_EXPERIMENTS = [
   '/reads.html',
