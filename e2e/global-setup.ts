@@ -1,5 +1,5 @@
 import type { FullConfig } from '@playwright/test';
-import { selectedStacks, starters } from './stacks/index.js';
+import { stacksInUse, starters } from './stacks/index.js';
 import { stackEnvName, type Stack, type StackInfo } from './stacks/stack.js';
 
 /** Brings every selected stack up once for the whole run; returns the teardown that stops them all. */
@@ -9,7 +9,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     await Promise.allSettled(running.map((stack) => stack.stop()));
   };
   try {
-    for (const name of selectedStacks()) {
+    for (const name of stacksInUse()) {
       const started = Date.now();
       const stack = await starters[name]!();
       running.push(stack);

@@ -1,8 +1,21 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 import { launchOptions } from '@origin-lab/engines';
-import { browsersOn, selectedStacks } from './stacks/index.js';
+import { selectedBrowsers, stacksInUse } from './stacks/index.js';
 import { browserSettings, stackEnvName, type BrowserSettings, type StackInfo, type StackName } from './stacks/stack.js';
 import type { StackOptions } from './fixtures.js';
+import { matrixGaps, specsFor } from './coverage.js';
+
+// Every spec runs where the coverage matrix says, and a spec it does not name runs nowhere: stop.
+const specFiles = readdirSync(fileURLToPath(new URL('./specs/', import.meta.url))).filter((f) =>
+  f.endsWith('.spec.ts'),
+);
+const gaps = matrixGaps(specFiles);
+if (gaps.unlisted.length + gaps.missing.length > 0)
+  throw new Error(
+    `e2e/coverage.ts must name every spec file once: not in it: ${gaps.unlisted.join(', ') || 'none'}; no such file: ${gaps.missing.join(', ') || 'none'}`,
+  );
 
 /**
  * What a stack tells its browsers (stacks/stack.ts). The global setup publishes the stack before
@@ -27,11 +40,14 @@ export default defineConfig<object, StackOptions>({
   // The list, then the slowest tests and files (timings-reporter.ts; npm test prints both runners' at its end).
   reporter: [['list'], ['./timings-reporter.ts']],
   use: { actionTimeout: 15_000, navigationTimeout: 20_000, trace: 'off' },
-  projects: selectedStacks().flatMap((stackName) => {
+  projects: stacksInUse().flatMap((stackName) => {
     const { caCerts, loopbackNames } = settingsOf(stackName);
-    return browsersOn(stackName).map((browserName) => ({
-      name: `${stackName}-${browserName}`,
-      use: { stackName, browserName, launchOptions: launchOptions(browserName, caCerts, loopbackNames) },
-    }));
+    return selectedBrowsers()
+      .filter((browserName) => specsFor(stackName, browserName).length > 0)
+      .map((browserName) => ({
+        name: `${stackName}-${browserName}`,
+        testMatch: specsFor(stackName, browserName),
+        use: { stackName, browserName, launchOptions: launchOptions(browserName, caCerts, loopbackNames) },
+      }));
   }),
 });

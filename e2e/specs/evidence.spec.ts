@@ -156,9 +156,7 @@ test('every ready case, recorded as a HAR and as curl -v, is explained with the 
   browser,
   browserName,
   origins,
-  stack,
 }, testInfo) => {
-  test.skip(stack.name !== 'embedded', 'the recorders keep the same on every stack: the plain one is enough');
   test.setTimeout(PRESETS.length * 10_000);
   for (const preset of PRESETS) {
     const harPath = testInfo.outputPath(`${preset.id}.playwright.har`);

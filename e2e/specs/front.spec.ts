@@ -1,14 +1,8 @@
 import { test, expect } from '../fixtures.js';
 import { plainOrigins } from '../stacks/tls-front.js';
-import type { StackName } from '../stacks/stack.js';
 
 // What only the real front shows: Caddy with TLS and HTTP/2 on two host names. The plain-HTTP
-// stacks (embedded, lan) cannot show any of it, so these run on caddy and compose.
-const tlsStacks: StackName[] = ['caddy', 'compose'];
-test.skip(
-  ({ stackName }) => !tlsStacks.includes(stackName),
-  'needs the TLS front (HTTP/2 and https): runs on the caddy and compose stacks only',
-);
+// stacks (embedded, lan) cannot show any of it: these run on caddy and compose (coverage.ts).
 
 declare global {
   interface Window {

@@ -2,8 +2,7 @@ import { test, expect } from '../fixtures.js';
 
 // A class on a LAN without a certificate (docs/classroom.md): plain HTTP under two names that are
 // not localhost. The rest of the suite shows every experiment still agrees there; these show what
-// the pages lose, as the guide says.
-test.skip(({ stackName }) => stackName !== 'lan', 'a class on a LAN: runs on the lan stack only');
+// the pages lose, as the guide says. On the lan stack only (coverage.ts).
 
 test('on both names the pages are not a secure context and come over HTTP/1.1', async ({ page, origins }) => {
   for (const origin of [origins.self, origins.other]) {

@@ -12,11 +12,7 @@ import { EXPECTED, RECORDS } from './support/ready-cases.js';
 test(
   'each refused ready case links its fixed case, and every engine reads that one',
   { tag: EVERY_ENGINE },
-  async ({ enginePage, origins, browserName, stack }) => {
-    test.skip(
-      !['embedded', 'caddy'].includes(stack.name),
-      'CORS decides alike on every stack: plain HTTP and TLS are enough',
-    );
+  async ({ enginePage, origins, browserName }) => {
     const engine = browserName as EngineName;
     // The cases a CORS rule refuses in this engine (no-cors answers are opaque: nothing to fix).
     const refused = PRESETS.filter(({ id }) => {
@@ -50,11 +46,7 @@ test(
 test(
   'the playground case linked for each rule (check, explain, every Why) is refused by that rule',
   { tag: EVERY_ENGINE },
-  async ({ enginePage, origins, stack }) => {
-    test.skip(
-      !['embedded', 'caddy'].includes(stack.name),
-      'CORS decides alike on every stack: plain HTTP and TLS are enough',
-    );
+  async ({ enginePage, origins }) => {
     // Every rule of the Fetch standard's CORS checks, written out here (refusal.ts's RefusalRule).
     const rules: RefusalRule[] = [
       'no-allow-origin',
@@ -142,10 +134,10 @@ test('the engines page shows every ready case in each engine, and the playground
     await expect(table.getByRole('link', { name: preset.name, exact: true })).toHaveCount(1);
   await expect(page.locator('#summary')).toContainText(`${PRESETS.length} ready cases`);
 
-  // One stack's records at a time: Firefox sends the SameSite=None; Secure cookie back over HTTPS,
-  // and not from a plain-HTTP page on a LAN.
+  // One stack's records at a time: Firefox sends the SameSite=None; Secure cookie back from a
+  // secure context (localhost), and not from a plain-HTTP page on a LAN.
   const cookieRow = page.locator('#case-cookie-none-secure');
-  await page.locator('#stack').selectOption('caddy');
+  await page.locator('#stack').selectOption('embedded');
   await expect(cookieRow).toContainText('cookie came back');
   await page.locator('#stack').selectOption('lan');
   await expect(cookieRow).toContainText('cookie not sent back');

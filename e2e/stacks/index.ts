@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { findCaddy } from '../../launcher/src/caddy.js';
 import { allBrowsers, browserExecutable, browserPackage, miniBrowser, type BrowserName } from '@origin-lab/engines';
+import { specsFor } from '../coverage.js';
 import type { Stack, StackName } from './stack.js';
 import { startEmbedded } from './embedded.js';
 import { startLanStack } from './lan.js';
@@ -64,30 +65,18 @@ export function selectedStacks(): StackName[] {
   return select('E2E_STACKS', all, (name) => missingTool[name](), 'stack', all);
 }
 
+/** The selected stacks that some spec runs on in a selected browser (coverage.ts): the ones to start. */
+export function stacksInUse(): StackName[] {
+  const browsers = selectedBrowsers();
+  return selectedStacks().filter((stack) => browsers.some((browser) => specsFor(stack, browser).length > 0));
+}
+
 /**
  * The browsers this run uses: E2E_BROWSERS=chromium,firefox picks some; the same policy as stacks.
  * By default all three.
  */
 export function selectedBrowsers(): BrowserName[] {
   return select('E2E_BROWSERS', allBrowsers, missingBrowser, 'browser', allBrowsers);
-}
-
-/**
- * The stacks webkit runs on unless E2E_WEBKIT_STACKS names others (or `all`): embedded and caddy,
- * one plain-HTTP and one TLS stack. On all four, a 2-core machine was loaded past what a
- * time-judged experiment tolerates (docs/testing.md, "WebKit").
- */
-export const webkitStacksByDefault: readonly StackName[] = ['embedded', 'caddy'];
-
-/** The browsers that run on stackName: every selected one, except webkit outside its stacks. */
-export function browsersOn(stackName: StackName): BrowserName[] {
-  const raw = process.env.E2E_WEBKIT_STACKS?.trim();
-  const all = Object.keys(starters) as StackName[];
-  const names = !raw ? webkitStacksByDefault : raw === 'all' ? all : raw.split(',').map((name) => name.trim());
-  const unknown = names.filter((name) => !all.includes(name as StackName));
-  if (unknown.length > 0)
-    throw new Error(`E2E_WEBKIT_STACKS names an unknown stack: ${unknown.join(', ')} (known: ${all.join(', ')}, all)`);
-  return selectedBrowsers().filter((browser) => browser !== 'webkit' || names.includes(stackName));
 }
 
 function select<T extends string>(

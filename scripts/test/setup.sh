@@ -11,8 +11,8 @@ say() { echo "[setup] $*"; }
 # --- what is wanted -----------------------------------------------------------------------------
 
 all_stacks=(embedded lan caddy compose)
-# webkit: WebKitGTK's MiniBrowser over W3C WebDriver, on an Xvfb display, on the stacks
-# E2E_WEBKIT_STACKS names (by default embedded and caddy: e2e/stacks/index.ts).
+# webkit: WebKitGTK's MiniBrowser over W3C WebDriver, on an Xvfb display, where the coverage
+# matrix runs it (e2e/coverage.ts).
 all_browsers=(chromium firefox webkit)
 
 # Names from a comma list, checked against the known ones.
@@ -41,8 +41,6 @@ wanted_parts() {
     echo "[setup] E2E_STACKS and E2E_BROWSERS must each name at least one" >&2
     return 2
   fi
-  # Stacks named in E2E_STACKS get every chosen browser, webkit included.
-  if [ -n "${E2E_STACKS:-}" ] && [ -z "${E2E_WEBKIT_STACKS:-}" ]; then E2E_WEBKIT_STACKS=all; fi
   local name
   for name in "${all_stacks[@]}"; do
     [[ " ${chosen_stacks[*]} " == *" $name "* ]] || say "stack $name left out: E2E_STACKS=${E2E_STACKS}"

@@ -1,0 +1,148 @@
+import type { BrowserName } from '@origin-lab/engines';
+import type { StackName } from './stacks/stack.js';
+
+/**
+ * The coverage matrix: where each spec runs, and why there. A spec runs on a stack, in an engine,
+ * only where its behaviour can differ from the other places it runs: the stacks differ in what
+ * the browser counts as a secure context and as one site, in the front (TLS, HTTP/2, Caddy's
+ * proxying) and in the back (one process with its state in memory, or replicas on Redis); the
+ * engines differ in how they implement the standards. docs/testing.md shows this table in prose
+ * (a test keeps the two equal), and the Playwright config builds its projects from it: a spec
+ * file that is not here stops the run.
+ *
+ * What the stacks change, in short:
+ * - embedded: http://localhost and http://127.0.0.1. Two sites, both secure contexts (loopback is
+ *   potentially trustworthy), HTTP/1.1 (six connections per host), one process, state in memory.
+ * - lan: two wildcard-DNS names over plain HTTP. Not a secure context: no Secure cookie, no
+ *   Fetch Metadata, COOP and COEP ignored; two registrable domains.
+ * - caddy: https://a.localhost and b.localhost through Caddy: TLS, HTTP/2, the Caddyfile's
+ *   proxying of every header, body and stream.
+ * - compose: the same Caddyfile in a container in front of two api replicas sharing Redis.
+ *
+ * In a webkit project only the tests tagged @every-engine run (fixtures.ts): WebKitGTK is driven
+ * over classic WebDriver.
+ */
+export interface Coverage {
+  /** The engines it runs in, on each stack it runs on. */
+  runs: Partial<Record<StackName, readonly BrowserName[]>>;
+  /** Why there and nowhere else. */
+  why: string;
+}
+
+const EVERY: readonly BrowserName[] = ['chromium', 'firefox', 'webkit'];
+const PLAYWRIGHT: readonly BrowserName[] = ['chromium', 'firefox'];
+const CHROMIUM: readonly BrowserName[] = ['chromium'];
+
+export const COVERAGE: Readonly<Record<string, Coverage>> = {
+  'reads.spec.ts': {
+    runs: { embedded: EVERY, lan: EVERY, caddy: EVERY },
+    why: 'CORS reads with credentials: a cookie comes back by its SameSite and Secure, which hang on the secure context (lan) and on TLS; the Caddyfile passes every CORS header (caddy). Compose runs the same Caddyfile.',
+  },
+  'bodies.spec.ts': {
+    runs: { embedded: EVERY, caddy: EVERY },
+    why: 'Request bodies as sent: a proxy can reframe them (HTTP/2 has no chunked encoding). The site boundary and secure context change no body.',
+  },
+  'forms.spec.ts': {
+    runs: { embedded: EVERY, lan: EVERY },
+    why: 'Form posts across sites: Fetch Metadata goes only to a potentially trustworthy URL (none on lan). Bodies through Caddy are bodies.spec’s.',
+  },
+  'beacons.spec.ts': {
+    runs: { embedded: EVERY, caddy: EVERY },
+    why: 'Beacons and keepalive at page close: whether they leave can hang on the connection (TLS, HTTP/2). Not on the site boundary.',
+  },
+  'events.spec.ts': {
+    runs: { embedded: EVERY, caddy: EVERY },
+    why: 'Server-sent events through a proxy: buffering, flushing and reconnection over HTTP/2.',
+  },
+  'outcomes.spec.ts': {
+    runs: { embedded: EVERY, caddy: EVERY },
+    why: 'How fetch and XHR report each failure: a proxy turns some network failures into answers (a 502).',
+  },
+  'proxy.spec.ts': {
+    runs: { embedded: EVERY, caddy: EVERY },
+    why: 'The same-origin proxy behind another proxy (Caddy). Its cache shared by replicas is replicas.spec’s.',
+  },
+  'isolation.spec.ts': {
+    runs: { embedded: EVERY, lan: EVERY, caddy: EVERY },
+    why: 'COOP and COEP apply only in a secure context (ignored on lan); Caddy passes the headers. Compose runs the same Caddyfile.',
+  },
+  'local-network.spec.ts': {
+    runs: { embedded: EVERY },
+    why: 'Local Network Access between two loopback addresses: only the embedded stack serves the page and the server at two.',
+  },
+  'front.spec.ts': {
+    runs: { caddy: PLAYWRIGHT, compose: PLAYWRIGHT },
+    why: 'What only a TLS front shows (HTTP/2, the six-connection limit, Secure cookies), on both fronts: Debian’s caddy and the compose container.',
+  },
+  'lan.spec.ts': {
+    runs: { lan: PLAYWRIGHT },
+    why: 'What a class on a LAN loses: not a secure context, HTTP/1.1 only, two sites.',
+  },
+  'replicas.spec.ts': {
+    runs: { compose: CHROMIUM },
+    why: 'State shared by two api replicas on Redis: only compose has replicas. What crosses them is server state, alike in every engine.',
+  },
+  'server-view.spec.ts': {
+    runs: { embedded: PLAYWRIGHT, compose: PLAYWRIGHT },
+    why: 'What the server saw, read from the journal: in memory (embedded) or on Redis across replicas, its live stream through a front (compose).',
+  },
+  'site.spec.ts': {
+    runs: { embedded: PLAYWRIGHT, lan: PLAYWRIGHT, caddy: PLAYWRIGHT, compose: PLAYWRIGHT },
+    why: 'Every page loads without errors on both origins, with its Content-Type and caching: outside a secure context (lan) some APIs are missing; each front may change headers.',
+  },
+  'usability.spec.ts': {
+    runs: { embedded: EVERY },
+    why: 'Keyboard, phone width, touch and accessibility: the page’s own layout and script, alike on every stack.',
+  },
+  'classroom.spec.ts': {
+    runs: { embedded: EVERY, compose: CHROMIUM },
+    why: 'A class at once: one process over HTTP/1.1 (six connections per host, every page’s streams open) in each engine, and two replicas on Redis behind HTTP/2.',
+  },
+  'playground.spec.ts': {
+    runs: { embedded: EVERY, lan: EVERY },
+    why: 'Every ready case in every engine, in and out of a secure context (cookies, Fetch Metadata), each engine’s record and console checked from this run. TLS changed no outcome: the records of caddy and compose equalled embedded’s in all three engines.',
+  },
+  'evidence.spec.ts': {
+    runs: { embedded: PLAYWRIGHT },
+    why: 'HARs and curl -v of every ready case, explained: what the recorders keep, alike on every stack; WebKit has no recorder a driver can read.',
+  },
+  'playground-links.spec.ts': {
+    runs: { embedded: EVERY },
+    why: 'The playground’s links (fixed cases, rule cases, shared cases) and the engines page: the page’s own logic, which the stack does not change.',
+  },
+  'explain.spec.ts': {
+    runs: { embedded: EVERY },
+    why: 'The Explain page reads text in the browser: nothing the stack changes.',
+  },
+};
+
+/** The spec files that run on stack in browser. */
+export function specsFor(stack: StackName, browser: BrowserName): string[] {
+  return Object.entries(COVERAGE)
+    .filter(([, { runs }]) => runs[stack]?.includes(browser))
+    .map(([file]) => file);
+}
+
+/** The spec files with no row in the matrix, and the rows with no spec file. */
+export function matrixGaps(specFiles: readonly string[]): { unlisted: string[]; missing: string[] } {
+  return {
+    unlisted: specFiles.filter((file) => !(file in COVERAGE)),
+    missing: Object.keys(COVERAGE).filter((file) => !specFiles.includes(file)),
+  };
+}
+
+const STACKS: readonly StackName[] = ['embedded', 'lan', 'caddy', 'compose'];
+const LETTER: Record<BrowserName, string> = { chromium: 'C', firefox: 'F', webkit: 'W' };
+
+/** The matrix as docs/testing.md shows it (docs/test/testing.test.ts keeps the two equal). */
+export function matrixTable(): string {
+  const rows = Object.entries(COVERAGE).map(([file, { runs, why }]) => {
+    const cells = STACKS.map((stack) => (runs[stack] ?? []).map((browser) => LETTER[browser]).join(' '));
+    return `| \`${file}\` | ${cells.join(' | ')} | ${why} |`;
+  });
+  return [
+    `| Spec | ${STACKS.join(' | ')} | Why there, and nowhere else |`,
+    `|---|${STACKS.map(() => '---|').join('')}---|`,
+    ...rows,
+  ].join('\n');
+}
