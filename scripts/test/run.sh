@@ -16,9 +16,11 @@ started=$(date +%s)
 step() { echo "=== [$(($(date +%s) - started)) s] $*"; }
 
 child=""
+prebuild=""
 finish() {
   local status=$1
   trap - EXIT INT TERM
+  if [ -n "$prebuild" ]; then kill -TERM -- "-$prebuild" 2>/dev/null || true; fi
   if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
     # The step's whole process group: Playwright's teardown takes its stacks down on SIGINT.
     kill -INT -- "-$child" 2>/dev/null || true
@@ -64,6 +66,16 @@ export E2E_STACKS E2E_BROWSERS
 
 step "build"
 run npm run --silent build
+if [ "$only" != e2e ] && [[ " ${E2E_STACKS//,/ } " == *" compose "* ]]; then
+  # The compose stack's images build while the type-check, lint and vitest run (mostly npm ci in
+  # the images, waiting on the registry); the e2e set-up builds them again from this cache, in
+  # seconds. Bounded like that build (E2E_COMPOSE_BUILD_TIMEOUT_MS).
+  mkdir -p test-results
+  setsid timeout "$(( ${E2E_COMPOSE_BUILD_TIMEOUT_MS:-900000} / 1000 ))" \
+    docker-compose --project-name originlab-prebuild build --force-rm >test-results/compose-prebuild.log 2>&1 &
+  prebuild=$!
+  echo "[test] building the compose stack's images meanwhile (test-results/compose-prebuild.log)"
+fi
 if [ "$only" != e2e ]; then
   step "type-check"
   run npm run --silent typecheck
@@ -74,6 +86,11 @@ if [ "$only" != e2e ]; then
   run npm run --silent check:cycles
   step "unit and integration tests (vitest)"
   run node_modules/.bin/vitest run
+fi
+if [ -n "$prebuild" ]; then
+  step "the compose stack's images"
+  wait "$prebuild" || echo "[test] their early build failed (test-results/compose-prebuild.log): the e2e set-up builds them"
+  prebuild=""
 fi
 step "end-to-end tests (Playwright: $E2E_STACKS in $E2E_BROWSERS)"
 run node_modules/.bin/playwright test -c e2e/playwright.config.ts "$@"
