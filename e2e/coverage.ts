@@ -71,8 +71,8 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
     why: 'Local Network Access between two loopback addresses: only the embedded stack serves the page and the server at two.',
   },
   'front.spec.ts': {
-    runs: { caddy: PLAYWRIGHT, compose: PLAYWRIGHT },
-    why: 'What only a TLS front shows (HTTP/2, the six-connection limit, Secure cookies), on both fronts: Debian’s caddy and the compose container.',
+    runs: { caddy: PLAYWRIGHT, compose: CHROMIUM },
+    why: 'What only a TLS front shows (HTTP/2, the six-connection limit, Secure cookies) in both engines behind Debian’s caddy; the compose container runs the same Caddyfile, checked once.',
   },
   'lan.spec.ts': {
     runs: { lan: PLAYWRIGHT },
@@ -83,12 +83,12 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
     why: 'State shared by two api replicas on Redis: only compose has replicas. What crosses them is server state, alike in every engine.',
   },
   'server-view.spec.ts': {
-    runs: { embedded: PLAYWRIGHT, compose: PLAYWRIGHT },
-    why: 'What the server saw, read from the journal: in memory (embedded) or on Redis across replicas, its live stream through a front (compose).',
+    runs: { embedded: PLAYWRIGHT, compose: CHROMIUM },
+    why: 'What the server saw, read from the journal: in memory (embedded), in both engines; on Redis across replicas, its live stream through a front (compose), which is server state.',
   },
   'site.spec.ts': {
-    runs: { embedded: PLAYWRIGHT, lan: PLAYWRIGHT, caddy: PLAYWRIGHT, compose: PLAYWRIGHT },
-    why: 'Every page loads without errors on both origins, with its Content-Type and caching: outside a secure context (lan) some APIs are missing; each front may change headers.',
+    runs: { embedded: PLAYWRIGHT, lan: PLAYWRIGHT, caddy: CHROMIUM, compose: CHROMIUM },
+    why: 'Every page loads without errors on both origins, with its Content-Type and caching: outside a secure context (lan) some APIs are missing, in each engine; each front may change the headers, which no engine does.',
   },
   'usability.spec.ts': {
     runs: { embedded: EVERY },
