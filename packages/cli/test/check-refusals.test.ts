@@ -31,26 +31,6 @@ async function against(fixture: Promise<Fixture>, args: string[]) {
 
 describe.skipIf(ENGINES.length === 0)(`check, against servers that refuse too much (${ENGINES.join(', ')})`, () => {
   it(
-    'a correct exact allowlist: yours reads everything, no origin an attacker could own reads anything',
-    async () => {
-      const { code, report } = await against(expressExactAllowlist(), []);
-      expect(findingsOf(report)).toEqual([]);
-      expect(code).toBe(0);
-      // The default matrix ran whole: every cell of yours read in every engine, with its preflight.
-      const yours = report.results.filter((run) => run.origin.kind === 'yours');
-      expect(yours.map((run) => run.cell.id)).toEqual(expect.arrayContaining(['custom-header', 'authorization']));
-      for (const run of yours) expect(run.readable, `${run.engine} ${run.cell.id}`).toBe(true);
-      for (const run of yours.filter((r) => r.cell.id === 'custom-header'))
-        expect(run.preflight, run.engine).toMatchObject({ sent: true, status: 204 });
-      // Max-Age 600: the repeat goes without a preflight (seen by Chromium; the rules elsewhere).
-      for (const run of yours.filter((r) => r.cell.id === 'preflight-cache'))
-        expect(run.preflightKept?.kept, run.engine).toBe(true);
-      expect(report.origins.filter((origin) => origin.kind !== 'yours').length).toBeGreaterThan(20);
-    },
-    CHECK_MS,
-  );
-
-  it(
     '@koa/cors defaults: * for everyone, so no request with credentials can read',
     async () => {
       const { code, report } = await against(koaCorsDefaults(), ['--hostile', 'arbitrary', ...oneEngine('firefox')]);
@@ -112,7 +92,11 @@ describe.skipIf(ENGINES.length === 0)(`check, against servers that refuse too mu
   it(
     "this project's api (/api/posts): its allowlist reads yours without credentials, and lists only its own headers",
     async () => {
-      const { report } = await against(originLabApi('/api/posts'), ['--hostile', 'arbitrary', ...oneEngine('firefox')]);
+      const { report } = await against(originLabApi('/api/posts'), [
+        '--hostile',
+        'arbitrary',
+        ...oneEngine('chromium'),
+      ]);
       expect(findingsOf(report)).toEqual(
         sorted([
           { kind: 'refused', severity: 'low', cell: 'get-credentials', rule: 'credentials-not-allowed' },
