@@ -29,7 +29,7 @@ finish() {
   fi
   stop_docker_engine
   # What this run spent its time on, so the next test added can see what it costs.
-  if [ -d test-results/timings ]; then
+  if [ -d .tmp/timings ]; then
     step "the slowest tests and files of this run"
     node scripts/test/slowest.mjs || true
   fi
@@ -50,7 +50,7 @@ run() {
 }
 
 # The timings of this run only (the runners' reporters write them; slowest.mjs prints them at the end).
-rm -rf test-results/timings
+rm -rf .tmp/timings
 
 step "set-up"
 set_up_for_tests
@@ -70,11 +70,11 @@ if [ "$only" != e2e ] && [[ " ${E2E_STACKS//,/ } " == *" compose "* ]]; then
   # The compose stack's images build while the type-check, lint and vitest run (mostly npm ci in
   # the images, waiting on the registry); the e2e set-up builds them again from this cache, in
   # seconds. Bounded like that build (E2E_COMPOSE_BUILD_TIMEOUT_MS).
-  mkdir -p test-results
+  mkdir -p .tmp
   setsid timeout "$(( ${E2E_COMPOSE_BUILD_TIMEOUT_MS:-900000} / 1000 ))" \
-    docker-compose --project-name originlab-prebuild build --force-rm >test-results/compose-prebuild.log 2>&1 &
+    docker-compose --project-name originlab-prebuild build --force-rm >.tmp/compose-prebuild.log 2>&1 &
   prebuild=$!
-  echo "[test] building the compose stack's images meanwhile (test-results/compose-prebuild.log)"
+  echo "[test] building the compose stack's images meanwhile (.tmp/compose-prebuild.log)"
 fi
 if [ "$only" != e2e ]; then
   step "type-check"
@@ -89,7 +89,7 @@ if [ "$only" != e2e ]; then
 fi
 if [ -n "$prebuild" ]; then
   step "the compose stack's images"
-  wait "$prebuild" || echo "[test] their early build failed (test-results/compose-prebuild.log): the e2e set-up builds them"
+  wait "$prebuild" || echo "[test] their early build failed (.tmp/compose-prebuild.log): the e2e set-up builds them"
   prebuild=""
 fi
 step "end-to-end tests (Playwright: $E2E_STACKS in $E2E_BROWSERS)"

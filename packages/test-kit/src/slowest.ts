@@ -25,9 +25,12 @@ export interface RunTimings {
   tests: Timing[];
 }
 
-/** Where a runner's timings go: test-results/timings/<runner>.json under the repository. */
+/**
+ * Where a runner's timings go: .tmp/timings/<runner>.json under the repository (not under
+ * test-results/, which Playwright empties when it starts).
+ */
 export function timingsFile(root: string, runner: RunTimings['runner']): string {
-  return join(root, 'test-results', 'timings', `${runner}.json`);
+  return join(root, '.tmp', 'timings', `${runner}.json`);
 }
 
 export function writeTimings(root: string, timings: RunTimings): string {
