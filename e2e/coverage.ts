@@ -35,12 +35,12 @@ const CHROMIUM: readonly BrowserName[] = ['chromium'];
 
 export const COVERAGE: Readonly<Record<string, Coverage>> = {
   'reads.spec.ts': {
-    runs: { embedded: EVERY, lan: EVERY, caddy: EVERY },
-    why: 'CORS reads with credentials: a cookie comes back by its SameSite and Secure, which hang on the secure context (lan) and on TLS; the Caddyfile passes every CORS header (caddy). Compose runs the same Caddyfile.',
+    runs: { embedded: EVERY, lan: EVERY, caddy: CHROMIUM },
+    why: 'CORS reads with credentials, each engine’s own decisions in and out of a secure context (a cookie comes back by its SameSite and Secure: embedded, lan); that the Caddyfile passes every CORS header, which no engine changes (caddy). Compose runs the same Caddyfile.',
   },
   'bodies.spec.ts': {
-    runs: { embedded: EVERY, caddy: EVERY },
-    why: 'Request bodies as sent: a proxy can reframe them (HTTP/2 has no chunked encoding). The site boundary and secure context change no body.',
+    runs: { embedded: EVERY, caddy: CHROMIUM },
+    why: 'Request bodies as each engine encodes them (embedded), and as a proxy reframes them, alike for every engine (caddy: HTTP/2 has no chunked encoding). The site boundary and secure context change no body.',
   },
   'forms.spec.ts': {
     runs: { embedded: EVERY, lan: EVERY },
@@ -55,16 +55,16 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
     why: 'Server-sent events through a proxy: buffering, flushing and reconnection over HTTP/2.',
   },
   'outcomes.spec.ts': {
-    runs: { embedded: EVERY, caddy: EVERY },
-    why: 'How fetch and XHR report each failure: a proxy turns some network failures into answers (a 502).',
+    runs: { embedded: EVERY, caddy: CHROMIUM },
+    why: 'How each engine’s fetch and XHR report each failure (embedded); a proxy turns some network failures into answers (a 502), whatever the engine (caddy).',
   },
   'proxy.spec.ts': {
-    runs: { embedded: EVERY, caddy: EVERY },
-    why: 'The same-origin proxy behind another proxy (Caddy). Its cache shared by replicas is replicas.spec’s.',
+    runs: { embedded: EVERY, caddy: CHROMIUM },
+    why: 'The same-origin proxy in each engine (embedded), and behind another proxy (caddy), which is the server’s business. Its cache shared by replicas is replicas.spec’s.',
   },
   'isolation.spec.ts': {
-    runs: { embedded: EVERY, lan: EVERY, caddy: EVERY },
-    why: 'COOP and COEP apply only in a secure context (ignored on lan); Caddy passes the headers. Compose runs the same Caddyfile.',
+    runs: { embedded: EVERY, lan: EVERY, caddy: CHROMIUM },
+    why: 'COOP and COEP apply only in a secure context (ignored on lan), as each engine implements them; that Caddy passes the headers is alike for every engine. Compose runs the same Caddyfile.',
   },
   'local-network.spec.ts': {
     runs: { embedded: EVERY },
@@ -95,8 +95,8 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
     why: 'Keyboard, phone width, touch and accessibility: the page’s own layout and script, alike on every stack.',
   },
   'classroom.spec.ts': {
-    runs: { embedded: EVERY, compose: CHROMIUM },
-    why: 'A class at once: one process over HTTP/1.1 (six connections per host, every page’s streams open) in each engine, and two replicas on Redis behind HTTP/2.',
+    runs: { embedded: CHROMIUM, compose: CHROMIUM },
+    why: 'A class at once is load on the server: one process over HTTP/1.1 (six connections per host, every page’s streams open), and two replicas on Redis behind HTTP/2. The experiments it runs are each page’s spec’s, in every engine.',
   },
   'playground.spec.ts': {
     runs: { embedded: EVERY, lan: EVERY },
