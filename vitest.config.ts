@@ -19,6 +19,7 @@ const LONGEST = [
   'services/api/test/hardening/load.test.ts',
   'packages/cli/test/check-default-run.test.ts',
   'packages/cli/test/check-risks.test.ts',
+  'packages/cli/test/check-host-names.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
