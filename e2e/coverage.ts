@@ -100,11 +100,7 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   },
   'playground.spec.ts': {
     runs: { embedded: EVERY, lan: EVERY },
-    why: 'Every ready case in every engine, in and out of a secure context (cookies, Fetch Metadata), each engine’s record and console checked from this run. TLS changed no outcome: the records of caddy and compose equalled embedded’s in all three engines.',
-  },
-  'evidence.spec.ts': {
-    runs: { embedded: PLAYWRIGHT },
-    why: 'HARs and curl -v of every ready case, explained: what the recorders keep, alike on every stack; WebKit has no recorder a driver can read.',
+    why: 'Every ready case in every engine, in and out of a secure context (cookies, Fetch Metadata); from the same run each engine’s record and console, and on embedded the HARs and curl -v the explainer reads (Chromium, Firefox). TLS changed no outcome: the records of caddy and compose equalled embedded’s in all three engines.',
   },
   'playground-links.spec.ts': {
     runs: { embedded: EVERY },

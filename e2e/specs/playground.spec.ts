@@ -2,12 +2,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { EngineName, EngineOutcome, EngineRecord } from '@origin-lab/contract';
 import { PRESETS } from '../../services/pages/web/ts/playground/presets.js';
+import type { EnginePage } from '../engines/engine.js';
 import { EVERY_ENGINE, test, expect } from '../fixtures.js';
 import { sendCase } from './support/playground-case.js';
 import { CORPUS, corsLines, normalizeLine, type ConsoleCorpus } from './support/console-corpus.js';
 import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
 import { EXPECTED, RECORDS } from './support/ready-cases.js';
 import { webkitConsole } from '@origin-lab/engines';
+import { expectExplained, recordCase } from './support/evidence.js';
 
 /**
  * The errors and warnings WebKit prints for a page that sends its case on opening (`#…&send`),
@@ -16,6 +18,40 @@ import { webkitConsole } from '@origin-lab/engines';
 async function webkitPrinted(url: string): Promise<string[]> {
   const lines = await webkitConsole(url, { until: /^origin-lab playground: verdict /, timeoutMs: 20_000 });
   return lines.filter((line) => line.level === 'ERROR' || line.level === 'WARN').map((line) => line.text);
+}
+
+/** A case's outcome in this engine, as EXPECTED writes it out from the spec: observed, predicted, shown. */
+async function expectAsWritten(
+  page: EnginePage,
+  preset: (typeof PRESETS)[number],
+  engine: EngineName,
+  origins: { self: string; other: string },
+  { state, outcome }: Awaited<ReturnType<typeof sendCase>>,
+): Promise<void> {
+  const expected = EXPECTED[preset.id]!;
+  const does = expected[engine] ?? expected.does;
+  const [preflight, sent, readable] = does;
+  const name = `${preset.id}: ${preset.name}`;
+  expect(outcome.observed, name).toMatchObject({ preflight, sent, readable });
+  if (expected.extraVisible !== undefined) expect(outcome.observed.extraVisible, name).toBe(expected.extraVisible);
+  if (expected.status !== undefined) expect(outcome.status, name).toBe(expected.status);
+  if (expected.serverSaw) {
+    const saw = await page.evaluate(() => document.getElementById('server-saw')?.textContent ?? '');
+    for (const words of expected.serverSaw(origins, engine)) expect(saw, name).toContain(words);
+  }
+  if (expected.why)
+    expect(await page.evaluate(() => document.getElementById('why')?.textContent ?? ''), name).toMatch(expected.why);
+  const spec = expected.spec ?? expected.does;
+  if (expected.spec) {
+    const [specPreflight, specSent, specReadable] = spec;
+    expect(outcome.predicted, name).toMatchObject({
+      preflight: specPreflight,
+      sent: specSent,
+      readable: specReadable,
+    });
+  }
+  const differs = does.some((value, index) => value !== spec[index]);
+  expect(state, name).toBe(differs ? 'known-difference' : 'agree');
 }
 
 /** Where fresh records go. */
@@ -32,68 +68,56 @@ test('every ready case of the playground has its outcome written out here', { ta
 test(
   'every ready case: predicted, sent, seen by the server, as the spec says; recorded for the engines page',
   { tag: EVERY_ENGINE },
-  async ({ enginePage, origins, stack, browserName }) => {
+  async ({ enginePage, browser, origins, stack, browserName }, testInfo) => {
     test.setTimeout(PRESETS.length * 15_000);
     const engine = browserName as EngineName;
+    const recordsEvidence = stack.name === 'embedded' && engine !== 'webkit';
     const cases: Record<string, EngineOutcome> = {};
     const consoleCases: ConsoleCorpus['cases'] = {};
     for (const preset of PRESETS) {
       const expected = EXPECTED[preset.id];
       if (!expected) throw new Error(`no expected outcome for ready case ${preset.id}`);
-      await enginePage.open(`${origins.self}/playground.html#${preset.fragment}`);
-      await enginePage.consoleMessages();
-      const { state, outcome } = await sendCase(enginePage);
-      // What the engine printed for this case: every CORS line must be one the explainer reads.
-      // WebKit tells its driver nothing: its console comes from a MiniBrowser of its own, on the
-      // plain stack, for the cases it does not read (one it reads printed nothing, in any engine:
-      // measured on all 24 of 42, issue 34; a MiniBrowser per case takes seconds).
-      const printed =
-        engine !== 'webkit'
-          ? await enginePage.consoleMessages()
-          : stack.name === 'embedded' && !(expected.webkit ?? expected.does)[2]
-            ? await webkitPrinted(`${origins.self}/playground.html#${preset.fragment ? `${preset.fragment}&` : ''}send`)
-            : null;
-      if (printed) {
-        const lines = corsLines(printed);
-        for (const line of lines)
-          expect
-            .soft(
-              readConsoleMessage(line),
-              `${preset.id}: ${engine} printed a CORS message the explainer does not know: ${line}`,
-            )
-            .not.toBeNull();
-        consoleCases[preset.id] = {
-          messages: lines.map((line) => normalizeLine(line, origins)),
-          failureRule: outcome.predicted.failureRule,
-          readable: outcome.observed.readable,
-        };
+      // On the plain stack Chromium and Firefox send each case in a context of its own that records
+      // it: the HAR and curl -v evidence of the explainer comes from this same run (support/evidence.ts).
+      const recording = recordsEvidence ? await recordCase(browser, engine, testInfo, preset.id) : null;
+      const page = recording?.page ?? enginePage;
+      try {
+        await page.open(`${origins.self}/playground.html#${preset.fragment}`);
+        await page.consoleMessages();
+        const { state, outcome } = await sendCase(page);
+        // What the engine printed for this case: every CORS line must be one the explainer reads.
+        // WebKit tells its driver nothing: its console comes from a MiniBrowser of its own, on the
+        // plain stack, for the cases it does not read (one it reads printed nothing, in any engine:
+        // measured on all 24 of 42, issue 34; a MiniBrowser per case takes seconds).
+        const printed =
+          engine !== 'webkit'
+            ? await page.consoleMessages()
+            : stack.name === 'embedded' && !(expected.webkit ?? expected.does)[2]
+              ? await webkitPrinted(
+                  `${origins.self}/playground.html#${preset.fragment ? `${preset.fragment}&` : ''}send`,
+                )
+              : null;
+        if (printed) {
+          const lines = corsLines(printed);
+          for (const line of lines)
+            expect
+              .soft(
+                readConsoleMessage(line),
+                `${preset.id}: ${engine} printed a CORS message the explainer does not know: ${line}`,
+              )
+              .not.toBeNull();
+          consoleCases[preset.id] = {
+            messages: lines.map((line) => normalizeLine(line, origins)),
+            failureRule: outcome.predicted.failureRule,
+            readable: outcome.observed.readable,
+          };
+        }
+        await expectAsWritten(page, preset, engine, origins, { state, outcome });
+        cases[preset.id] = outcome.outcome;
+        if (recording) expectExplained(await recording.finish(), engine, preset.id, outcome);
+      } finally {
+        await recording?.close();
       }
-      const does = expected[engine] ?? expected.does;
-      const [preflight, sent, readable] = does;
-      const name = `${preset.id}: ${preset.name}`;
-      expect(outcome.observed, name).toMatchObject({ preflight, sent, readable });
-      if (expected.extraVisible !== undefined) expect(outcome.observed.extraVisible, name).toBe(expected.extraVisible);
-      if (expected.status !== undefined) expect(outcome.status, name).toBe(expected.status);
-      if (expected.serverSaw) {
-        const saw = await enginePage.evaluate(() => document.getElementById('server-saw')?.textContent ?? '');
-        for (const words of expected.serverSaw(origins, engine)) expect(saw, name).toContain(words);
-      }
-      if (expected.why)
-        expect(await enginePage.evaluate(() => document.getElementById('why')?.textContent ?? ''), name).toMatch(
-          expected.why,
-        );
-      const spec = expected.spec ?? expected.does;
-      if (expected.spec) {
-        const [specPreflight, specSent, specReadable] = spec;
-        expect(outcome.predicted, name).toMatchObject({
-          preflight: specPreflight,
-          sent: specSent,
-          readable: specReadable,
-        });
-      }
-      const differs = does.some((value, index) => value !== spec[index]);
-      expect(state, name).toBe(differs ? 'known-difference' : 'agree');
-      cases[preset.id] = outcome.outcome;
     }
 
     const record: EngineRecord = {

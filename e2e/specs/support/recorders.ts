@@ -50,14 +50,37 @@ export interface SentRequest {
 export async function devtoolsRecorder(
   context: BrowserContext,
   page: Page,
-): Promise<{ har: () => string; sent: () => SentRequest[] }> {
+): Promise<{ settle: () => Promise<void>; har: () => string; sent: () => SentRequest[] }> {
   const cdp = await context.newCDPSession(page);
   const events: CdpEvent[] = [];
   for (const method of EVENTS)
     cdp.on(method as 'Network.requestWillBeSent', (params) => events.push({ method, params }));
   await cdp.send('Page.enable');
   await cdp.send('Network.enable');
-  return { har: () => JSON.stringify(devtoolsHar(events)), sent: () => sentOnWire(events) };
+  return {
+    settle: () => quiet(events),
+    har: () => JSON.stringify(devtoolsHar(events)),
+    sent: () => sentOnWire(events),
+  };
+}
+
+/**
+ * Waits until no protocol event has come for QUIET_MS (at most SETTLE_MS): the headers as sent
+ * and as answered (the ...ExtraInfo events) come from the network service apart from the rest, and
+ * may come after the page has its answer (seen: a redirect's last hop, whose request was then
+ * listed with the first hop's headers).
+ */
+async function quiet(events: readonly CdpEvent[]): Promise<void> {
+  const QUIET_MS = 150;
+  const SETTLE_MS = 2_000;
+  const started = Date.now();
+  let count = events.length;
+  let still = Date.now();
+  while (Date.now() - started < SETTLE_MS) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    if (events.length !== count) [count, still] = [events.length, Date.now()];
+    else if (Date.now() - still >= QUIET_MS) return;
+  }
 }
 
 /** Each request's network events by request id, each event's params under its name (requestWillBeSent, ...). */
