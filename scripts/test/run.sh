@@ -82,7 +82,7 @@ if [ "$only" != e2e ]; then
   step "lint, format and import circles"
   run npm run --silent lint
   run npm run --silent format:check
-  # import-x/no-cycle in lint skips type-only imports; madge sees those too.
+  # Import circles, type-only imports included (madge; lint leaves them to it).
   run npm run --silent check:cycles
   step "unit and integration tests (vitest)"
   run node_modules/.bin/vitest run
