@@ -19,7 +19,6 @@ const LONGEST = [
   'services/api/test/hardening/load.test.ts',
   'packages/cli/test/check-default-run.test.ts',
   'packages/cli/test/check-risks.test.ts',
-  'packages/cli/test/check-host-names.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
