@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import { TimingsReporter } from '@origin-lab/test-kit/vitest-timings';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -10,34 +9,12 @@ import { defineConfig } from 'vitest/config';
  */
 const ENGINE_TESTS = ['packages/cli/test/check-*.test.ts'];
 
-/**
- * The files that take half a minute or more (the slowest list `npm test` prints), started first in
- * their group so that both workers finish together: on a clean clone vitest has no timings of its
- * own and starts the largest files first, which left one worker with a 35 s file at the end.
- */
-const LONGEST = [
-  'services/api/test/hardening/load.test.ts',
-  'packages/cli/test/check-default-run.test.ts',
-  'packages/cli/test/check-risks.test.ts',
-];
-
-class LongestFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (file: TestSpecification) => {
-      const index = LONGEST.findIndex((path) => file.moduleId.endsWith(path));
-      return index === -1 ? LONGEST.length : index;
-    };
-    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
-  }
-}
-
 export default defineConfig({
   test: {
     testTimeout: 20_000,
     // The default report, then the slowest tests and files (test-kit's vitest-timings.ts).
     reporters: ['default', new TimingsReporter(fileURLToPath(new URL('.', import.meta.url)))],
     hookTimeout: 30_000,
-    sequence: { sequencer: LongestFirst },
     // Test files run in parallel workers; two cores on CI.
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
