@@ -46,6 +46,7 @@ describe('origin-lab check: usage', () => {
       '--stack',
       '--timeout',
       '--delay',
+      '--pages',
       '--max-requests',
       '--local-network',
     ])
@@ -83,6 +84,7 @@ describe('origin-lab check: usage', () => {
       ['check', 'https://example.com/', '--from', YOURS, '--timeout', '10s'],
       '--timeout must be a whole number from 100 to 600000',
     ],
+    [['check', 'https://example.com/', '--from', YOURS, '--pages', '0'], '--pages must be a whole number from 1 to 32'],
     [['check', 'https://example.com/', '--from', YOURS, '--fail-on', 'critical'], '--fail-on must be one of'],
     [['check', 'https://example.com/', '--from', YOURS, '--colour', 'never'], "Unknown option '--colour'"],
     [['explode'], 'unknown command "explode"'],

@@ -65,6 +65,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     engines,
     timeoutMs: options.timeoutMs,
     delayMs: options.delayMs,
+    pagesAtOnce: options.pagesAtOnce,
     maxRequests: options.maxRequests,
     localNetwork: options.localNetwork,
     progress,

@@ -88,6 +88,12 @@ export const CHECK_COMMAND: CommandSpec = {
       default: '10000',
       help: 'longest wait for one request, and for an engine to load a page',
     },
+    {
+      name: 'pages',
+      value: '<n>',
+      default: '4',
+      help: 'origins one engine tries at once, each in a fresh profile (WebKit: always 1); 1 when --delay is set',
+    },
     { name: 'delay', value: '<ms>', default: '0', help: 'pause between two requests of one engine' },
     {
       name: 'max-requests',
@@ -139,6 +145,8 @@ export interface CheckOptions {
   lab: string;
   timeoutMs: number;
   delayMs: number;
+  /** Origins one engine tries at once. */
+  pagesAtOnce: number;
   maxRequests: number;
   localNetwork: 'grant' | 'deny' | 'public';
   color: ColorChoice;
@@ -221,6 +229,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
         ? []
         : hostileList.map((kind) => choice('hostile', kind, HOSTILE_KINDS, 'arbitrary'));
   const headers = listOfRaw(values.header).map(parseHeader);
+  const delayMs = integer('delay', values.delay, 0, 60_000, 0);
   return {
     target,
     from,
@@ -238,7 +247,9 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     stack: values.stack === undefined ? null : choice('stack', values.stack, STACKS, 'express'),
     lab: parseLab(values.lab),
     timeoutMs: integer('timeout', values.timeout, 100, 600_000, 10_000),
-    delayMs: integer('delay', values.delay, 0, 60_000, 0),
+    delayMs,
+    // A pause between requests asks for a gentle run: one origin at a time, unless --pages says otherwise.
+    pagesAtOnce: integer('pages', values.pages, 1, 32, delayMs > 0 ? 1 : 4),
     maxRequests: integer('max-requests', values['max-requests'], 1, 100_000, 600),
     localNetwork: choice('local-network', values['local-network'], ['grant', 'deny', 'public'] as const, 'grant'),
     color: choice('color', values.color, ['auto', 'always', 'never'] as const, 'auto'),

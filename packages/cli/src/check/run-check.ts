@@ -1,7 +1,7 @@
 /**
  * One run of `check`: the check's own exchanges first (they also tell whether the target can be
- * reached at all), then every engine in parallel, each loading the probe page at every tried
- * origin in turn and sending that origin's cells one after the other. Every wait is bounded;
+ * reached at all), then every engine in parallel, each loading the probe page at the tried
+ * origins (a few at once, --pages) and sending each origin's cells one after the other. Every wait is bounded;
  * every engine started is closed, also when the run fails.
  */
 import {
@@ -16,8 +16,9 @@ import {
   type Refusal,
 } from '@origin-lab/cors-rules';
 import { lookup } from 'node:dns/promises';
+import pLimit from 'p-limit';
 import { startEngine } from '../engines/launch.js';
-import type { EngineName, EngineReport, ProbeEngine } from '../engines/probe-engine.js';
+import type { EngineLaunch, EngineName, EngineReport, OriginPage, ProbeEngine } from '../engines/probe-engine.js';
 import type { ProbeResult } from '../engines/probe-page.js';
 import { CommandError, type Progress } from '../terminal.js';
 import type { Cell } from './cells.js';
@@ -94,6 +95,8 @@ export interface RunOptions {
   delayMs: number;
   maxRequests: number;
   localNetwork: 'grant' | 'deny' | 'public';
+  /** How many origins one engine may have open at once (each engine caps it: ProbeEngine.pagesAtOnce). */
+  pagesAtOnce: number;
   progress: Progress;
 }
 
@@ -136,88 +139,30 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
     throw new CommandError(
       `this run would send up to ${budget} requests, over --max-requests ${options.maxRequests}: raise it, or try fewer origins (--hostile), methods or engines`,
     );
-  const { target, origins } = plan;
-
-  // The check's own exchanges: each origin's cells, one after the other (and the first tells
-  // whether the target answers at all).
-  const exchanges: ExchangeRecord[] = [];
-  let requests = 0;
-  const seen = new Map<string, Replayed>();
-  for (const origin of origins) {
-    const from = origin.context === 'page' ? origin.origin : 'null';
-    for (const cell of plan.cellsFor(origin)) {
-      const key = `${from} ${cell.id}`;
-      if (seen.has(key)) continue;
-      options.progress.update(
-        exchanges.length,
-        0,
-        `asking ${target.host} itself, as each origin`,
-        `${from}: ${cell.title}`,
-      );
-      const replayed = await replay(target, from, cell, options.timeoutMs);
-      if (isUnreachable(replayed)) throw new CommandError(`${target.href} cannot be reached: ${replayed.message}`);
-      requests += replayed.requests;
-      seen.set(key, replayed);
-      exchanges.push({ origin: from, cell: cell.id, exchange: replayed.exchange, redirectedTo: replayed.redirectedTo });
-      if (options.delayMs > 0) await sleep(options.delayMs);
-    }
-  }
-
-  const total = options.engines.length * origins.reduce((sum, origin) => sum + plan.cellsFor(origin).length, 0);
-  let done = 0;
-  const started: ProbeEngine[] = [];
-  const runs: CellRun[] = [];
-  const launch = {
-    origins: [...new Set(origins.map((origin) => hostPage(origin, target)))],
+  const own = await askItself(plan, options);
+  const progress = {
+    done: 0,
+    total: options.engines.length * plan.origins.reduce((sum, o) => sum + plan.cellsFor(o).length, 0),
+  };
+  const launch: EngineLaunch = {
+    origins: [...new Set(plan.origins.map((origin) => hostPage(origin, plan.target)))],
     timeoutMs: options.timeoutMs,
     localNetwork: options.localNetwork,
-    targetAddresses: await addressesOf(target),
+    targetAddresses: await addressesOf(plan.target),
   };
+  const started: ProbeEngine[] = [];
+  const runs: CellRun[] = [];
+  let requests = own.requests;
   const runEngine = async (name: EngineName): Promise<CellRun[]> => {
-    options.progress.update(done, total, `starting ${name}`);
+    options.progress.update(progress.done, progress.total, `starting ${name}`);
     const engine = await startEngine(name, launch);
     started.push(engine);
-    const own: CellRun[] = [];
-    for (const origin of origins) {
-      const cells = plan.cellsFor(origin);
-      const where = `${engine.label}: ${origin.context === 'page' ? origin.origin : `null (${origin.context})`}`;
-      options.progress.update(done, total, where);
-      const page = await engine.openOrigin(hostPage(origin, target)).catch((err: unknown) => ({
-        refused: `the engine failed to load it: ${firstLine(err)}`,
-      }));
-      if ('refused' in page) {
-        for (const cell of cells) own.push(couldNotRun(name, origin, cell, page.refused));
-        done += cells.length;
-        continue;
-      }
-      try {
-        for (const cell of cells) {
-          const from = origin.context === 'page' ? origin.origin : 'null';
-          const replayed = seen.get(`${from} ${cell.id}`)!;
-          try {
-            const { result, engine: report } = await page.send(origin.context, {
-              url: target.href,
-              api: cell.api,
-              method: cell.method,
-              headers: cell.headers,
-              credentials: cell.credentials,
-              body: cell.body,
-              timeoutMs: options.timeoutMs,
-            });
-            requests += 1 + ((report.preflight?.sent ?? needsPreflight(cell.method, cell.headers)) ? 1 : 0);
-            own.push(cellRun(name, origin, cell, result, report, replayed, own, target));
-          } catch (err) {
-            own.push(couldNotRun(name, origin, cell, `the engine failed to send it: ${firstLine(err)}`));
-          }
-          done += 1;
-          options.progress.update(done, total, where, cell.title);
-          if (options.delayMs > 0) await sleep(options.delayMs);
-        }
-      } finally {
-        await page.close();
-      }
-    }
-    return own;
+    const run = new EngineRun(engine, plan, own.seen, options, progress);
+    // A few origins at once; the results keep the origins' order, whichever page loaded first.
+    const limit = pLimit(Math.min(options.pagesAtOnce, engine.pagesAtOnce));
+    const perOrigin = await Promise.all(plan.origins.map((origin) => limit(() => run.origin(origin))));
+    requests += run.requests;
+    return perOrigin.flat();
   };
   try {
     // Every engine runs to its end (or its failure) before any is closed.
@@ -234,9 +179,98 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
       .map((engine) => ({ name: engine.name, label: engine.label, version: engine.version }))
       .sort((a, b) => options.engines.indexOf(a.name) - options.engines.indexOf(b.name)),
     runs,
-    exchanges,
+    exchanges: own.exchanges,
     requests,
   };
+}
+
+/**
+ * The check's own exchanges: each origin's cells, one after the other (the first also tells
+ * whether the target answers at all). The engines' runs are judged against these.
+ */
+async function askItself(plan: RunPlan, options: RunOptions) {
+  const exchanges: ExchangeRecord[] = [];
+  const seen = new Map<string, Replayed>();
+  let requests = 0;
+  for (const origin of plan.origins) {
+    const from = origin.context === 'page' ? origin.origin : 'null';
+    for (const cell of plan.cellsFor(origin)) {
+      const key = `${from} ${cell.id}`;
+      if (seen.has(key)) continue;
+      options.progress.update(
+        exchanges.length,
+        0,
+        `asking ${plan.target.host} itself, as each origin`,
+        `${from}: ${cell.title}`,
+      );
+      const replayed = await replay(plan.target, from, cell, options.timeoutMs);
+      if (isUnreachable(replayed)) throw new CommandError(`${plan.target.href} cannot be reached: ${replayed.message}`);
+      requests += replayed.requests;
+      seen.set(key, replayed);
+      exchanges.push({ origin: from, cell: cell.id, exchange: replayed.exchange, redirectedTo: replayed.redirectedTo });
+      if (options.delayMs > 0) await sleep(options.delayMs);
+    }
+  }
+  return { exchanges, seen, requests };
+}
+
+/** One engine's part of the run: each origin's page, and its cells sent one after the other. */
+class EngineRun {
+  requests = 0;
+
+  constructor(
+    private readonly engine: ProbeEngine,
+    private readonly plan: RunPlan,
+    private readonly seen: ReadonlyMap<string, Replayed>,
+    private readonly options: RunOptions,
+    private readonly progress: { done: number; total: number },
+  ) {}
+
+  async origin(origin: TriedOrigin): Promise<CellRun[]> {
+    const { engine, plan, options, progress } = this;
+    const cells = plan.cellsFor(origin);
+    const where = `${engine.label}: ${origin.context === 'page' ? origin.origin : `null (${origin.context})`}`;
+    options.progress.update(progress.done, progress.total, where);
+    const page = await engine.openOrigin(hostPage(origin, plan.target)).catch((err: unknown) => ({
+      refused: `the engine failed to load it: ${firstLine(err)}`,
+    }));
+    if ('refused' in page) {
+      progress.done += cells.length;
+      return cells.map((cell) => couldNotRun(engine.name, origin, cell, page.refused));
+    }
+    const runs: CellRun[] = [];
+    try {
+      for (const cell of cells) {
+        runs.push(await this.send(page, origin, cell, runs));
+        progress.done += 1;
+        options.progress.update(progress.done, progress.total, where, cell.title);
+        if (options.delayMs > 0) await sleep(options.delayMs);
+      }
+    } finally {
+      await page.close();
+    }
+    return runs;
+  }
+
+  private async send(page: OriginPage, origin: TriedOrigin, cell: Cell, earlier: readonly CellRun[]): Promise<CellRun> {
+    const from = origin.context === 'page' ? origin.origin : 'null';
+    const replayed = this.seen.get(`${from} ${cell.id}`)!;
+    try {
+      const { result, engine: report } = await page.send(origin.context, {
+        url: this.plan.target.href,
+        api: cell.api,
+        method: cell.method,
+        headers: cell.headers,
+        credentials: cell.credentials,
+        body: cell.body,
+        timeoutMs: this.options.timeoutMs,
+      });
+      this.requests += 1 + ((report.preflight?.sent ?? needsPreflight(cell.method, cell.headers)) ? 1 : 0);
+      return cellRun(this.engine.name, origin, cell, result, report, replayed, earlier, this.plan.target);
+    } catch (err) {
+      return couldNotRun(this.engine.name, origin, cell, `the engine failed to send it: ${firstLine(err)}`);
+    }
+  }
 }
 
 function firstLine(err: unknown): string {

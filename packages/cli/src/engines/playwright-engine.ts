@@ -29,6 +29,9 @@ const WORDS_GRACE_MS = 150;
  * Request Blocked", with its reason). Firefox reports no preflight to a driver.
  */
 export class PlaywrightEngine implements ProbeEngine {
+  /** A browser context each: as many as the run asks for. */
+  readonly pagesAtOnce = Number.POSITIVE_INFINITY;
+
   private constructor(
     readonly name: 'chromium' | 'firefox',
     readonly label: string,

@@ -40,6 +40,8 @@ export interface ProbeEngine {
   /** e.g. "Chromium 156", "WebKit (GTK) 2.50". */
   readonly label: string;
   readonly version: string;
+  /** How many origins' pages it can hold open at once (each in a profile of its own). */
+  readonly pagesAtOnce: number;
   /** Loads the probe page at origin (a fresh profile per origin: no cookie or cache carries over). */
   openOrigin(origin: string): Promise<OriginPage | NotThisOrigin>;
   close(): Promise<void>;

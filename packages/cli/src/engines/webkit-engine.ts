@@ -20,6 +20,8 @@ const DRIVER_LOOPBACK = '127.0.0.1';
  */
 export class WebKitEngine implements ProbeEngine {
   readonly name = 'webkit';
+  /** One WebDriver session, one window: one origin at a time. */
+  readonly pagesAtOnce = 1;
 
   private constructor(
     readonly label: string,
