@@ -47,6 +47,7 @@ describe('origin-lab check: usage', () => {
       '--timeout',
       '--delay',
       '--pages',
+      '--connect',
       '--max-requests',
       '--local-network',
     ])
@@ -85,6 +86,14 @@ describe('origin-lab check: usage', () => {
       '--timeout must be a whole number from 100 to 600000',
     ],
     [['check', 'https://example.com/', '--from', YOURS, '--pages', '0'], '--pages must be a whole number from 1 to 32'],
+    [
+      ['check', 'https://example.com/', '--from', YOURS, '--connect', 'webkit=ws://127.0.0.1:9/'],
+      '--connect takes chromium=<ws-url> or firefox=<ws-url>',
+    ],
+    [
+      ['check', 'https://example.com/', '--from', YOURS, '--connect', 'firefox=http://127.0.0.1:9/'],
+      'is not a ws:// or wss:// address',
+    ],
     [['check', 'https://example.com/', '--from', YOURS, '--fail-on', 'critical'], '--fail-on must be one of'],
     [['check', 'https://example.com/', '--from', YOURS, '--colour', 'never'], "Unknown option '--colour'"],
     [['explode'], 'unknown command "explode"'],

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
 import { helpText } from '../options.js';
 import { chooseEngines } from '../engines/launch.js';
+import type { EngineName } from '../engines/probe-engine.js';
 import { colorEnabled, CommandError, EXIT, painter, Progress } from '../terminal.js';
 import { CHECK_COMMAND, readCheckOptions, type CheckOptions } from './check-options.js';
 import { checkExpectations, expectedCells, readExpectations, type Expectations } from './expectations.js';
@@ -34,7 +35,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     throw new CommandError(
       'check needs at least one --from origin (or an expectations file naming one): the origin of your pages',
     );
-  const engines = chooseEngines(options.engines);
+  const engines = chooseEngines(options.engines, Object.keys(options.connect) as EngineName[]);
   const progress = new Progress(io.stderr, options.quiet);
   const paint = painter(colorEnabled(options.color, options.json === '-' ? io.stderr : io.stdout));
 
@@ -66,6 +67,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     timeoutMs: options.timeoutMs,
     delayMs: options.delayMs,
     pagesAtOnce: options.pagesAtOnce,
+    connect: options.connect,
     maxRequests: options.maxRequests,
     localNetwork: options.localNetwork,
     progress,

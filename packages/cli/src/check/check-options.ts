@@ -28,6 +28,12 @@ export const CHECK_COMMAND: CommandSpec = {
       help: 'chromium, firefox, webkit, comma-separated',
     },
     {
+      name: 'connect',
+      value: '<engine>=<ws-url>',
+      multiple: true,
+      help: 'use a Chromium or Firefox that already runs as a Playwright browser server (browserType.launchServer, or a container running one) instead of starting it here; Playwright 1.64 on both sides',
+    },
+    {
       name: 'credentials',
       value: '<mode>',
       default: 'both',
@@ -131,6 +137,8 @@ export interface CheckOptions {
   /** Your origins: those that should be able to read. */
   from: string[];
   engines: EngineName[] | 'installed';
+  /** Engines already running elsewhere: their Playwright browser server's WebSocket address. */
+  connect: Partial<Record<'chromium' | 'firefox', string>>;
   credentials: 'both' | 'include' | 'omit';
   headers: [string, string][];
   methods: string[];
@@ -234,6 +242,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     target,
     from,
     engines: engineList.length > 0 ? (engineList as EngineName[]) : 'installed',
+    connect: parseConnect(listOfRaw(values.connect)),
     credentials: choice('credentials', values.credentials, ['both', 'include', 'omit'] as const, 'both'),
     headers: headers.length > 0 ? headers : [['X-Origin-Lab-Check', '1']],
     methods,
@@ -261,6 +270,21 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
 /** --header values are not split at commas: a value may hold one. */
 function listOfRaw(value: unknown): string[] {
   return Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
+}
+
+/** --connect engine=ws://host:port/path, each engine at most once. */
+function parseConnect(values: string[]): CheckOptions['connect'] {
+  const connect: CheckOptions['connect'] = {};
+  for (const value of values) {
+    const [name, url] = [value.slice(0, value.indexOf('=')), value.slice(value.indexOf('=') + 1)];
+    if (name !== 'chromium' && name !== 'firefox')
+      throw new CommandError(`--connect takes chromium=<ws-url> or firefox=<ws-url>; got "${value}"`);
+    if (!URL.canParse(url) || !['ws:', 'wss:'].includes(new URL(url).protocol))
+      throw new CommandError(`--connect ${name}: "${url}" is not a ws:// or wss:// address`);
+    if (connect[name]) throw new CommandError(`--connect names ${name} twice`);
+    connect[name] = url;
+  }
+  return connect;
 }
 
 function parseLab(value: unknown): string {

@@ -95,6 +95,8 @@ export interface RunOptions {
   delayMs: number;
   maxRequests: number;
   localNetwork: 'grant' | 'deny' | 'public';
+  /** Engines already running as Playwright browser servers (--connect). */
+  connect: EngineLaunch['connect'];
   /** How many origins one engine may have open at once (each engine caps it: ProbeEngine.pagesAtOnce). */
   pagesAtOnce: number;
   progress: Progress;
@@ -149,12 +151,17 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
     timeoutMs: options.timeoutMs,
     localNetwork: options.localNetwork,
     targetAddresses: await addressesOf(plan.target),
+    connect: options.connect,
   };
   const started: ProbeEngine[] = [];
   const runs: CellRun[] = [];
   let requests = own.requests;
   const runEngine = async (name: EngineName): Promise<CellRun[]> => {
-    options.progress.update(progress.done, progress.total, `starting ${name}`);
+    options.progress.update(
+      progress.done,
+      progress.total,
+      `${options.connect[name] ? 'connecting to' : 'starting'} ${name}`,
+    );
     const engine = await startEngine(name, launch);
     started.push(engine);
     const run = new EngineRun(engine, plan, own.seen, options, progress);

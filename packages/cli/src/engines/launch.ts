@@ -29,10 +29,13 @@ export function missingFor(name: EngineName): string | null {
   }`;
 }
 
-/** The engines to use: those asked for (each must be installed), or every installed one. */
-export function chooseEngines(asked: EngineName[] | 'installed'): EngineName[] {
+/**
+ * The engines to use: those asked for (each must be installed, or connected to), or every
+ * installed or connected one.
+ */
+export function chooseEngines(asked: EngineName[] | 'installed', connected: readonly EngineName[] = []): EngineName[] {
   if (asked === 'installed') {
-    const found = installedEngines();
+    const found = ENGINE_NAMES.filter((name) => connected.includes(name) || installedEngines().includes(name));
     if (found.length === 0)
       throw new CommandError(
         `no browser engine is installed: ${ENGINE_NAMES.map((name) => missingFor(name)).join('; ')}`,
@@ -40,7 +43,7 @@ export function chooseEngines(asked: EngineName[] | 'installed'): EngineName[] {
     return found;
   }
   for (const name of asked) {
-    const missing = missingFor(name);
+    const missing = connected.includes(name) ? null : missingFor(name);
     if (missing) throw new CommandError(missing);
   }
   return asked;

@@ -44,8 +44,15 @@ export class PlaywrightEngine implements ProbeEngine {
     // Loaded when an engine starts: importing it takes about a second, which --help, a usage
     // error and explain should not pay.
     const { chromium, firefox } = await import('playwright-core');
+    const server = launch.connect[name];
     let browser: Browser;
-    if (name === 'chromium') {
+    if (server) {
+      if (name === 'chromium' && launch.localNetwork === 'public')
+        throw new Error(
+          '--local-network public starts Chromium with a switch of its own, which a running Chromium cannot take: use --local-network grant or deny with --connect chromium',
+        );
+      browser = await (name === 'chromium' ? chromium : firefox).connect(server, { timeout: launch.timeoutMs * 3 });
+    } else if (name === 'chromium') {
       const options = chromiumLaunch();
       // Chromium's own switch for an address's space: the target counts as public, so no Local
       // Network Access check applies (--local-network public).

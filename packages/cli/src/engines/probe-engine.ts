@@ -55,6 +55,8 @@ export interface EngineLaunch {
   localNetwork: 'grant' | 'deny' | 'public';
   /** The target's addresses (ip:port), for --local-network public. */
   targetAddresses: readonly string[];
+  /** Engines that already run as a Playwright browser server elsewhere (--connect): its address. */
+  connect: Partial<Record<EngineName, string>>;
 }
 
 /** An EngineReport that says nothing. */
