@@ -33,6 +33,8 @@ export default defineConfig({
         test: {
           name: 'engines',
           include: ENGINE_TESTS,
+          // One Firefox for the whole group, which the checks connect to (shared-engines.ts).
+          globalSetup: ['packages/cli/test/shared-engines.ts'],
           exclude: ['**/node_modules/**', '**/dist/**'],
           sequence: { groupOrder: 2 },
         },

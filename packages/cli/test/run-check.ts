@@ -6,17 +6,13 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import type { CheckReport } from '../src/check/report.js';
-import { installedEngines } from '../src/engines/launch.js';
+import { ENGINES } from './test-engines.js';
+
+export { ENGINES };
 
 export const PROGRAM = fileURLToPath(new URL('../bin/origin-lab.js', import.meta.url));
-
-/** The engines every check of these tests runs in. */
-export const ENGINES = (() => {
-  const chosen = (process.env.E2E_BROWSERS ?? '').split(',').filter(Boolean);
-  const installed = installedEngines();
-  return chosen.length > 0 ? installed.filter((name) => chosen.includes(name)) : installed;
-})();
 
 export interface Ran {
   code: number;
@@ -50,10 +46,23 @@ export function runProgram(args: readonly string[], timeoutMs = 180_000, env: No
   });
 }
 
-/** A check of url with --json - (and the test defaults: these engines, quiet, the target counted as public). */
+/**
+ * The shared Firefox of this run (shared-engines.ts), as check's --connect takes it; none when
+ * the run has no Firefox, or for a run that starts its own engines as a user's does.
+ */
+function sharedEngines(startOwn: boolean): string[] {
+  const firefox = inject('firefoxServer');
+  return !startOwn && firefox ? ['--connect', `firefox=${firefox}`] : [];
+}
+
+/**
+ * A check of url with --json - (and the test defaults: these engines, quiet, the target counted
+ * as public, the run's shared Firefox unless startOwn).
+ */
 export async function check(
   url: string,
   args: readonly string[] = [],
+  { startOwn = false } = {},
 ): Promise<{ code: number; report: CheckReport; stderr: string }> {
   const ran = await runProgram([
     'check',
@@ -69,6 +78,7 @@ export async function check(
     'public',
     '--engines',
     ENGINES.join(','),
+    ...sharedEngines(startOwn),
     ...args,
   ]);
   if (ran.code !== 0 && ran.code !== 1) throw new Error(`check exited ${ran.code}: ${ran.stderr}`);
