@@ -1,8 +1,10 @@
-import { execFile } from 'node:child_process';
+import { exec, execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { pollUntil } from '@origin-lab/test-kit';
+import { pollUntil, spawnWatched } from '@origin-lab/test-kit';
+import { findCaddy } from '../../launcher/src/caddy.js';
 import { redisForFile } from '../../services/api/test/shared-state/backends.js';
 import { newVisitor, postForm } from '../../services/api/test/shared-state/replicas.js';
 import { startApi, type TestApi } from '../../services/api/test/start-api.js';
@@ -26,7 +28,11 @@ function commandsUnder(markdown: string, title: string): string[] {
   if (section === undefined) throw new Error(`no section "${title}"`);
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
   if (block === undefined) throw new Error(`section "${title}" has no sh block`);
-  return block.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
+  // A block inside a list item is indented with it.
+  return block
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
 }
 
 /** The start-clean command as documented: which compose service it runs redis-cli in, and with what. */
@@ -103,6 +109,45 @@ describe('docs/classroom.md: starting the next class clean', () => {
       expect(newServer.titles).not.toContain('From the last class');
     } finally {
       await Promise.all([api.stop(), fresh.stop()]);
+    }
+  });
+});
+
+// Caddy is required on CI; elsewhere this is skipped with the reason printed by vitest.
+const caddyMissing = !findCaddy() && !process.env.CI;
+
+describe.skipIf(caddyMissing)('docs/classroom.md: the check that the server is ready', () => {
+  it('prints ready while both names answer over TLS with the pages, the api and Redis; exits 22 naming the 503 once Redis is down', async () => {
+    const [check = ''] = commandsUnder(classroom, 'Before class: a checklist');
+    expect(check).toMatch(/^curl .* && echo ready$/);
+    // `npm start -- --tls`: the repository's Caddyfile in front, here with its state in Redis as compose keeps it.
+    const started = spawnWatched(process.execPath, ['launcher/dist/start.js', '--tls'], {
+      cwd: fileURLToPath(root),
+      env: { ...process.env, PORT: '0', HTTPS_PORT: '0', HTTP_PORT: '0', REDIS_URL: redis.server.url },
+    });
+    try {
+      await started.waitFor(/Ctrl-C stops/, 25_000, 'npm start -- --tls printing its URLs');
+      const [a, b] = [...started.output().matchAll(/^ {2}(https:\/\/[a-z.]+:\d+)\/$/gm)].map((match) => match[1]!);
+      const caCert = /^ {2}(\/\S+root\.crt)$/m.exec(started.output())![1]!;
+      // The documented names become this run's; its CA is trusted as the checklist says for local names.
+      const line = check
+        .replaceAll('https://lab-a.school.example', a!)
+        .replaceAll('https://lab-b.school.example', b!)
+        .replace(/^curl /, `curl --cacert ${caCert} `);
+      expect(line).not.toContain('school.example');
+      expect((await promisify(exec)(line, { timeout: 10_000 })).stdout).toBe('ready\n');
+
+      await redis.server.shutDown();
+      const failed = (await promisify(exec)(line, { timeout: 10_000 }).catch((err: unknown) => err)) as {
+        code?: number;
+        stdout?: string;
+        stderr?: string;
+      };
+      expect(failed).toMatchObject({ code: 22, stdout: '' });
+      expect(failed.stderr).toMatch(/returned error: 503/);
+    } finally {
+      await started.stop(5_000);
+      await redis.server.startAgain();
     }
   });
 });
