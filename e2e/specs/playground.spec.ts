@@ -1,13 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { EngineName, EngineOutcome, EngineRecord } from '@origin-lab/contract';
 import { PRESETS } from '../../services/pages/web/ts/playground/presets.js';
 import type { EnginePage } from '../engines/engine.js';
 import { EVERY_ENGINE, test, expect } from '../fixtures.js';
 import { sendCase } from './support/playground-case.js';
-import { CORPUS, corsLines, normalizeLine, type ConsoleCorpus } from './support/console-corpus.js';
+import { corsLines, normalizeLine, type ConsoleCorpus } from './support/console-corpus.js';
 import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
-import { EXPECTED, RECORDS } from './support/ready-cases.js';
+import { EXPECTED } from './support/ready-cases.js';
+import { expectCorpusAsCommitted, expectRecordAsCommitted } from './support/engine-records.js';
 import { webkitConsole } from '@origin-lab/engines';
 import { expectExplained, recordCase } from './support/evidence.js';
 
@@ -54,12 +53,44 @@ async function expectAsWritten(
   expect(state, name).toBe(differs ? 'known-difference' : 'agree');
 }
 
-/** Where fresh records go. */
-const FRESH = fileURLToPath(new URL('../../test-results/engine-records/', import.meta.url));
-const RECORD_MODE = process.env.E2E_RECORD_ENGINES === '1';
-/** An engine's major version: 156 of Chromium 156.0.8078.79, 2.50 of WebKitGTK 2.50.6, 153 of 153.7.0esr. */
-const majorVersion = (version: string) =>
-  /^2\.\d+\./.test(version) ? version.split('.').slice(0, 2).join('.') : version.split('.')[0];
+/**
+ * What the engine printed for a case. WebKit tells its driver nothing: its console comes from a
+ * MiniBrowser of its own, on the plain stack, for the cases it does not read (one it reads printed
+ * nothing, in any engine: measured on all 24 of 42, issue 34; a MiniBrowser per case takes
+ * seconds); null where nothing is looked at.
+ */
+async function printedFor(
+  page: EnginePage,
+  engine: EngineName,
+  stack: string,
+  preset: (typeof PRESETS)[number],
+  origins: { self: string },
+): Promise<string[] | null> {
+  if (engine !== 'webkit') return await page.consoleMessages();
+  const expected = EXPECTED[preset.id]!;
+  if (stack !== 'embedded' || (expected.webkit ?? expected.does)[2]) return null;
+  return await webkitPrinted(`${origins.self}/playground.html#${preset.fragment ? `${preset.fragment}&` : ''}send`);
+}
+
+/** A case's CORS lines for the console corpus; every one must be a line the explainer reads. */
+function corpusCase(
+  printed: string[],
+  id: string,
+  engine: EngineName,
+  origins: Parameters<typeof normalizeLine>[1],
+  outcome: Awaited<ReturnType<typeof sendCase>>['outcome'],
+): ConsoleCorpus['cases'][string] {
+  const lines = corsLines(printed);
+  for (const line of lines)
+    expect
+      .soft(readConsoleMessage(line), `${id}: ${engine} printed a CORS message the explainer does not know: ${line}`)
+      .not.toBeNull();
+  return {
+    messages: lines.map((line) => normalizeLine(line, origins)),
+    failureRule: outcome.predicted.failureRule,
+    readable: outcome.observed.readable,
+  };
+}
 
 test('every ready case of the playground has its outcome written out here', { tag: EVERY_ENGINE }, () => {
   expect(Object.keys(EXPECTED).sort()).toEqual(PRESETS.map((preset) => preset.id).sort());
@@ -75,8 +106,7 @@ test(
     const cases: Record<string, EngineOutcome> = {};
     const consoleCases: ConsoleCorpus['cases'] = {};
     for (const preset of PRESETS) {
-      const expected = EXPECTED[preset.id];
-      if (!expected) throw new Error(`no expected outcome for ready case ${preset.id}`);
+      if (!EXPECTED[preset.id]) throw new Error(`no expected outcome for ready case ${preset.id}`);
       // On the plain stack Chromium and Firefox send each case in a context of its own that records
       // it: the HAR and curl -v evidence of the explainer comes from this same run (support/evidence.ts).
       const recording = recordsEvidence ? await recordCase(browser, engine, testInfo, preset.id) : null;
@@ -85,33 +115,8 @@ test(
         await page.open(`${origins.self}/playground.html#${preset.fragment}`);
         await page.consoleMessages();
         const { state, outcome } = await sendCase(page);
-        // What the engine printed for this case: every CORS line must be one the explainer reads.
-        // WebKit tells its driver nothing: its console comes from a MiniBrowser of its own, on the
-        // plain stack, for the cases it does not read (one it reads printed nothing, in any engine:
-        // measured on all 24 of 42, issue 34; a MiniBrowser per case takes seconds).
-        const printed =
-          engine !== 'webkit'
-            ? await page.consoleMessages()
-            : stack.name === 'embedded' && !(expected.webkit ?? expected.does)[2]
-              ? await webkitPrinted(
-                  `${origins.self}/playground.html#${preset.fragment ? `${preset.fragment}&` : ''}send`,
-                )
-              : null;
-        if (printed) {
-          const lines = corsLines(printed);
-          for (const line of lines)
-            expect
-              .soft(
-                readConsoleMessage(line),
-                `${preset.id}: ${engine} printed a CORS message the explainer does not know: ${line}`,
-              )
-              .not.toBeNull();
-          consoleCases[preset.id] = {
-            messages: lines.map((line) => normalizeLine(line, origins)),
-            failureRule: outcome.predicted.failureRule,
-            readable: outcome.observed.readable,
-          };
-        }
+        const printed = await printedFor(page, engine, stack.name, preset, origins);
+        if (printed) consoleCases[preset.id] = corpusCase(printed, preset.id, engine, origins, outcome);
         await expectAsWritten(page, preset, engine, origins, { state, outcome });
         cases[preset.id] = outcome.outcome;
         if (recording) expectExplained(await recording.finish(), engine, preset.id, outcome);
@@ -129,48 +134,8 @@ test(
       cases,
     };
     // The console corpus (packages/cors-rules/test/corpus/): one stack is enough, the plain one.
-    if (Object.keys(consoleCases).length > 0 && stack.name === 'embedded') {
-      const corpus: ConsoleCorpus = {
-        engine,
-        version: enginePage.version,
-        recordedAt: record.recordedAt,
-        cases: consoleCases,
-      };
-      const corpusFile = `console-${engine}.json`;
-      mkdirSync(RECORD_MODE ? CORPUS : FRESH, { recursive: true });
-      writeFileSync(`${RECORD_MODE ? CORPUS : FRESH}${corpusFile}`, `${JSON.stringify(corpus, null, 2)}\n`);
-      if (!RECORD_MODE) {
-        const committed = existsSync(`${CORPUS}${corpusFile}`)
-          ? (JSON.parse(readFileSync(`${CORPUS}${corpusFile}`, 'utf8')) as ConsoleCorpus)
-          : null;
-        for (const preset of PRESETS)
-          expect
-            .soft(
-              consoleCases[preset.id]?.messages,
-              `${preset.id}: what ${engine} prints is not the committed corpus (${corpusFile}): run \`npm run engines:record\` and commit packages/cors-rules/test/corpus`,
-            )
-            .toEqual(committed?.cases[preset.id]?.messages);
-      }
-    }
-    const file = `${stack.name}-${engine}.json`;
-    mkdirSync(RECORD_MODE ? RECORDS : FRESH, { recursive: true });
-    writeFileSync(`${RECORD_MODE ? RECORDS : FRESH}${file}`, `${JSON.stringify(record, null, 2)}\n`);
-    if (RECORD_MODE) return;
-
-    // The engines page shows the committed records: they must still be what this engine does.
-    const refresh =
-      'the engines page is out of date: run `npm run engines:record` and commit services/pages/engine-records';
-    expect(existsSync(`${RECORDS}${file}`), `no engine record ${file}: ${refresh}`).toBe(true);
-    const committed = JSON.parse(readFileSync(`${RECORDS}${file}`, 'utf8')) as EngineRecord;
-    // A Debian security update moves the patch level under CI; what an engine does changes with its
-    // major version, and every outcome is compared below whatever the version.
-    expect
-      .soft(
-        majorVersion(committed.version),
-        `${file}: recorded with ${committed.version}, run with ${record.version}; ${refresh}`,
-      )
-      .toBe(majorVersion(record.version));
-    for (const preset of PRESETS)
-      expect.soft(cases[preset.id], `${preset.id} in ${file}: ${refresh}`).toEqual(committed.cases[preset.id]);
+    if (Object.keys(consoleCases).length > 0 && stack.name === 'embedded')
+      expectCorpusAsCommitted({ engine, version: record.version, recordedAt: record.recordedAt, cases: consoleCases });
+    expectRecordAsCommitted(record);
   },
 );
