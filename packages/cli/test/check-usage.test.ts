@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -52,6 +52,18 @@ describe('origin-lab check: usage', () => {
       expect(ran.stdout).toContain(option);
     expect(ran.stdout).toMatch(/Examples:\n {2}origin-lab check https:\/\//);
     expect(ran.stdout).toMatch(/Exit codes: 0 .*; 1 .*\n2 /);
+  });
+
+  it('--help names every environment variable the engines read', async () => {
+    // The variables as the engines' own source reads them (packages/engines, bundled into the program).
+    const folder = new URL('../../engines/src/', import.meta.url);
+    const read = readdirSync(folder)
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) => [...readFileSync(new URL(file, folder), 'utf8').matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g)])
+      .map((match) => match[1]!);
+    expect(read).toContain('MINIBROWSER_PATH');
+    const ran = await runProgram(['check', '--help']);
+    for (const name of new Set(read)) expect(ran.stdout).toContain(name);
   });
 
   it('the program without a command prints its commands and exits 2; --version prints the version', async () => {

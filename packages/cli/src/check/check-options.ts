@@ -116,7 +116,8 @@ export const CHECK_COMMAND: CommandSpec = {
     'Exit codes: 0 all is well; 1 a finding at or above --fail-on, or an expectation that does not hold;',
     '2 bad usage, a bad expectations file, a missing browser, or a target that cannot be reached.',
     'Engines: Chromium and Firefox ESR through Playwright, WebKitGTK through its WebDriver (Debian: chromium,',
-    'firefox-esr, webkit2gtk-driver with xvfb and dbus). Paths: CHROMIUM_PATH, FIREFOX_PATH, WEBKIT_DRIVER_PATH.',
+    'firefox-esr, webkit2gtk-driver with xvfb and dbus). Other paths: CHROMIUM_PATH, FIREFOX_PATH; WebKit needs',
+    'both WEBKIT_DRIVER_PATH (its WebDriver) and MINIBROWSER_PATH (the browser that driver starts).',
   ],
 };
 
