@@ -108,6 +108,24 @@ describe('origin-lab explain', () => {
     }
   });
 
+  it('an answer without Allow-Origin: the fix says first what to send, the page’s origin and Vary', async () => {
+    const api = await originLabApi('/lab/cors?allow-origin=none');
+    try {
+      const ran = await explainStdin(await curl(['-v', '-H', `Origin: ${YOURS}`, api.url]), ['--json']);
+      const [first] = JSON.parse(ran.stdout).explanations;
+      // Fetch's CORS check of the answer: no Access-Control-Allow-Origin, the GET was answered.
+      expect(first).toMatchObject({ rule: 'no-allow-origin', step: 'CORS check', reachedServer: true });
+      expect(first.fix.summary).toMatch(
+        new RegExp(
+          `^Send Access-Control-Allow-Origin: ${YOURS.replace(/\./g, '\\.')} .*and Vary: Origin\\. .*never reflect`,
+        ),
+      );
+      expect(first.playgroundLink).toBe('http://localhost:8080/playground.html#allow-origin=none');
+    } finally {
+      await api.stop();
+    }
+  });
+
   it('curl -i, which lacks the Origin: explained once the origin is given, with the risks of what works', async () => {
     const api = await originLabApi('/lab/cors?allow-origin=origin&allow-credentials=true&vary=off');
     try {

@@ -57,7 +57,7 @@ export function findingsOf(
   context: FindingContext,
 ): Finding[] {
   const findings: Finding[] = [];
-  const fix = (topic: FixTopic, extra: { method?: string; header?: string } = {}) =>
+  const fix = (topic: FixTopic, extra: { origins?: string[]; method?: string; header?: string } = {}) =>
     fixFor(topic, { origins: context.yours, ...extra });
   const add = (finding: Omit<Finding, 'id'> & { about: string }) => {
     const { about, ...rest } = finding;
@@ -197,7 +197,7 @@ export function findingsOf(
       engines: unique(group.map((run) => run.engine)),
       cells: [cell.id],
       reason: reason!,
-      fix: topic ? fix(topic, { method: cell.method, ...(header && { header }) }) : null,
+      fix: topic ? fix(topic, { origins: [origin.origin], method: cell.method, ...(header && { header }) }) : null,
       playground:
         rule in FIX_FOR_REFUSAL
           ? playgroundLink(context.lab, rule as keyof typeof FIX_FOR_REFUSAL, {
