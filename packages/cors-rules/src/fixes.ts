@@ -52,6 +52,8 @@ export interface FixContext {
   origins: readonly string[];
   method?: string;
   header?: string;
+  /** The preflight's answer is the one to change. */
+  preflight?: boolean;
 }
 
 export interface Fix {
@@ -83,7 +85,7 @@ export function fixFor(topic: FixTopic, context: FixContext): Fix {
       const vary = fixFor('vary-origin', context);
       return {
         topic,
-        summary: `Send Access-Control-Allow-Origin: ${single} (the page’s own origin, exactly) and Vary: Origin. Pick it from a list of exact origins, compared whole: ${NEVER_LOOSE}.`,
+        summary: `Send Access-Control-Allow-Origin: ${single} (the page’s own origin, exactly) and Vary: Origin${context.preflight ? ', in the preflight’s answer too, which must be 200 or 204' : ''}. Pick it from a list of exact origins, compared whole: ${NEVER_LOOSE}.`,
         byStack: Object.fromEntries(
           STACKS.map((stack) => [stack, `${exact.byStack[stack]} ${vary.byStack[stack]}`]),
         ) as Record<Stack, string>,
@@ -257,10 +259,15 @@ export const FIX_FOR_REFUSAL = {
  * The fix for one refusal of the shared rules, written for the page's origin, the request's
  * method and what the preflight did not allow (the playground's and every page's Why).
  */
-export function fixForRefusal(refusal: Pick<Refusal, 'rule' | 'asked'>, origin: string, method: string): Fix {
+export function fixForRefusal(
+  refusal: Pick<Refusal, 'rule' | 'asked'> & Partial<Pick<Refusal, 'stage'>>,
+  origin: string,
+  method: string,
+): Fix {
   return fixFor(FIX_FOR_REFUSAL[refusal.rule], {
     origins: [origin],
     method,
     ...(refusal.asked !== undefined && { header: refusal.asked }),
+    ...(refusal.stage === 'preflight' && { preflight: true }),
   });
 }

@@ -57,8 +57,10 @@ export function findingsOf(
   context: FindingContext,
 ): Finding[] {
   const findings: Finding[] = [];
-  const fix = (topic: FixTopic, extra: { origins?: string[]; method?: string; header?: string } = {}) =>
-    fixFor(topic, { origins: context.yours, ...extra });
+  const fix = (
+    topic: FixTopic,
+    extra: { origins?: string[]; method?: string; header?: string; preflight?: boolean } = {},
+  ) => fixFor(topic, { origins: context.yours, ...extra });
   const add = (finding: Omit<Finding, 'id'> & { about: string }) => {
     const { about, ...rest } = finding;
     findings.push({ id: `${finding.kind}:${about}`, ...rest });
@@ -187,6 +189,7 @@ export function findingsOf(
     const rule = reason!.rule;
     const topic = rule in FIX_FOR_REFUSAL ? FIX_FOR_REFUSAL[rule as keyof typeof FIX_FOR_REFUSAL] : null;
     const header = cell.headers.map(([name]) => name).find((name) => !/^content-type$/i.test(name));
+    const preflight = reason!.stage === 'preflight';
     add({
       kind: 'refused',
       about: key.replace(/ /g, ':'),
@@ -197,12 +200,15 @@ export function findingsOf(
       engines: unique(group.map((run) => run.engine)),
       cells: [cell.id],
       reason: reason!,
-      fix: topic ? fix(topic, { origins: [origin.origin], method: cell.method, ...(header && { header }) }) : null,
+      fix: topic
+        ? fix(topic, { origins: [origin.origin], method: cell.method, ...(header && { header }), preflight })
+        : null,
       playground:
         rule in FIX_FOR_REFUSAL
           ? playgroundLink(context.lab, rule as keyof typeof FIX_FOR_REFUSAL, {
               method: cell.method,
               ...(header && { header }),
+              preflight,
               ...(cell.repeats === undefined &&
                 group[0]!.preflight?.status != null && { status: group[0]!.preflight.status }),
             })

@@ -38,6 +38,8 @@ export interface Reason {
   source: Source;
   /** The engine's own words, when it gave them. */
   engineWords: string | null;
+  /** For a Fetch rule: which answer failed it, the preflight's or the request's own. */
+  stage?: Refusal['stage'];
 }
 
 export interface CellRun {
@@ -364,7 +366,13 @@ function reasonFor(
       engineWords: words,
     };
   if (refusal)
-    return { rule: refusal.rule, text: refusal.text, source: words ? 'engine' : 'rules', engineWords: words };
+    return {
+      rule: refusal.rule,
+      text: refusal.text,
+      source: words ? 'engine' : 'rules',
+      engineWords: words,
+      stage: refusal.stage,
+    };
   return {
     rule: 'engine-only',
     text: "The engine refused, though the server's answer passes the CORS rules when the check asks for it itself.",
