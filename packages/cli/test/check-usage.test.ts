@@ -207,10 +207,15 @@ describe.skipIf(ENGINES.length === 0)('origin-lab check: the report, as other to
       expect(ran.stdout).toMatch(/HIGH\s+Origins you did not name read your API with the user’s credentials/);
       expect(ran.stdout).toContain('Express (cors): cors({ origin: ["http://app.example.test"] })');
       expect(ran.stdout).toMatch(/FAIL 1 high \(exit 1\)/);
+      // No --lab: the link is made from npm start's address (PORT 8080), and says how to set another.
+      expect(ran.stdout).toContain(
+        'See it happen (--lab <url> if your lab does not run at http://localhost:8080): http://localhost:8080/playground.html#',
+      );
       expect(ran.stderr).toMatch(/^\[\d+\] asking 127\.0\.0\.1:\d+ itself, as each origin$/m);
 
       const report = JSON.parse(readFileSync(files.json, 'utf8'));
       expect(report.findings.map((finding: { kind: string }) => finding.kind)).toEqual(['hostile-read-credentials']);
+      expect(report.lab).toEqual({ url: 'http://localhost:8080', chosenBy: 'default' });
 
       const xml = readFileSync(files.junit, 'utf8');
       expect(XMLValidator.validate(xml)).toBe(true);

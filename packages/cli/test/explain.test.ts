@@ -203,6 +203,22 @@ describe('origin-lab explain', () => {
     expect(ran.stdout).toContain('preflight-status=401');
   });
 
+  it('playground links: at --lab when given; made from npm start’s address otherwise, saying how to set it', async () => {
+    const file = join(scratch, 'no-allow-origin.txt');
+    writeFileSync(
+      file,
+      "Access to fetch at 'https://api.example.com/me' from origin 'https://app.example.com' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.",
+    );
+    // npm start serves the lab on PORT, 8080 by default (launcher/src/settings.ts).
+    const defaulted = await runProgram(['explain', file, '--color', 'never']);
+    expect(defaulted.stdout).toMatch(
+      /^ {2}See it happen \(--lab <url> if your lab does not run at http:\/\/localhost:8080\): http:\/\/localhost:8080\/playground\.html#/m,
+    );
+    const given = await runProgram(['explain', file, '--color', 'never', '--lab', 'http://127.0.0.1:18080']);
+    expect(given.stdout).toMatch(/^ {2}See it happen: http:\/\/127\.0\.0\.1:18080\/playground\.html#/m);
+    expect(given.stdout).not.toContain('localhost:8080');
+  });
+
   it.each([
     ['', 'nothing to explain: the input is empty'],
     ['{"log": {"entries": [', 'not a HAR: the JSON does not parse'],

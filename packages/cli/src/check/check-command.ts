@@ -89,6 +89,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     findings,
     expectations: expectationResults,
     stack: chooseStack(options, result.exchanges),
+    lab: { url: options.lab, chosenBy: options.labGiven ? 'option' : 'default' },
     requests: result.requests,
     exitCode: failed ? EXIT.findings : EXIT.ok,
   };

@@ -4,6 +4,7 @@ import { CommandError, type ColorChoice } from '../terminal.js';
 import { ENGINE_NAMES, type EngineName } from '../engines/probe-engine.js';
 import { HOSTILE_KINDS, type HostileKind } from './origins.js';
 import { BODY_KINDS, type BodyKind } from './cells.js';
+import { DEFAULT_LAB } from '../lab-link.js';
 
 export const SEVERITIES = ['high', 'medium', 'low', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -79,8 +80,8 @@ export const CHECK_COMMAND: CommandSpec = {
     {
       name: 'lab',
       value: '<url>',
-      default: 'http://localhost:8080',
-      help: 'where the Origin Lab pages run (npm start), for the playground links',
+      default: DEFAULT_LAB,
+      help: 'where the Origin Lab pages run (npm start; PORT changes it), for the playground links',
     },
     {
       name: 'timeout',
@@ -138,6 +139,8 @@ export interface CheckOptions {
   sarif: string | null;
   stack: Stack | null;
   lab: string;
+  /** Whether --lab was given (the links made from the default say how to change it). */
+  labGiven: boolean;
   timeoutMs: number;
   delayMs: number;
   maxRequests: number;
@@ -238,6 +241,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     sarif: typeof values.sarif === 'string' ? values.sarif : null,
     stack: values.stack === undefined ? null : choice('stack', values.stack, STACKS, 'express'),
     lab: parseLab(values.lab),
+    labGiven: values.lab !== undefined,
     timeoutMs: integer('timeout', values.timeout, 100, 600_000, 10_000),
     delayMs: integer('delay', values.delay, 0, 60_000, 0),
     maxRequests: integer('max-requests', values['max-requests'], 1, 100_000, 600),
@@ -254,6 +258,6 @@ function listOfRaw(value: unknown): string[] {
 }
 
 function parseLab(value: unknown): string {
-  if (value === undefined) return 'http://localhost:8080';
+  if (value === undefined) return DEFAULT_LAB;
   return parseOrigin(String(value), '--lab');
 }

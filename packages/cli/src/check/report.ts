@@ -25,6 +25,8 @@ export interface CheckReport {
   expectations: ExpectationResult[] | null;
   /** The stack the fixes are shown for, and how it was chosen. */
   stack: { name: Stack; label: string; chosenBy: 'option' | string } | null;
+  /** Where the playground links point, and whether --lab said so or it is npm start's default. */
+  lab: { url: string; chosenBy: 'option' | 'default' };
   requests: number;
   exitCode: number;
 }

@@ -4,6 +4,7 @@
  * and the verdict. Colour only where the terminal takes it (terminal.ts).
  */
 import { STACK_NAMES } from '@origin-lab/cors-rules/advice';
+import { seeItHappen } from '../lab-link.js';
 import type { Paint, Style } from '../terminal.js';
 import type { Finding } from './findings.js';
 import type { CheckReport } from './report.js';
@@ -169,7 +170,8 @@ export function renderReport(report: CheckReport, paint: Paint): string {
       lines.push(`${indent}Fix: ${finding.fix.summary}`);
       if (stack) lines.push(`${indent}     ${STACK_NAMES[stack.name]}: ${finding.fix.byStack[stack.name]}`);
     }
-    if (finding.playground) lines.push(`${indent}${paint('dim', `See it happen: ${finding.playground}`)}`);
+    if (finding.playground)
+      lines.push(`${indent}${paint('dim', `${seeItHappen(report.lab.chosenBy === 'option')}: ${finding.playground}`)}`);
   }
   if (!stack && report.findings.some((finding) => finding.fix))
     lines.push(
