@@ -115,7 +115,9 @@ export const CHECK_COMMAND: CommandSpec = {
   ],
   notes: [
     'Exit codes: 0 all is well; 1 a finding at or above --fail-on, or an expectation that does not hold;',
-    '2 bad usage, a bad expectations file, a missing browser, or a target that cannot be reached.',
+    '2 bad usage, a bad expectations file, a missing browser, or a target that cannot be reached; 3 nothing',
+    "of 1, but an engine left attacker origins untried (Chromium's Local Network Access stops a public page",
+    'reaching a loopback or private address, an http:// one always: --local-network public tries them).',
     'Engines: Chromium and Firefox ESR through Playwright, WebKitGTK through its WebDriver (Debian: chromium,',
     'firefox-esr, webkit2gtk-driver with xvfb and dbus). Other paths: CHROMIUM_PATH, FIREFOX_PATH; WebKit needs',
     'both WEBKIT_DRIVER_PATH (its WebDriver) and MINIBROWSER_PATH (the browser that driver starts).',

@@ -18,6 +18,7 @@ import {
   type RiskKind,
 } from '@origin-lab/cors-rules/advice';
 import type { Severity } from './check-options.js';
+import { originLabel } from './not-tried.js';
 import type { CellRun, ExchangeRecord, Reason } from './run-check.js';
 
 export type FindingKind = RiskKind | 'refused' | 'engines-differ';
@@ -48,8 +49,6 @@ export interface FindingContext {
 }
 
 const unique = <T>(items: readonly T[]) => [...new Set(items)];
-const originLabel = (run: CellRun) =>
-  run.origin.context === 'page' ? run.origin.origin : `null (${run.origin.context.replace('-', ' ')})`;
 
 export function findingsOf(
   runs: readonly CellRun[],

@@ -5,7 +5,9 @@
  * every engine started is closed, also when the run fails.
  */
 import {
+  blocksAsLocalNetwork,
   blocksAsMixedContent,
+  isLocalAddress,
   needsPreflight,
   normalizeMethod,
   preflightCacheCapSeconds,
@@ -15,6 +17,7 @@ import {
   type Exchange,
   type Refusal,
 } from '@origin-lab/cors-rules';
+import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
 import { lookup } from 'node:dns/promises';
 import { startEngine } from '../engines/launch.js';
 import type { EngineName, EngineReport, ProbeEngine } from '../engines/probe-engine.js';
@@ -132,20 +135,19 @@ function hostPage(origin: TriedOrigin, target: URL): string {
   return `${target.protocol === 'https:' ? 'https' : 'http'}://${ATTACKER_SITE}`;
 }
 
-export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunResult> {
-  const budget = plannedRequests(plan, options.engines.length);
-  if (budget > options.maxRequests)
-    throw new CommandError(
-      `this run would send up to ${budget} requests, over --max-requests ${options.maxRequests}: raise it, or try fewer origins (--hostile), methods or engines`,
-    );
-  const { target, origins } = plan;
-
-  // The check's own exchanges: each origin's cells, one after the other (and the first tells
-  // whether the target answers at all).
+/**
+ * The check's own exchanges: each origin's cells, one after the other (and the first tells
+ * whether the target answers at all). Keyed by the Origin sent and the cell.
+ */
+async function askItself(
+  plan: RunPlan,
+  options: RunOptions,
+): Promise<{ exchanges: ExchangeRecord[]; seen: Map<string, Replayed>; requests: number }> {
+  const { target } = plan;
   const exchanges: ExchangeRecord[] = [];
   let requests = 0;
   const seen = new Map<string, Replayed>();
-  for (const origin of origins) {
+  for (const origin of plan.origins) {
     const from = origin.context === 'page' ? origin.origin : 'null';
     for (const cell of plan.cellsFor(origin)) {
       const key = `${from} ${cell.id}`;
@@ -164,16 +166,39 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
       if (options.delayMs > 0) await sleep(options.delayMs);
     }
   }
+  return { exchanges, seen, requests };
+}
+
+export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunResult> {
+  const budget = plannedRequests(plan, options.engines.length);
+  if (budget > options.maxRequests)
+    throw new CommandError(
+      `this run would send up to ${budget} requests, over --max-requests ${options.maxRequests}: raise it, or try fewer origins (--hostile), methods or engines`,
+    );
+  const { target, origins } = plan;
+
+  const { exchanges, seen, requests: asked } = await askItself(plan, options);
+  let requests = asked;
 
   const total = options.engines.length * origins.reduce((sum, origin) => sum + plan.cellsFor(origin).length, 0);
   let done = 0;
   const started: ProbeEngine[] = [];
   const runs: CellRun[] = [];
+  const targetAddresses = await addressesOf(target);
   const launch = {
     origins: [...new Set(origins.map((origin) => hostPage(origin, target)))],
     timeoutMs: options.timeoutMs,
     localNetwork: options.localNetwork,
-    targetAddresses: await addressesOf(target),
+    targetAddresses,
+  };
+  // Whether Local Network Access applies at all: a target on this machine or a private network,
+  // unless Chromium was told it is public (--local-network public).
+  const scene: Scene = {
+    target,
+    targetIsLocal:
+      options.localNetwork !== 'public' &&
+      targetAddresses.some((address) => isLocalAddress(address.slice(0, address.lastIndexOf(':')))),
+    userAllows: options.localNetwork === 'grant',
   };
   const runEngine = async (name: EngineName): Promise<CellRun[]> => {
     options.progress.update(done, total, `starting ${name}`);
@@ -207,7 +232,7 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
               timeoutMs: options.timeoutMs,
             });
             requests += 1 + ((report.preflight?.sent ?? needsPreflight(cell.method, cell.headers)) ? 1 : 0);
-            own.push(cellRun(name, origin, cell, result, report, replayed, own, target));
+            own.push(cellRun(name, origin, cell, result, report, replayed, own, scene));
           } catch (err) {
             own.push(couldNotRun(name, origin, cell, `the engine failed to send it: ${firstLine(err)}`));
           }
@@ -265,6 +290,14 @@ function couldNotRun(engine: EngineName, origin: TriedOrigin, cell: Cell, why: s
   };
 }
 
+/** Where a run's requests go: the target, and whether Local Network Access stands between it and a public page. */
+interface Scene {
+  target: URL;
+  targetIsLocal: boolean;
+  /** --local-network grant: the user allows a secure page through. */
+  userAllows: boolean;
+}
+
 /** One cell in one engine: what the page saw, what the engine said, and why, from the sources that have it. */
 function cellRun(
   engine: EngineName,
@@ -274,7 +307,7 @@ function cellRun(
   report: EngineReport,
   replayed: Replayed,
   earlier: readonly CellRun[],
-  target: URL,
+  scene: Scene,
 ): CellRun {
   if (result.unsupported) return couldNotRun(engine, origin, cell, result.unsupported);
   const request = {
@@ -284,7 +317,9 @@ function cellRun(
     credentials: cell.credentials,
   };
   const refusal = refusalOf(request, replayed.exchange);
-  const reason = result.readable ? null : reasonFor(engine, result, report, refusal, target);
+  const reason = result.readable
+    ? null
+    : reasonFor(engine, result, report, refusal, scene, hostPage(origin, scene.target));
   // Mixed content and Local Network Access stop a request before it leaves, preflight and all.
   const blockedBeforeCors = reason !== null && ['mixed-content', 'local-network-access'].includes(reason.rule);
   const kept = cell.repeats ? preflightKept(engine, cell, report, replayed, earlier) : null;
@@ -341,8 +376,10 @@ function reasonFor(
   result: ProbeResult,
   report: EngineReport,
   refusal: Refusal | null,
-  target: URL,
+  scene: Scene,
+  page: string,
 ): Reason {
+  const { target } = scene;
   const words = report.words;
   if (result.timedOut)
     return {
@@ -358,11 +395,16 @@ function reasonFor(
       source: report.blockedReason ? 'engine' : 'rules',
       engineWords: words,
     };
-  if (report.corsError && /LocalNetwork|PrivateNetwork/i.test(report.corsError))
+  // Chromium says so in its network log or its console; a frame's or a worker's requests it
+  // reports in neither at times, and then the rules say what it does.
+  const saidLocalNetwork =
+    (report.corsError !== null && /LocalNetwork|PrivateNetwork/i.test(report.corsError)) ||
+    (words !== null && readConsoleMessage(words)?.rule === 'local-network-access');
+  if (saidLocalNetwork || blocksAsLocalNetwork(engine, page, scene.targetIsLocal, scene.userAllows))
     return {
       rule: 'local-network-access',
       text: 'Not CORS: Local Network Access. Chromium asks the user before a public page reaches a loopback or private address, and refuses an http:// page outright (--local-network public checks CORS alone, as for a server on a public address).',
-      source: 'engine',
+      source: saidLocalNetwork ? 'engine' : 'rules',
       engineWords: words,
     };
   if (refusal)
