@@ -97,7 +97,7 @@ export function helpText(spec: CommandSpec): string {
 }
 
 /** Words of text in lines of at most width characters. */
-function wrap(text: string, width: number): string[] {
+export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/)) {

@@ -8,7 +8,7 @@ import type { WriteStream } from 'node:tty';
 export type ColorChoice = 'auto' | 'always' | 'never';
 
 /** The exit codes, as `--help` documents them. */
-export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
+export const EXIT = { ok: 0, findings: 1, usage: 2, incomplete: 3 } as const;
 
 /** A failure the command reports in one line and exits with: never a stack trace. */
 export class CommandError extends Error {

@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, describe, expect, it } from 'vitest';
 import { expressCountingAllowlist } from './fixtures.js';
 import { ENGINES, runProgram } from './run-check.js';
 import type { CheckReport } from '../src/check/report.js';
@@ -11,6 +15,9 @@ import type { CheckReport } from '../src/check/report.js';
 const SECURE = 'https://app.example.test';
 const PLAIN = 'http://app.example.test';
 const CHECK_MS = 120_000;
+
+const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-local-network-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** A check in Chromium alone, from one origin, with this answer to the permission prompt. */
 async function checkLocal(url: string, from: string, localNetwork: 'grant' | 'deny' | 'public') {
@@ -65,6 +72,80 @@ describe.skipIf(!ENGINES.includes('chromium'))("check and Chromium's Local Netwo
       }
     },
     CHECK_MS,
+  );
+
+  it(
+    'a default check from a loopback origin: the attacker origins Chromium did not try are said so in every report, and the run is not OK',
+    async () => {
+      const mine = 'http://localhost:5173';
+      const server = await expressCountingAllowlist([mine]);
+      const files = { json: join(scratch, 'r.json'), junit: join(scratch, 'r.xml'), sarif: join(scratch, 'r.sarif') };
+      const run = (more: string[]) =>
+        runProgram([
+          'check',
+          server.url,
+          '--from',
+          mine,
+          // http://attacker.test and the two null contexts in a page there (public names, plain
+          // http), and http://evil.localhost:5173 (a loopback name, so not public to Chromium).
+          '--hostile',
+          'arbitrary,null,subdomain',
+          '--credentials',
+          'omit',
+          '--engines',
+          'chromium',
+          '--color',
+          'never',
+          '--json',
+          files.json,
+          '--junit',
+          files.junit,
+          '--sarif',
+          files.sarif,
+          ...more,
+        ]);
+      try {
+        // The default, grant: a public page that is not a secure context is refused outright.
+        const ran = await run([]);
+        const notTried = ['http://attacker.test', 'null (sandboxed frame)', 'null (data worker)'];
+        const report = JSON.parse(readFileSync(files.json, 'utf8')) as CheckReport;
+        expect(report.notTried).toEqual([
+          { engine: 'chromium', origins: notTried, of: 4, reason: 'local-network-access' },
+        ]);
+        expect(report.findings).toEqual([]);
+        expect(ran.code).toBe(3);
+        expect(report.exitCode).toBe(3);
+        // The terminal: the legend says what the dashes are, the verdict never says OK for Chromium.
+        expect(ran.stdout).toMatch(/^ {2}– local network: not tried: Chromium's Local Network Access/m);
+        const verdict = ran.stdout.trim().split('\n').at(-1)!;
+        expect(verdict).not.toMatch(/^OK/);
+        expect(verdict).toMatch(/chromium: 3 of 4 attacker origins not tried .*--local-network public.*\(exit 3\)$/);
+        // JUnit: the requests never asked are skipped, not passed; the one CORS refused passed.
+        const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
+          readFileSync(files.junit, 'utf8'),
+        );
+        const cases = [junit.testsuites.testsuite.testcase].flat() as { name: string; skipped?: unknown }[];
+        const skipped = cases.filter((testcase) => testcase.skipped !== undefined).map((testcase) => testcase.name);
+        expect(skipped.sort()).toEqual(
+          ['http://attacker.test', 'null (sandboxed-frame)', 'null (data-worker)']
+            .flatMap((origin) => [`${origin} get`, `${origin} get-credentials`])
+            .sort(),
+        );
+        // SARIF: the run did not do all it set out to, and says what it left out.
+        const invocation = JSON.parse(readFileSync(files.sarif, 'utf8')).runs[0].invocations[0];
+        expect(invocation).toMatchObject({ executionSuccessful: false, exitCode: 3 });
+        expect(invocation.toolExecutionNotifications[0].message.text).toMatch(/^chromium: 3 of 4 attacker origins/);
+
+        // Counted as public, every origin is asked, and the run is all well.
+        const publicRun = await run(['--local-network', 'public']);
+        expect(JSON.parse(readFileSync(files.json, 'utf8')).notTried).toEqual([]);
+        expect(publicRun.code).toBe(0);
+        expect(publicRun.stdout.trim().split('\n').at(-1)).toBe('OK no findings (exit 0)');
+      } finally {
+        await server.stop();
+      }
+    },
+    CHECK_MS * 2,
   );
 
   it(

@@ -101,6 +101,23 @@ describe.skipIf(ENGINES.length === 0)('the packed package', () => {
     }
   }, 420_000);
 
+  it('from another folder, npx takes the tarball as file:<absolute path> or --package <absolute path>, never bare', async () => {
+    const tarball = join(scratch, await packedOnce());
+    const elsewhere = mkdtempSync(join(scratch, 'elsewhere-'));
+    for (const args of [
+      [`file:${tarball}`, '--version'],
+      ['--package', tarball, 'origin-lab', '--version'],
+    ]) {
+      const ran = await run('npx', ['--yes', ...args], elsewhere, 120_000);
+      expect(ran.code, `${args.join(' ')}: ${ran.stderr}`).toBe(0);
+      expect(ran.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    }
+    // The README's warning: a bare absolute path is run as a program (a shell's 126).
+    const bare = await run('npx', ['--yes', tarball, '--version'], elsewhere, 120_000);
+    expect(bare.code).toBe(126);
+    expect(bare.stderr).toContain('Permission denied');
+  }, 300_000);
+
   it('npx ./origin-lab-<version>.tgz explain reads a console line from standard input', async () => {
     const tarball = await packedOnce();
     const line =

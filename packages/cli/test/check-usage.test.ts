@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -54,6 +54,18 @@ describe('origin-lab check: usage', () => {
       expect(ran.stdout).toContain(option);
     expect(ran.stdout).toMatch(/Examples:\n {2}origin-lab check https:\/\//);
     expect(ran.stdout).toMatch(/Exit codes: 0 .*; 1 .*\n2 /);
+  });
+
+  it('--help names every environment variable the engines read', async () => {
+    // The variables as the engines' own source reads them (packages/engines, bundled into the program).
+    const folder = new URL('../../engines/src/', import.meta.url);
+    const read = readdirSync(folder)
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) => [...readFileSync(new URL(file, folder), 'utf8').matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g)])
+      .map((match) => match[1]!);
+    expect(read).toContain('MINIBROWSER_PATH');
+    const ran = await runProgram(['check', '--help']);
+    for (const name of new Set(read)) expect(ran.stdout).toContain(name);
   });
 
   it('the program without a command prints its commands and exits 2; --version prints the version', async () => {
@@ -206,10 +218,15 @@ describe.skipIf(ENGINES.length === 0)('origin-lab check: the report, as other to
       expect(ran.stdout).toMatch(/HIGH\s+Origins you did not name read your API with the user’s credentials/);
       expect(ran.stdout).toContain('Express (cors): cors({ origin: ["http://app.example.test"] })');
       expect(ran.stdout).toMatch(/FAIL 1 high \(exit 1\)/);
+      // No --lab: the link is made from npm start's address (PORT 8080), and says how to set another.
+      expect(ran.stdout).toContain(
+        'See it happen (--lab <url> if your lab does not run at http://localhost:8080): http://localhost:8080/playground.html#',
+      );
       expect(ran.stderr).toMatch(/^\[\d+\] asking 127\.0\.0\.1:\d+ itself, as each origin$/m);
 
       const report = JSON.parse(readFileSync(files.json, 'utf8'));
       expect(report.findings.map((finding: { kind: string }) => finding.kind)).toEqual(['hostile-read-credentials']);
+      expect(report.lab).toEqual({ url: 'http://localhost:8080', chosenBy: 'default' });
 
       const xml = readFileSync(files.junit, 'utf8');
       expect(XMLValidator.validate(xml)).toBe(true);

@@ -108,6 +108,72 @@ describe('origin-lab explain', () => {
     }
   });
 
+  it('a preflight the api refuses for its origin (403, no Allow-Origin): allow that origin, and the case of it', async () => {
+    // This project's api answers a preflight from an origin off its allowlist 403, without CORS
+    // headers. Fetch: the preflight fails its CORS check (no Access-Control-Allow-Origin), so the
+    // POST is never sent; what to change is the origin's place on the list, not the status.
+    const elsewhere = 'http://localhost:18080';
+    const api = await originLabApi('/api/posts');
+    try {
+      const preflight = await curl([
+        '-v',
+        '-X',
+        'OPTIONS',
+        '-H',
+        `Origin: ${elsewhere}`,
+        '-H',
+        'Access-Control-Request-Method: POST',
+        '-H',
+        'Access-Control-Request-Headers: content-type',
+        api.url,
+      ]);
+      expect(preflight).toMatch(/< HTTP\/1\.1 403/);
+      const ran = await explainStdin(preflight, ['--json', '--lab', 'http://localhost:18080']);
+      expect(ran.code, ran.stderr).toBe(0);
+      const [first] = JSON.parse(ran.stdout).explanations;
+      expect(first).toMatchObject({
+        origin: elsewhere,
+        method: 'POST',
+        verdict: 'refused',
+        rule: 'no-allow-origin',
+        step: 'CORS-preflight fetch',
+        header: 'access-control-allow-origin',
+        reachedServer: false,
+        // A preflighted request refused for its origin alone.
+        playgroundLink: 'http://localhost:18080/playground.html#allow-methods=PUT&allow-origin=none&method=PUT',
+      });
+      const summary: string = first.fix.summary;
+      // What to send comes first, the warning about loose matching after it; nothing of authentication.
+      const send = summary.indexOf(`Access-Control-Allow-Origin: ${elsewhere}`);
+      expect(send).toBeGreaterThanOrEqual(0);
+      expect(summary.indexOf('Vary: Origin')).toBeGreaterThan(send);
+      expect(summary.indexOf('never reflect the Origin')).toBeGreaterThan(summary.indexOf('Vary: Origin'));
+      // The preflight's answer carries them, with an ok status (Fetch: "CORS-preflight fetch").
+      expect(summary).toMatch(/preflight.*200 or 204/);
+      expect(summary).not.toMatch(/authentication/i);
+    } finally {
+      await api.stop();
+    }
+  });
+
+  it('an answer without Allow-Origin: the fix says first what to send, the page’s origin and Vary', async () => {
+    const api = await originLabApi('/lab/cors?allow-origin=none');
+    try {
+      const ran = await explainStdin(await curl(['-v', '-H', `Origin: ${YOURS}`, api.url]), ['--json']);
+      const [first] = JSON.parse(ran.stdout).explanations;
+      // Fetch's CORS check of the answer: no Access-Control-Allow-Origin, the GET was answered.
+      expect(first).toMatchObject({ rule: 'no-allow-origin', step: 'CORS check', reachedServer: true });
+      expect(first.fix.summary).toMatch(
+        new RegExp(
+          `^Send Access-Control-Allow-Origin: ${YOURS.replace(/\./g, '\\.')} .*and Vary: Origin\\. .*never reflect`,
+        ),
+      );
+      expect(first.playgroundLink).toBe('http://localhost:8080/playground.html#allow-origin=none');
+    } finally {
+      await api.stop();
+    }
+  });
+
   it('curl -i, which lacks the Origin: explained once the origin is given, with the risks of what works', async () => {
     const api = await originLabApi('/lab/cors?allow-origin=origin&allow-credentials=true&vary=off');
     try {
@@ -135,6 +201,22 @@ describe('origin-lab explain', () => {
     expect(ran.stdout).toContain('[checks the preflight’s answer] ✘');
     expect(ran.stdout).toContain('Express (cors): app.use(cors(...)) before the authentication middleware');
     expect(ran.stdout).toContain('preflight-status=401');
+  });
+
+  it('playground links: at --lab when given; made from npm start’s address otherwise, saying how to set it', async () => {
+    const file = join(scratch, 'no-allow-origin.txt');
+    writeFileSync(
+      file,
+      "Access to fetch at 'https://api.example.com/me' from origin 'https://app.example.com' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.",
+    );
+    // npm start serves the lab on PORT, 8080 by default (launcher/src/settings.ts).
+    const defaulted = await runProgram(['explain', file, '--color', 'never']);
+    expect(defaulted.stdout).toMatch(
+      /^ {2}See it happen \(--lab <url> if your lab does not run at http:\/\/localhost:8080\): http:\/\/localhost:8080\/playground\.html#/m,
+    );
+    const given = await runProgram(['explain', file, '--color', 'never', '--lab', 'http://127.0.0.1:18080']);
+    expect(given.stdout).toMatch(/^ {2}See it happen: http:\/\/127\.0\.0\.1:18080\/playground\.html#/m);
+    expect(given.stdout).not.toContain('localhost:8080');
   });
 
   it.each([

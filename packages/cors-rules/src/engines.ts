@@ -60,3 +60,34 @@ export function blocksAsMixedContent(family: EngineFamily, pageOrigin: string, t
   if (!pageOrigin.startsWith('https:') || target.protocol !== 'http:') return false;
   return family === 'webkit' || !isLoopbackHost(target.hostname);
 }
+
+/** An IP address on this machine or a private network: 127/8, ::1, 10/8, 172.16/12, 192.168/16, 169.254/16, fc00::/7, fe80::/10. */
+export function isLocalAddress(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, '').toLowerCase();
+  const v4 = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(bare.replace(/^::ffff:/, ''));
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    return (
+      a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254)
+    );
+  }
+  return bare === '::1' || /^f[cd][0-9a-f]{2}:/.test(bare) || /^fe[89ab][0-9a-f]:/.test(bare);
+}
+
+/**
+ * Whether Chromium's Local Network Access (since 142) stops a request before it leaves: a page it
+ * counts as public (any host but a loopback name) reaching a loopback or private address. A page
+ * that is not a secure context is refused outright; a secure one unless the user allows it.
+ * Firefox and WebKit do not stop the check's pages (measured: Firefox ESR 153, WebKit (GTK) 2.50).
+ */
+export function blocksAsLocalNetwork(
+  family: EngineFamily,
+  pageOrigin: string,
+  targetIsLocal: boolean,
+  userAllows: boolean,
+): boolean {
+  if (family !== 'chromium' || !targetIsLocal || !URL.canParse(pageOrigin)) return false;
+  const page = new URL(pageOrigin);
+  if (isLoopbackHost(page.hostname)) return false;
+  return !userAllows || page.protocol !== 'https:';
+}

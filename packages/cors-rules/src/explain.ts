@@ -107,11 +107,18 @@ const NOT_CORS_TEXT: Record<string, string> = {
     'Not CORS: cross-origin isolation. The server answered, and the browser would not embed the answer: the page is served with Cross-Origin-Embedder-Policy: require-corp and the resource, loaded without CORS (an <img>, a <script> without crossorigin, a no-cors fetch), does not say Cross-Origin-Resource-Policy: cross-origin; or the resource says CORP same-origin or same-site. No Access-Control header changes it. Have the resource send Cross-Origin-Resource-Policy: cross-origin, load it with CORS (crossorigin) from a server that allows the origin, or serve the page with COEP credentialless.',
 };
 
-function fixOf(rule: RefusalRule, origin: string | null, method: string | null, header: string | undefined): Fix {
+function fixOf(
+  rule: RefusalRule,
+  origin: string | null,
+  method: string | null,
+  header: string | undefined,
+  preflight: boolean,
+): Fix {
   return fixFor(FIX_FOR_REFUSAL[rule], {
     origins: origin && origin !== 'null' ? [origin] : [],
     ...(method && { method }),
     ...(header && { header }),
+    ...(preflight && { preflight }),
   });
 }
 
@@ -211,11 +218,12 @@ function explainReading(reading: ConsoleReading, index: number): Explanation {
     ...headerOf(rule, rule === 'method-not-allowed' || rule === 'header-not-allowed' ? undefined : reading.value),
     text,
     reachedServer: preflight === null ? null : !preflight,
-    fix: fixOf(rule, reading.origin ?? null, base.method, header),
+    fix: fixOf(rule, reading.origin ?? null, base.method, header, preflight === true),
     playground: fieldsOf(rule, {
       ...(base.method && { method: base.method }),
       ...(header && { header }),
       ...(reading.status && { status: reading.status }),
+      ...(preflight && { preflight }),
     }),
     risks,
     unknowns: reading.text.length < 60 ? [...unknowns, 'The message looks cut short: paste it whole.'] : unknowns,
@@ -695,11 +703,12 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
     ...(refusal.value !== undefined && { value: refusal.value }),
     text: `${refusal.text} The rule: ${STEP_TEXT[refusal.step]}.${refusal.requestSent ? ' The request reached the server and was answered; only the page may not read it.' : ' The request itself was never sent.'}${refusal.rule === 'authorization-not-covered' ? ` ${AUTHORIZATION_TODAY}` : ''}`,
     reachedServer: refusal.requestSent,
-    fix: fixOf(refusal.rule, origin, method, header),
+    fix: fixOf(refusal.rule, origin, method, header, refusal.stage === 'preflight'),
     playground: fieldsOf(refusal.rule, {
       method,
       ...(header && { header }),
       ...(preflightStatus && { status: preflightStatus }),
+      ...(refusal.stage === 'preflight' && { preflight: true }),
     }),
     risks,
     restsOn,

@@ -36,6 +36,7 @@ export const STACK_NAMES: Record<Stack, string> = {
 
 /** What a fix changes. */
 export type FixTopic =
+  | 'allow-origin'
   | 'exact-origins'
   | 'vary-origin'
   | 'credentials'
@@ -51,6 +52,8 @@ export interface FixContext {
   origins: readonly string[];
   method?: string;
   header?: string;
+  /** The preflight's answer is the one to change. */
+  preflight?: boolean;
 }
 
 export interface Fix {
@@ -63,6 +66,10 @@ export interface Fix {
 
 const list = (items: readonly string[], quote = '"') => items.map((item) => `${quote}${item}${quote}`).join(', ');
 
+/** What a check of the Origin must never do, said once for the fixes that allow origins. */
+const NEVER_LOOSE =
+  'never reflect the Origin header, never match by prefix, suffix, substring or an unescaped regular expression, never trust "null"';
+
 /** The fix for one topic, with the user's origins (and method or header) written in. */
 export function fixFor(topic: FixTopic, context: FixContext): Fix {
   const origins = context.origins.length > 0 ? context.origins : ['https://app.example.com'];
@@ -71,10 +78,23 @@ export function fixFor(topic: FixTopic, context: FixContext): Fix {
   const method = context.method ?? 'PUT';
   const header = context.header ?? 'Authorization';
   switch (topic) {
+    case 'allow-origin': {
+      // What to send first, then how to choose it safely: the same settings as exact origins,
+      // and Vary: Origin, which the middlewares add and a hand-written header must.
+      const exact = fixFor('exact-origins', context);
+      const vary = fixFor('vary-origin', context);
+      return {
+        topic,
+        summary: `Send Access-Control-Allow-Origin: ${single} (the page’s own origin, exactly) and Vary: Origin${context.preflight ? ', in the preflight’s answer too, which must be 200 or 204' : ''}. Pick it from a list of exact origins, compared whole: ${NEVER_LOOSE}.`,
+        byStack: Object.fromEntries(
+          STACKS.map((stack) => [stack, `${exact.byStack[stack]} ${vary.byStack[stack]}`]),
+        ) as Record<Stack, string>,
+      };
+    }
     case 'exact-origins':
       return {
         topic,
-        summary: `Allow only exact origins, compared whole (${origins.join(', ')}): never reflect the Origin header, never match by prefix, suffix, substring or an unescaped regular expression, never trust "null".`,
+        summary: `Allow only exact origins, compared whole (${origins.join(', ')}): ${NEVER_LOOSE}.`,
         byStack: {
           express: `cors({ origin: [${o}] }) — an array of exact strings; not origin: true (reflects every origin) nor a RegExp without ^, $ and escaped dots.`,
           koa: `cors({ origin: (ctx) => [${o}].includes(ctx.get('Origin')) ? ctx.get('Origin') : '' }) — @koa/cors reflects every origin when credentials is set and origin is not.`,
@@ -223,9 +243,9 @@ export function fixFor(topic: FixTopic, context: FixContext): Fix {
 
 /** The fix each refusal of the Fetch rules calls for. */
 export const FIX_FOR_REFUSAL = {
-  'no-allow-origin': 'exact-origins',
-  'origin-mismatch': 'exact-origins',
-  'allow-origin-list': 'exact-origins',
+  'no-allow-origin': 'allow-origin',
+  'origin-mismatch': 'allow-origin',
+  'allow-origin-list': 'allow-origin',
   'wildcard-with-credentials': 'credentials',
   'credentials-not-allowed': 'credentials',
   'method-not-allowed': 'methods',
@@ -239,10 +259,15 @@ export const FIX_FOR_REFUSAL = {
  * The fix for one refusal of the shared rules, written for the page's origin, the request's
  * method and what the preflight did not allow (the playground's and every page's Why).
  */
-export function fixForRefusal(refusal: Pick<Refusal, 'rule' | 'asked'>, origin: string, method: string): Fix {
+export function fixForRefusal(
+  refusal: Pick<Refusal, 'rule' | 'asked'> & Partial<Pick<Refusal, 'stage'>>,
+  origin: string,
+  method: string,
+): Fix {
   return fixFor(FIX_FOR_REFUSAL[refusal.rule], {
     origins: [origin],
     method,
     ...(refusal.asked !== undefined && { header: refusal.asked }),
+    ...(refusal.stage === 'preflight' && { preflight: true }),
   });
 }

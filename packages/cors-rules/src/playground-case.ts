@@ -24,6 +24,8 @@ export interface CaseDetail {
   header?: string;
   /** The preflight's status. */
   status?: number;
+  /** The refusal came from the preflight's answer: the case preflights too. */
+  preflight?: boolean;
 }
 
 /** A method or header name as the playground's fields take it; anything else falls back to a demo name. */
@@ -36,13 +38,15 @@ export function playgroundFields(kind: RefusalRule | RiskKind, detail: CaseDetai
     detail.method && !['GET', 'HEAD', 'POST'].includes(detail.method) ? detail.method : undefined,
     'PUT',
   );
+  // An origin refused at the preflight: a preflighted method, allowed, so the origin is all that fails.
+  const preflighted: Record<string, string> = detail.preflight ? { method, 'allow-methods': method } : {};
   switch (kind) {
     case 'no-allow-origin':
-      return { 'allow-origin': 'none' };
+      return { ...preflighted, 'allow-origin': 'none' };
     case 'origin-mismatch':
-      return { 'allow-origin': 'other' };
+      return { ...preflighted, 'allow-origin': 'other' };
     case 'allow-origin-list':
-      return { 'allow-origin': 'two' };
+      return { ...preflighted, 'allow-origin': 'two' };
     case 'wildcard-with-credentials':
       return { 'allow-origin': '*', 'allow-credentials': 'on', credentials: 'include' };
     case 'credentials-not-allowed':

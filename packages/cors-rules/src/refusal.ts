@@ -64,6 +64,9 @@ export interface Refusal {
   asked?: string;
 }
 
+/** The refusals of an answer that does not name the page's origin. */
+const ORIGIN_RULES: ReadonlySet<RefusalRule> = new Set(['no-allow-origin', 'origin-mismatch', 'allow-origin-list']);
+
 /** Methods that a preflight answer never needs to list. */
 const SAFELISTED_METHODS = ['GET', 'HEAD', 'POST'];
 
@@ -138,8 +141,9 @@ export function corsCheck(request: CorsRequest, answer: Answer, stage: Refusal['
 }
 
 /**
- * The checks of a preflight's answer (Fetch, "CORS-preflight fetch"): a 2xx status, the CORS check,
- * then the method and every unsafe header allowed. Methods compare case-sensitively, header names
+ * The checks of a preflight's answer (Fetch, "CORS-preflight fetch"): a 2xx status and the CORS
+ * check (a 403 that fails both is told as the origin's refusal), then the method and every unsafe
+ * header allowed. Methods compare case-sensitively, header names
  * case-insensitively; * covers any method or header only without credentials, and never
  * Authorization.
  */
@@ -153,13 +157,21 @@ export function preflightCheck(request: CorsRequest, answer: Answer): Refusal | 
       'location',
       headers.location,
     );
+  const failed = corsCheck(request, answer, 'preflight');
+  // Fetch wants both an ok status and a passing CORS check, in no order. A 403 that also fails
+  // the origin check is the server refusing this origin (CORS middlewares such as Spring's, and
+  // this project's api, answer so): the origin is what to change, not the status.
+  if (status === 403 && failed && ORIGIN_RULES.has(failed.rule))
+    return {
+      ...failed,
+      text: `The preflight was answered 403, ${failed.rule === 'no-allow-origin' ? 'without Access-Control-Allow-Origin' : `with Access-Control-Allow-Origin ${failed.value}`}: the server refuses the origin ${request.origin} (if that origin is on its list, something before its CORS code answered).`,
+    };
   if (status < 200 || status > 299)
     return refusal(
       'preflight-status',
       'preflight',
       `The preflight was answered ${status}; only 200 or 204 (any 2xx) lets the request follow, so it was not sent.`,
     );
-  const failed = corsCheck(request, answer, 'preflight');
   if (failed) return failed;
   const starNote = 'allows *, which does not hold with credentials:';
   const methods = headerList(headers['access-control-allow-methods']);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  blocksAsLocalNetwork,
   engineFamily,
+  isLocalAddress,
   expectedReconnectMs,
   preflightCacheCapSeconds,
   preflightCacheDefaultSeconds,
@@ -40,5 +42,26 @@ describe('engine families', () => {
     expect(sameFamilyDelay(9_000, 5_000)).toBe(false);
     expect(sameFamilyDelay(3_000, 5_000)).toBe(false);
     expect(sameFamilyDelay(5_000, 3_000)).toBe(false);
+  });
+});
+
+describe("Chromium's Local Network Access", () => {
+  it('counts loopback and private addresses as local, any other as public', () => {
+    for (const local of ['127.0.0.1', '127.8.9.10', '::1', '[::1]', '10.1.2.3', '172.16.0.1', '172.31.255.255'])
+      expect(isLocalAddress(local), local).toBe(true);
+    for (const local of ['192.168.1.10', '169.254.1.1', 'fd12:3456::1', 'fe80::1', '::ffff:127.0.0.1'])
+      expect(isLocalAddress(local), local).toBe(true);
+    for (const remote of ['8.8.8.8', '172.32.0.1', '172.15.0.1', '192.169.0.1', '2001:db8::1', '11.0.0.1'])
+      expect(isLocalAddress(remote), remote).toBe(false);
+  });
+
+  it('stops a public page reaching a local address: a plain http one always, an https one unless allowed', () => {
+    expect(blocksAsLocalNetwork('chromium', 'http://attacker.test', true, true)).toBe(true);
+    expect(blocksAsLocalNetwork('chromium', 'https://attacker.test', true, true)).toBe(false);
+    expect(blocksAsLocalNetwork('chromium', 'https://attacker.test', true, false)).toBe(true);
+    // Not public (a loopback name), or not a local target: nothing to ask.
+    expect(blocksAsLocalNetwork('chromium', 'http://evil.localhost:5173', true, false)).toBe(false);
+    expect(blocksAsLocalNetwork('chromium', 'http://attacker.test', false, false)).toBe(false);
+    expect(blocksAsLocalNetwork('firefox', 'http://attacker.test', true, false)).toBe(false);
   });
 });

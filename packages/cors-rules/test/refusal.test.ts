@@ -98,6 +98,24 @@ describe("the checks of a preflight's answer", () => {
     });
   });
 
+  it('a 403 that also fails the CORS check is the origin refused, the fix the origin not the status', () => {
+    const put = request({ method: 'PUT' });
+    expect(refusalOf(put, { preflight: answer({}, 403) })).toMatchObject({
+      rule: 'no-allow-origin',
+      stage: 'preflight',
+      header: 'access-control-allow-origin',
+      requestSent: false,
+      text: expect.stringMatching(/403, .*refuses the origin https:\/\/app\.example\.com/),
+    });
+    expect(
+      refusalOf(put, { preflight: answer({ 'access-control-allow-origin': 'https://other.example' }, 403) }),
+    ).toMatchObject({ rule: 'origin-mismatch', stage: 'preflight', value: 'https://other.example' });
+    // A 403 that names the page's origin: something after the CORS code refused; a 401 without
+    // CORS headers: authentication answered before it. The status is at fault in both.
+    expect(refusalOf(put, { preflight: allowing({}, 403) })).toMatchObject({ rule: 'preflight-status' });
+    expect(refusalOf(put, { preflight: answer({}, 401) })).toMatchObject({ rule: 'preflight-status' });
+  });
+
   it('never follows a redirected preflight', () => {
     expect(
       refusalOf(request({ method: 'PUT' }), { preflight: allowing({ location: 'https://elsewhere.example/' }, 301) }),

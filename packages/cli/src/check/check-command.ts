@@ -11,6 +11,7 @@ import { colorEnabled, CommandError, EXIT, painter, Progress } from '../terminal
 import { CHECK_COMMAND, readCheckOptions, type CheckOptions } from './check-options.js';
 import { checkExpectations, expectedCells, readExpectations, type Expectations } from './expectations.js';
 import { failsAt, findingsOf, SEVERITY_ORDER } from './findings.js';
+import { notTriedOf } from './not-tried.js';
 import { hostileOrigins, yourOrigins } from './origins.js';
 import { toJson, toJunit, toSarif, type CheckReport } from './report.js';
 import { planRun, runCheck, type ExchangeRecord } from './run-check.js';
@@ -75,6 +76,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
   const findings = findingsOf(result.runs, result.exchanges, { yours: from, lab: options.lab });
   const expectationResults = expectations ? checkExpectations(expectations, result.runs) : null;
   const failed = failsAt(findings, options.failOn) || (expectationResults?.some((r) => !r.holds) ?? false);
+  const notTried = notTriedOf(result.runs);
   const allCells = [
     ...new Map(tried.flatMap((origin) => plan.cellsFor(origin)).map((cell) => [cell.id, cell])).values(),
   ];
@@ -90,10 +92,12 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     results: result.runs,
     exchanges: result.exchanges,
     findings,
+    notTried,
     expectations: expectationResults,
     stack: chooseStack(options, result.exchanges),
+    lab: { url: options.lab, chosenBy: options.labGiven ? 'option' : 'default' },
     requests: result.requests,
-    exitCode: failed ? EXIT.findings : EXIT.ok,
+    exitCode: failed ? EXIT.findings : notTried.length > 0 ? EXIT.incomplete : EXIT.ok,
   };
 
   const failOn = (finding: { severity: keyof typeof SEVERITY_ORDER }) =>

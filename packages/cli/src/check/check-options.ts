@@ -4,6 +4,7 @@ import { CommandError, type ColorChoice } from '../terminal.js';
 import { ENGINE_NAMES, type EngineName } from '../engines/probe-engine.js';
 import { HOSTILE_KINDS, type HostileKind } from './origins.js';
 import { BODY_KINDS, type BodyKind } from './cells.js';
+import { DEFAULT_LAB } from '../lab-link.js';
 
 export const SEVERITIES = ['high', 'medium', 'low', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -85,8 +86,8 @@ export const CHECK_COMMAND: CommandSpec = {
     {
       name: 'lab',
       value: '<url>',
-      default: 'http://localhost:8080',
-      help: 'where the Origin Lab pages run (npm start), for the playground links',
+      default: DEFAULT_LAB,
+      help: 'where the Origin Lab pages run (npm start; PORT changes it), for the playground links',
     },
     {
       name: 'timeout',
@@ -126,9 +127,12 @@ export const CHECK_COMMAND: CommandSpec = {
   ],
   notes: [
     'Exit codes: 0 all is well; 1 a finding at or above --fail-on, or an expectation that does not hold;',
-    '2 bad usage, a bad expectations file, a missing browser, or a target that cannot be reached.',
+    '2 bad usage, a bad expectations file, a missing browser, or a target that cannot be reached; 3 nothing',
+    "of 1, but an engine left attacker origins untried (Chromium's Local Network Access stops a public page",
+    'reaching a loopback or private address, an http:// one always: --local-network public tries them).',
     'Engines: Chromium and Firefox ESR through Playwright, WebKitGTK through its WebDriver (Debian: chromium,',
-    'firefox-esr, webkit2gtk-driver with xvfb and dbus). Paths: CHROMIUM_PATH, FIREFOX_PATH, WEBKIT_DRIVER_PATH.',
+    'firefox-esr, webkit2gtk-driver with xvfb and dbus). Other paths: CHROMIUM_PATH, FIREFOX_PATH; WebKit needs',
+    'both WEBKIT_DRIVER_PATH (its WebDriver) and MINIBROWSER_PATH (the browser that driver starts).',
   ],
 };
 
@@ -151,6 +155,8 @@ export interface CheckOptions {
   sarif: string | null;
   stack: Stack | null;
   lab: string;
+  /** Whether --lab was given (the links made from the default say how to change it). */
+  labGiven: boolean;
   timeoutMs: number;
   delayMs: number;
   /** Origins one engine tries at once. */
@@ -255,6 +261,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     sarif: typeof values.sarif === 'string' ? values.sarif : null,
     stack: values.stack === undefined ? null : choice('stack', values.stack, STACKS, 'express'),
     lab: parseLab(values.lab),
+    labGiven: values.lab !== undefined,
     timeoutMs: integer('timeout', values.timeout, 100, 600_000, 10_000),
     delayMs,
     // A pause between requests asks for a gentle run: one origin at a time, unless --pages says otherwise.
@@ -288,6 +295,6 @@ function parseConnect(values: string[]): CheckOptions['connect'] {
 }
 
 function parseLab(value: unknown): string {
-  if (value === undefined) return 'http://localhost:8080';
+  if (value === undefined) return DEFAULT_LAB;
   return parseOrigin(String(value), '--lab');
 }

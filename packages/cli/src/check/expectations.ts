@@ -16,6 +16,7 @@ import { normalizeMethod } from '@origin-lab/cors-rules';
 import { CommandError } from '../terminal.js';
 import type { Cell } from './cells.js';
 import { parseOrigin } from './check-options.js';
+import { notTriedOf, notTriedText } from './not-tried.js';
 import type { CellRun } from './run-check.js';
 
 export interface Allowance {
@@ -161,9 +162,11 @@ export function checkExpectations(expectations: Expectations, runs: readonly Cel
   if (expectations.othersDenied) {
     const others = runs.filter((run) => run.origin.kind !== 'yours');
     const failures = failuresOf(others, false);
+    // An origin an engine never asked CORS about is not denied there: said, not counted as held.
+    const gaps = notTriedOf(runs).map(notTriedText);
     results.push({
       id: 'deny:others',
-      description: `no other origin reads (${new Set(others.map((run) => run.origin.origin)).size} tried)`,
+      description: `no other origin reads (${new Set(others.map((run) => run.origin.origin)).size} tried${gaps.length > 0 ? `; ${gaps.join('; ')}` : ''})`,
       holds: failures.length === 0,
       failures,
     });

@@ -18,6 +18,7 @@ import {
   type RiskKind,
 } from '@origin-lab/cors-rules/advice';
 import type { Severity } from './check-options.js';
+import { originLabel } from './not-tried.js';
 import type { CellRun, ExchangeRecord, Reason } from './run-check.js';
 
 export type FindingKind = RiskKind | 'refused' | 'engines-differ';
@@ -48,8 +49,6 @@ export interface FindingContext {
 }
 
 const unique = <T>(items: readonly T[]) => [...new Set(items)];
-const originLabel = (run: CellRun) =>
-  run.origin.context === 'page' ? run.origin.origin : `null (${run.origin.context.replace('-', ' ')})`;
 
 export function findingsOf(
   runs: readonly CellRun[],
@@ -57,8 +56,10 @@ export function findingsOf(
   context: FindingContext,
 ): Finding[] {
   const findings: Finding[] = [];
-  const fix = (topic: FixTopic, extra: { method?: string; header?: string } = {}) =>
-    fixFor(topic, { origins: context.yours, ...extra });
+  const fix = (
+    topic: FixTopic,
+    extra: { origins?: string[]; method?: string; header?: string; preflight?: boolean } = {},
+  ) => fixFor(topic, { origins: context.yours, ...extra });
   const add = (finding: Omit<Finding, 'id'> & { about: string }) => {
     const { about, ...rest } = finding;
     findings.push({ id: `${finding.kind}:${about}`, ...rest });
@@ -187,6 +188,7 @@ export function findingsOf(
     const rule = reason!.rule;
     const topic = rule in FIX_FOR_REFUSAL ? FIX_FOR_REFUSAL[rule as keyof typeof FIX_FOR_REFUSAL] : null;
     const header = cell.headers.map(([name]) => name).find((name) => !/^content-type$/i.test(name));
+    const preflight = reason!.stage === 'preflight';
     add({
       kind: 'refused',
       about: key.replace(/ /g, ':'),
@@ -197,12 +199,15 @@ export function findingsOf(
       engines: unique(group.map((run) => run.engine)),
       cells: [cell.id],
       reason: reason!,
-      fix: topic ? fix(topic, { method: cell.method, ...(header && { header }) }) : null,
+      fix: topic
+        ? fix(topic, { origins: [origin.origin], method: cell.method, ...(header && { header }), preflight })
+        : null,
       playground:
         rule in FIX_FOR_REFUSAL
           ? playgroundLink(context.lab, rule as keyof typeof FIX_FOR_REFUSAL, {
               method: cell.method,
               ...(header && { header }),
+              preflight,
               ...(cell.repeats === undefined &&
                 group[0]!.preflight?.status != null && { status: group[0]!.preflight.status }),
             })

@@ -7,6 +7,7 @@ import type { Stack } from '@origin-lab/cors-rules/advice';
 import type { Cell } from './cells.js';
 import type { ExpectationResult } from './expectations.js';
 import type { Finding } from './findings.js';
+import { notTriedText, type NotTried } from './not-tried.js';
 import type { TriedOrigin } from './origins.js';
 import type { CellRun, EngineInfo, ExchangeRecord } from './run-check.js';
 
@@ -22,9 +23,13 @@ export interface CheckReport {
   results: CellRun[];
   exchanges: ExchangeRecord[];
   findings: Finding[];
+  /** Per engine, the attacker origins it never asked CORS about (Local Network Access stopped them). */
+  notTried: NotTried[];
   expectations: ExpectationResult[] | null;
   /** The stack the fixes are shown for, and how it was chosen. */
   stack: { name: Stack; label: string; chosenBy: 'option' | string } | null;
+  /** Where the playground links point, and whether --lab said so or it is npm start's default. */
+  lab: { url: string; chosenBy: 'option' | 'default' };
   requests: number;
   exitCode: number;
 }
@@ -65,20 +70,26 @@ export function toJunit(report: CheckReport, failOn: (finding: Finding) => boole
         : run.readable
           ? `read: status ${run.status}, headers ${run.visibleHeaders?.join(', ') || 'none'}`
           : `refused: ${run.reason?.text ?? run.rejection ?? ''}`;
+      // An attacker origin's request stopped before CORS was asked proves nothing either way.
+      const notTried = run.origin.kind !== 'yours' && run.reason?.rule === 'local-network-access';
       const body = run.couldNot
         ? `<skipped message="${xml(run.couldNot)}"/>`
-        : failing.length > 0
-          ? failing
-              .map(
-                (finding) =>
-                  `<failure type="${finding.kind}" message="${xml(finding.title)}">${xml(finding.detail)}</failure>`,
-              )
-              .join('')
-          : '';
+        : notTried
+          ? `<skipped message="${xml(`not tried: ${run.reason!.text}`)}"/>`
+          : failing.length > 0
+            ? failing
+                .map(
+                  (finding) =>
+                    `<failure type="${finding.kind}" message="${xml(finding.title)}">${xml(finding.detail)}</failure>`,
+                )
+                .join('')
+            : '';
       return `    <testcase classname="${xml(`${engine.label}.${origin}`)}" name="${xml(name)}"><system-out>${xml(outcome)}</system-out>${body}</testcase>`;
     });
     const failures = runs.filter((run) => !run.couldNot && findingsOf(report, run).some(failOn)).length;
-    const skipped = runs.filter((run) => run.couldNot).length;
+    const skipped = runs.filter(
+      (run) => run.couldNot || (run.origin.kind !== 'yours' && run.reason?.rule === 'local-network-access'),
+    ).length;
     return `  <testsuite name="${xml(`${engine.label} → ${report.target}`)}" tests="${runs.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   if (report.expectations) {
@@ -121,6 +132,17 @@ export function toSarif(report: CheckReport): string {
             }),
           },
         },
+        // Not all tried: the run did not do all it set out to, and says which engine left what out.
+        invocations: [
+          {
+            executionSuccessful: report.notTried.length === 0,
+            exitCode: report.exitCode,
+            toolExecutionNotifications: report.notTried.map((gap) => ({
+              level: 'warning',
+              message: { text: notTriedText(gap) },
+            })),
+          },
+        ],
         results: report.findings.map((finding) => ({
           ruleId: finding.kind,
           level: SARIF_LEVEL[finding.severity],

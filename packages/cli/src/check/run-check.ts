@@ -5,7 +5,9 @@
  * every engine started is closed, also when the run fails.
  */
 import {
+  blocksAsLocalNetwork,
   blocksAsMixedContent,
+  isLocalAddress,
   needsPreflight,
   normalizeMethod,
   preflightCacheCapSeconds,
@@ -15,6 +17,7 @@ import {
   type Exchange,
   type Refusal,
 } from '@origin-lab/cors-rules';
+import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
 import { lookup } from 'node:dns/promises';
 import pLimit from 'p-limit';
 import { startEngine } from '../engines/launch.js';
@@ -39,6 +42,8 @@ export interface Reason {
   source: Source;
   /** The engine's own words, when it gave them. */
   engineWords: string | null;
+  /** For a Fetch rule: which answer failed it, the preflight's or the request's own. */
+  stage?: Refusal['stage'];
 }
 
 export interface CellRun {
@@ -142,6 +147,7 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
       `this run would send up to ${budget} requests, over --max-requests ${options.maxRequests}: raise it, or try fewer origins (--hostile), methods or engines`,
     );
   const own = await askItself(plan, options);
+  const targetAddresses = await addressesOf(plan.target);
   const progress = {
     done: 0,
     total: options.engines.length * plan.origins.reduce((sum, o) => sum + plan.cellsFor(o).length, 0),
@@ -150,8 +156,17 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
     origins: [...new Set(plan.origins.map((origin) => hostPage(origin, plan.target)))],
     timeoutMs: options.timeoutMs,
     localNetwork: options.localNetwork,
-    targetAddresses: await addressesOf(plan.target),
+    targetAddresses,
     connect: options.connect,
+  };
+  // Whether Local Network Access applies at all: a target on this machine or a private network,
+  // unless Chromium was told it is public (--local-network public).
+  const scene: Scene = {
+    target: plan.target,
+    targetIsLocal:
+      options.localNetwork !== 'public' &&
+      targetAddresses.some((address) => isLocalAddress(address.slice(0, address.lastIndexOf(':')))),
+    userAllows: options.localNetwork === 'grant',
   };
   const started: ProbeEngine[] = [];
   const runs: CellRun[] = [];
@@ -164,7 +179,7 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
     );
     const engine = await startEngine(name, launch);
     started.push(engine);
-    const run = new EngineRun(engine, plan, own.seen, options, progress);
+    const run = new EngineRun(engine, plan, own.seen, options, progress, scene);
     // A few origins at once; the results keep the origins' order, whichever page loaded first.
     const limit = pLimit(Math.min(options.pagesAtOnce, engine.pagesAtOnce));
     const perOrigin = await Promise.all(plan.origins.map((origin) => limit(() => run.origin(origin))));
@@ -231,6 +246,7 @@ class EngineRun {
     private readonly seen: ReadonlyMap<string, Replayed>,
     private readonly options: RunOptions,
     private readonly progress: { done: number; total: number },
+    private readonly scene: Scene,
   ) {}
 
   async origin(origin: TriedOrigin): Promise<CellRun[]> {
@@ -273,7 +289,7 @@ class EngineRun {
         timeoutMs: this.options.timeoutMs,
       });
       this.requests += 1 + ((report.preflight?.sent ?? needsPreflight(cell.method, cell.headers)) ? 1 : 0);
-      return cellRun(this.engine.name, origin, cell, result, report, replayed, earlier, this.plan.target);
+      return cellRun(this.engine.name, origin, cell, result, report, replayed, earlier, this.scene);
     } catch (err) {
       return couldNotRun(this.engine.name, origin, cell, `the engine failed to send it: ${firstLine(err)}`);
     }
@@ -304,6 +320,14 @@ function couldNotRun(engine: EngineName, origin: TriedOrigin, cell: Cell, why: s
   };
 }
 
+/** Where a run's requests go: the target, and whether Local Network Access stands between it and a public page. */
+interface Scene {
+  target: URL;
+  targetIsLocal: boolean;
+  /** --local-network grant: the user allows a secure page through. */
+  userAllows: boolean;
+}
+
 /** One cell in one engine: what the page saw, what the engine said, and why, from the sources that have it. */
 function cellRun(
   engine: EngineName,
@@ -313,7 +337,7 @@ function cellRun(
   report: EngineReport,
   replayed: Replayed,
   earlier: readonly CellRun[],
-  target: URL,
+  scene: Scene,
 ): CellRun {
   if (result.unsupported) return couldNotRun(engine, origin, cell, result.unsupported);
   const request = {
@@ -323,7 +347,9 @@ function cellRun(
     credentials: cell.credentials,
   };
   const refusal = refusalOf(request, replayed.exchange);
-  const reason = result.readable ? null : reasonFor(engine, result, report, refusal, target);
+  const reason = result.readable
+    ? null
+    : reasonFor(engine, result, report, refusal, scene, hostPage(origin, scene.target));
   // Mixed content and Local Network Access stop a request before it leaves, preflight and all.
   const blockedBeforeCors = reason !== null && ['mixed-content', 'local-network-access'].includes(reason.rule);
   const kept = cell.repeats ? preflightKept(engine, cell, report, replayed, earlier) : null;
@@ -380,8 +406,10 @@ function reasonFor(
   result: ProbeResult,
   report: EngineReport,
   refusal: Refusal | null,
-  target: URL,
+  scene: Scene,
+  page: string,
 ): Reason {
+  const { target } = scene;
   const words = report.words;
   if (result.timedOut)
     return {
@@ -397,15 +425,26 @@ function reasonFor(
       source: report.blockedReason ? 'engine' : 'rules',
       engineWords: words,
     };
-  if (report.corsError && /LocalNetwork|PrivateNetwork/i.test(report.corsError))
+  // Chromium says so in its network log or its console; a frame's or a worker's requests it
+  // reports in neither at times, and then the rules say what it does.
+  const saidLocalNetwork =
+    (report.corsError !== null && /LocalNetwork|PrivateNetwork/i.test(report.corsError)) ||
+    (words !== null && readConsoleMessage(words)?.rule === 'local-network-access');
+  if (saidLocalNetwork || blocksAsLocalNetwork(engine, page, scene.targetIsLocal, scene.userAllows))
     return {
       rule: 'local-network-access',
       text: 'Not CORS: Local Network Access. Chromium asks the user before a public page reaches a loopback or private address, and refuses an http:// page outright (--local-network public checks CORS alone, as for a server on a public address).',
-      source: 'engine',
+      source: saidLocalNetwork ? 'engine' : 'rules',
       engineWords: words,
     };
   if (refusal)
-    return { rule: refusal.rule, text: refusal.text, source: words ? 'engine' : 'rules', engineWords: words };
+    return {
+      rule: refusal.rule,
+      text: refusal.text,
+      source: words ? 'engine' : 'rules',
+      engineWords: words,
+      stage: refusal.stage,
+    };
   return {
     rule: 'engine-only',
     text: "The engine refused, though the server's answer passes the CORS rules when the check asks for it itself.",

@@ -4,8 +4,11 @@
  * and the verdict. Colour only where the terminal takes it (terminal.ts).
  */
 import { STACK_NAMES } from '@origin-lab/cors-rules/advice';
+import { seeItHappen } from '../lab-link.js';
+import { wrap } from '../options.js';
 import type { Paint, Style } from '../terminal.js';
 import type { Finding } from './findings.js';
+import { notTriedText } from './not-tried.js';
 import type { CheckReport } from './report.js';
 import type { CellRun } from './run-check.js';
 
@@ -65,6 +68,98 @@ function hostileText(runs: CellRun[]): [string, Style | null] {
   );
   if (notCors) return [`– ${SHORT[notCors.reason!.rule]}`, 'dim'];
   return ['✔ refused', 'green'];
+}
+
+/** What the dashes of the attacker table mean: neither refused nor read. */
+const HOSTILE_LEGEND: [string, string][] = [
+  [
+    '– local network',
+    "not tried: Chromium's Local Network Access stopped the requests before CORS was asked (a page it counts as public reaching a loopback or private address; an http:// page even when the user allows it). --local-network public tries them, as once the server is on a public address.",
+  ],
+  ['– not an origin here', 'the engine cannot be this origin: its URL parser refuses the name.'],
+  ['– mixed content', 'not tried: an https page may not fetch an http:// URL, so the request never left.'],
+  ['– timeout', 'no answer in time: not tried.'],
+];
+
+/**
+ * The last line: OK only when every engine tried every origin and nothing reaches --fail-on;
+ * an engine that left attacker origins untried is named, with the engines that are all well.
+ */
+function verdict(report: CheckReport, counts: string, paint: Paint): string {
+  const exit = `(exit ${report.exitCode})`;
+  const gaps = report.notTried.map(notTriedText).join('; ');
+  if (report.exitCode === 1) return `${paint('red', 'FAIL')} ${counts}${gaps ? `; ${gaps}` : ''} ${exit}`;
+  if (report.notTried.length === 0) return `${paint('green', 'OK')} ${counts} ${exit}`;
+  const whole = report.engines.filter((engine) => !report.notTried.some((gap) => gap.engine === engine.name));
+  const ok = whole.length > 0 ? `OK for ${whole.map((engine) => engine.name).join(', ')}; ` : '';
+  return `${paint('yellow', 'NOT ALL TRIED')} ${counts}: ${ok}${gaps} ${exit}`;
+}
+
+/** One finding: its severity and title, what was seen, where, why, the fix and the playground case. */
+function findingLines(finding: Finding, report: CheckReport, paint: Paint): string[] {
+  const lines: string[] = [];
+  const stack = report.stack;
+  lines.push(`  ${paint(SEVERITY_STYLE[finding.severity], finding.severity.toUpperCase().padEnd(6))} ${finding.title}`);
+  const indent = '         ';
+  const origins =
+    finding.origins.length > 6
+      ? `${finding.origins.slice(0, 6).join(', ')} and ${finding.origins.length - 6} more (--json lists all)`
+      : null;
+  lines.push(
+    `${indent}${origins && finding.kind !== 'missing-vary' ? finding.detail.replace(finding.origins.join(', '), origins) : finding.detail}`,
+  );
+  if (finding.engines.length > 0 && finding.kind !== 'engines-differ')
+    lines.push(`${indent}${paint('dim', `in ${finding.engines.join(', ')}`)}`);
+  if (finding.reason?.engineWords)
+    lines.push(`${indent}${paint('dim', `the engine said: ${finding.reason.engineWords}`)}`);
+  if (finding.reason && finding.reason.source === 'rules')
+    lines.push(
+      `${indent}${paint('dim', 'why: the rules reading the answer the check asked for itself (the engine gives no reason)')}`,
+    );
+  if (finding.fix) {
+    lines.push(`${indent}Fix: ${finding.fix.summary}`);
+    if (stack) lines.push(`${indent}     ${STACK_NAMES[stack.name]}: ${finding.fix.byStack[stack.name]}`);
+  }
+  if (finding.playground)
+    lines.push(`${indent}${paint('dim', `${seeItHappen(report.lab.chosenBy === 'option')}: ${finding.playground}`)}`);
+  return lines;
+}
+
+/** After the tables: the findings, which stack the fixes are for, the expectations, the verdict. */
+function closingLines(report: CheckReport, paint: Paint): string[] {
+  const lines: string[] = [];
+  lines.push('', paint('bold', report.findings.length > 0 ? 'Findings' : 'Findings: none'));
+  const stack = report.stack;
+  for (const finding of report.findings) lines.push(...findingLines(finding, report, paint));
+  if (!stack && report.findings.some((finding) => finding.fix))
+    lines.push(
+      '',
+      paint(
+        'dim',
+        `  The fix for your framework: --stack ${Object.keys(STACK_NAMES).join('|')} (all of them are in --json)`,
+      ),
+    );
+  else if (stack && stack.chosenBy !== 'option')
+    lines.push(
+      '',
+      paint('dim', `  Fixes shown for ${stack.label}, guessed from ${stack.chosenBy}; --stack to choose another`),
+    );
+
+  if (report.expectations) {
+    const held = report.expectations.filter((result) => result.holds).length;
+    lines.push('', paint('bold', `Expectations: ${held} of ${report.expectations.length} hold`));
+    for (const result of report.expectations) {
+      lines.push(`  ${result.holds ? paint('green', '✔') : paint('red', '✘')} ${result.description}`);
+      for (const failure of result.failures.slice(0, 5)) lines.push(`      ${failure}`);
+      if (result.failures.length > 5) lines.push(`      … and ${result.failures.length - 5} more`);
+    }
+  }
+  const counts = (['high', 'medium', 'low', 'info'] as const)
+    .map((severity) => [severity, report.findings.filter((finding) => finding.severity === severity).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([severity, count]) => `${count} ${severity}`);
+  lines.push('', verdict(report, counts.join(', ') || 'no findings', paint));
+  return lines;
 }
 
 export function renderReport(report: CheckReport, paint: Paint): string {
@@ -129,78 +224,24 @@ export function renderReport(report: CheckReport, paint: Paint): string {
   if (hostile.length > 0) {
     labelWidth = 40;
     lines.push('', paint('bold', 'From origins an attacker could own'), header());
+    const shown = new Set<string>();
     for (const origin of hostile) {
       const runs = report.results.filter(
         (run) => run.origin.origin === origin.origin && run.origin.context === origin.context,
       );
+      const cells = engines.map((engine) => hostileText(runs.filter((run) => run.engine === engine.name)));
+      for (const [text] of cells) shown.add(text);
       const label = origin.context === 'page' ? origin.origin : `null (${origin.context.replace('-', ' ')})`;
-      lines.push(
-        row(
-          label,
-          engines.map((engine) => hostileText(runs.filter((run) => run.engine === engine.name))),
-        ),
-      );
+      lines.push(row(label, cells));
     }
+    // What a dash in the table means, for the dashes it holds.
+    for (const [text, meaning] of HOSTILE_LEGEND)
+      if (shown.has(text))
+        lines.push(
+          ...wrap(`${text}: ${meaning}`, 98).map((line, n) => paint('dim', `${n === 0 ? '  ' : '    '}${line}`)),
+        );
   }
 
-  lines.push('', paint('bold', report.findings.length > 0 ? 'Findings' : 'Findings: none'));
-  const stack = report.stack;
-  for (const finding of report.findings) {
-    lines.push(
-      `  ${paint(SEVERITY_STYLE[finding.severity], finding.severity.toUpperCase().padEnd(6))} ${finding.title}`,
-    );
-    const indent = '         ';
-    const origins =
-      finding.origins.length > 6
-        ? `${finding.origins.slice(0, 6).join(', ')} and ${finding.origins.length - 6} more (--json lists all)`
-        : null;
-    lines.push(
-      `${indent}${origins && finding.kind !== 'missing-vary' ? finding.detail.replace(finding.origins.join(', '), origins) : finding.detail}`,
-    );
-    if (finding.engines.length > 0 && finding.kind !== 'engines-differ')
-      lines.push(`${indent}${paint('dim', `in ${finding.engines.join(', ')}`)}`);
-    if (finding.reason?.engineWords)
-      lines.push(`${indent}${paint('dim', `the engine said: ${finding.reason.engineWords}`)}`);
-    if (finding.reason && finding.reason.source === 'rules')
-      lines.push(
-        `${indent}${paint('dim', 'why: the rules reading the answer the check asked for itself (the engine gives no reason)')}`,
-      );
-    if (finding.fix) {
-      lines.push(`${indent}Fix: ${finding.fix.summary}`);
-      if (stack) lines.push(`${indent}     ${STACK_NAMES[stack.name]}: ${finding.fix.byStack[stack.name]}`);
-    }
-    if (finding.playground) lines.push(`${indent}${paint('dim', `See it happen: ${finding.playground}`)}`);
-  }
-  if (!stack && report.findings.some((finding) => finding.fix))
-    lines.push(
-      '',
-      paint(
-        'dim',
-        `  The fix for your framework: --stack ${Object.keys(STACK_NAMES).join('|')} (all of them are in --json)`,
-      ),
-    );
-  else if (stack && stack.chosenBy !== 'option')
-    lines.push(
-      '',
-      paint('dim', `  Fixes shown for ${stack.label}, guessed from ${stack.chosenBy}; --stack to choose another`),
-    );
-
-  if (report.expectations) {
-    const held = report.expectations.filter((result) => result.holds).length;
-    lines.push('', paint('bold', `Expectations: ${held} of ${report.expectations.length} hold`));
-    for (const result of report.expectations) {
-      lines.push(`  ${result.holds ? paint('green', '✔') : paint('red', '✘')} ${result.description}`);
-      for (const failure of result.failures.slice(0, 5)) lines.push(`      ${failure}`);
-      if (result.failures.length > 5) lines.push(`      … and ${result.failures.length - 5} more`);
-    }
-  }
-  const counts = (['high', 'medium', 'low', 'info'] as const)
-    .map((severity) => [severity, report.findings.filter((finding) => finding.severity === severity).length] as const)
-    .filter(([, count]) => count > 0)
-    .map(([severity, count]) => `${count} ${severity}`);
-  lines.push(
-    '',
-    `${report.exitCode === 0 ? paint('green', 'OK') : paint('red', 'FAIL')} ${counts.join(', ') || 'no findings'} (exit ${report.exitCode})`,
-  );
+  lines.push(...closingLines(report, paint));
   return `${lines.map((line) => line.trimEnd()).join('\n')}\n`;
 }

@@ -16,6 +16,7 @@ import {
   type Stack,
 } from '@origin-lab/cors-rules/explain';
 import { parseOrigin } from '../check/check-options.js';
+import { DEFAULT_LAB, seeItHappen } from '../lab-link.js';
 import { choice, helpText, parseCommand, type CommandSpec } from '../options.js';
 import { colorEnabled, CommandError, EXIT, painter, type ColorChoice, type Paint } from '../terminal.js';
 import type { CommandIO } from '../check/check-command.js';
@@ -40,8 +41,8 @@ export const EXPLAIN_COMMAND: CommandSpec = {
     {
       name: 'lab',
       value: '<url>',
-      default: 'http://localhost:8080',
-      help: 'where the Origin Lab pages run, for the playground links',
+      default: DEFAULT_LAB,
+      help: 'where the Origin Lab pages run (npm start; PORT changes it), for the playground links',
     },
     { name: 'json', flag: true, help: 'the explanations as JSON on standard output' },
     { name: 'color', value: '<when>', default: 'auto', help: 'auto, always or never' },
@@ -97,7 +98,8 @@ export async function explainCommand(argv: readonly string[], io: CommandIO): Pr
   if (positionals.length > 1) throw new CommandError(`explain reads one file; got ${positionals.join(' ')}`);
   const origin = typeof values.origin === 'string' ? parseOrigin(values.origin, '--origin') : undefined;
   const stack = values.stack === undefined ? null : choice('stack', values.stack, STACKS, 'express');
-  const lab = typeof values.lab === 'string' ? parseOrigin(values.lab, '--lab') : 'http://localhost:8080';
+  const labGiven = typeof values.lab === 'string';
+  const lab = labGiven ? parseOrigin(values.lab as string, '--lab') : DEFAULT_LAB;
   const color = choice('color', values.color, ['auto', 'always', 'never'] as const, 'auto') as ColorChoice;
   const text = await readInput(positionals[0]);
   let read;
@@ -116,7 +118,7 @@ export async function explainCommand(argv: readonly string[], io: CommandIO): Pr
     return EXIT.ok;
   }
   const paint = painter(colorEnabled(color, io.stdout));
-  io.stdout.write(render(read.kind, read.explanations, read.unknownLines, { paint, stack, link }));
+  io.stdout.write(render(read.kind, read.explanations, read.unknownLines, { paint, stack, link, labGiven }));
   return EXIT.ok;
 }
 
@@ -131,7 +133,12 @@ function render(
   kind: string,
   explanations: Explanation[],
   unknownLines: string[],
-  options: { paint: Paint; stack: Stack | null; link: (fields: Record<string, string> | null) => string | null },
+  options: {
+    paint: Paint;
+    stack: Stack | null;
+    link: (fields: Record<string, string> | null) => string | null;
+    labGiven: boolean;
+  },
 ): string {
   const { paint, stack } = options;
   const lines: string[] = [
@@ -164,7 +171,7 @@ function render(
       if (stack) lines.push(`       ${STACK_NAMES[stack]}: ${e.fix.byStack[stack]}`);
     }
     const playground = options.link(e.playground);
-    if (playground) lines.push(`  ${paint('dim', `See it happen: ${playground}`)}`);
+    if (playground) lines.push(`  ${paint('dim', `${seeItHappen(options.labGiven)}: ${playground}`)}`);
     for (const candidate of e.candidates ?? [])
       lines.push(`  ${paint('dim', `It may be ${candidate.title}: ${options.link(candidate.playground)}`)}`);
     if (e.withCredentials)
