@@ -11,8 +11,14 @@ import {
   type ProbeEngine,
 } from './probe-engine.js';
 
-/** How long after a failed request the engine's own words may still arrive (console, page errors). */
-const WORDS_GRACE_MS = 150;
+/**
+ * After a request, what the engine says of it may still be on its way (a console line, a page
+ * error, DevTools events that travel apart from the answer the page got): each send waits until
+ * the engine has been quiet this long, at most SETTLE_MAX_MS, so that nothing of one request is
+ * read as the next one's.
+ */
+const QUIET_MS = 100;
+const SETTLE_MAX_MS = 2_000;
 
 /**
  * Chromium or Firefox ESR through Playwright (Debian's browsers: @origin-lab/engines).
@@ -110,6 +116,8 @@ export class PlaywrightEngine implements ProbeEngine {
 
 /** What Chromium's DevTools protocol told of the requests of one send. */
 class NetworkLog {
+  /** When the engine last said anything of this page's requests (performance.now()). */
+  lastEvent = 0;
   private readonly requests = new Map<string, { method: string }>();
   preflight: { sent: boolean; status: number | null } = { sent: false, status: null };
   answered = false;
@@ -118,6 +126,14 @@ class NetworkLog {
   blockedReason: string | null = null;
 
   constructor(cdp: CDPSession) {
+    for (const name of [
+      'Network.requestWillBeSent',
+      'Network.responseReceived',
+      'Network.responseReceivedExtraInfo',
+      'Network.loadingFinished',
+      'Network.loadingFailed',
+    ] as const)
+      cdp.on(name, () => (this.lastEvent = performance.now()));
     cdp.on('Network.requestWillBeSent', (event) => {
       this.requests.set(event.requestId, { method: event.request.method });
       if (event.request.method === 'OPTIONS') this.preflight = { sent: true, status: null };
@@ -150,6 +166,7 @@ class NetworkLog {
 
 class ProbePage implements OriginPage {
   private words: string[] = [];
+  private lastWords = 0;
 
   private constructor(
     private readonly engine: 'chromium' | 'firefox',
@@ -170,12 +187,16 @@ class ProbePage implements OriginPage {
     const probe = new ProbePage(engine, context, page, origin, cdp ? new NetworkLog(cdp) : null);
     // Chromium prints each CORS refusal to the console; Firefox raises it as a page error.
     page.on('console', (message) => {
-      if (message.type() === 'error' && /CORS|Cross-Origin|blocked|mixed content/i.test(message.text()))
+      if (message.type() === 'error' && /CORS|Cross-Origin|blocked|mixed content/i.test(message.text())) {
         probe.words.push(message.text());
+        probe.lastWords = performance.now();
+      }
     });
     page.on('pageerror', (error) => {
-      if (/Cross-Origin|CORS/i.test(`${error.name} ${error.message}`))
+      if (/Cross-Origin|CORS/i.test(`${error.name} ${error.message}`)) {
         probe.words.push(`${error.name}: ${error.message}`);
+        probe.lastWords = performance.now();
+      }
     });
     return probe;
   }
@@ -188,7 +209,8 @@ class ProbePage implements OriginPage {
       request.timeoutMs + 10_000,
       `${this.engine} sending ${request.method} ${request.url}`,
     );
-    if (!result.readable) await new Promise((resolve) => setTimeout(resolve, WORDS_GRACE_MS));
+    // Chromium's DevTools events can trail the answer; a refusal's words come after it in both.
+    if (this.network || !result.readable) await this.settle(performance.now());
     const network = this.network;
     const engine: EngineReport = network
       ? {
@@ -200,6 +222,17 @@ class ProbePage implements OriginPage {
         }
       : { ...SILENT, words: this.words[0] ?? null };
     return { result, engine };
+  }
+
+  /** Waits until, since the page got its answer, neither the console nor the network log has said anything for QUIET_MS (bounded). */
+  private async settle(answered: number): Promise<void> {
+    const until = answered + SETTLE_MAX_MS;
+    for (;;) {
+      const quietSince = Math.max(answered, this.lastWords, this.network?.lastEvent ?? 0);
+      const wait = quietSince + QUIET_MS - performance.now();
+      if (wait <= 0 || performance.now() >= until) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, until - performance.now())));
+    }
   }
 
   async close(): Promise<void> {
