@@ -10,4 +10,5 @@ export * from './response-done.js';
 export * from './counted-response.js';
 export * from './http/index.js';
 export * from './settings.js';
+export * from './listen.js';
 export * from './site-names.js';

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import {
   ConfigError,
   defaultsOf,
+  listenSettings,
   readSettings,
   setting,
   stdoutLog,
@@ -209,21 +210,7 @@ export function apiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
 }
 
 /** Where the api listens when it runs on its own. */
-export const API_LISTEN_SETTINGS = {
-  port: int('PORT', 3000, 0, 65_535, { doc: 'port the api listens on when it runs on its own' }),
-  host: text('HOST', '', { doc: 'address to listen on', shown: 'every interface' }),
-};
-
-export interface ApiListen {
-  port: number;
-  /** Undefined listens on every interface (dual-stack). */
-  host: string | undefined;
-}
-
-export function apiListenFromEnv(env: Env): ApiListen {
-  const { port, host } = readSettings(API_LISTEN_SETTINGS, env);
-  return { port, host: host || undefined };
-}
+export const API_LISTEN_SETTINGS = listenSettings(3000, 'port the api listens on when it runs on its own');
 
 /** Reads every setting from the environment; a bad value throws a ConfigError naming the variable. */
 export function apiConfigFromEnv(env: Env, port: number): ApiConfig {

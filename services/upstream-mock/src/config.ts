@@ -1,6 +1,7 @@
 import {
   defaultsOf,
   discardLogs,
+  listenSettings,
   readSettings,
   setting,
   type Env,
@@ -40,18 +41,7 @@ export function upstreamConfigFromEnv(env: Env, log: LogSink): UpstreamConfig {
 }
 
 /** Where the upstream-mock listens when it runs on its own. */
-export const UPSTREAM_LISTEN_SETTINGS = {
-  port: setting.int('PORT', 8090, 0, 65_535, { doc: 'port the upstream-mock listens on when it runs on its own' }),
-  host: setting.text('HOST', '', { doc: 'address to listen on', shown: 'every interface' }),
-};
-
-export interface UpstreamListen {
-  port: number;
-  /** Undefined listens on every interface. */
-  host: string | undefined;
-}
-
-export function upstreamListenFromEnv(env: Env): UpstreamListen {
-  const { port, host } = readSettings(UPSTREAM_LISTEN_SETTINGS, env);
-  return { port, host: host || undefined };
-}
+export const UPSTREAM_LISTEN_SETTINGS = listenSettings(
+  8090,
+  'port the upstream-mock listens on when it runs on its own',
+);
