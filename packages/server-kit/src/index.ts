@@ -4,6 +4,7 @@ export * from './log.js';
 export * from './lines-per-turn.js';
 export * from './child-process.js';
 export * from './secret.js';
+export * from './upstream-key.js';
 export * from './request-log.js';
 export * from './per-second-limit.js';
 export * from './response-done.js';

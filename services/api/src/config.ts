@@ -1,17 +1,18 @@
 import { hostname } from 'node:os';
 import {
   ConfigError,
+  DEV_UPSTREAM_KEY,
   defaultsOf,
   listenSettings,
   readSettings,
   setting,
   stdoutLog,
   thirdSiteSetting,
+  upstreamKeyFromEnv,
   type Env,
   type LogSink,
   type ValuesOf,
 } from '@origin-lab/server-kit';
-import { upstreamKeyFromEnv } from './proxy/proxy-key.js';
 import type { RedisSettings } from './shared-state/redis.js';
 
 /** The origins of the embedded default (one port, two host names) and of the Caddy front. */
@@ -119,7 +120,7 @@ export const API_SETTINGS = {
       shown: 'the embedded upstream-mock',
       accepts: 'an http(s) URL',
     }),
-    apiKey: custom('UPSTREAM_API_KEY', 'dev-only-upstream-key', {
+    apiKey: custom('UPSTREAM_API_KEY', DEV_UPSTREAM_KEY, {
       doc: "the proxy's key, or `UPSTREAM_API_KEY_FILE`: a file holding it (e.g. a Docker secret); never sent to a page or logged",
       shown: 'a dev key',
       accepts: '1 to 512 visible ASCII characters',

@@ -4,11 +4,12 @@ import {
   listenSettings,
   readSettings,
   setting,
+  upstreamKeyFromEnv,
+  DEV_UPSTREAM_KEY,
   type Env,
   type LogSink,
   type ValuesOf,
 } from '@origin-lab/server-kit';
-import { DEV_UPSTREAM_KEY, upstreamKeyFromEnv } from './key.js';
 
 /** Every setting of the upstream-mock, each written once (the README's table comes from here). */
 export const UPSTREAM_SETTINGS = {

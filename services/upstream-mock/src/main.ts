@@ -1,7 +1,6 @@
-import { ConfigError, listenFromEnv, stdoutLog, serve, stopOnSignals } from '@origin-lab/server-kit';
+import { ConfigError, DEV_UPSTREAM_KEY, listenFromEnv, stdoutLog, serve, stopOnSignals } from '@origin-lab/server-kit';
 import { createApp } from './app.js';
 import { UPSTREAM_LISTEN_SETTINGS, upstreamConfigFromEnv } from './config.js';
-import { DEV_UPSTREAM_KEY } from './key.js';
 
 try {
   const { port, host } = listenFromEnv(UPSTREAM_LISTEN_SETTINGS, process.env);
