@@ -11,6 +11,10 @@ const API = 'services/api/src';
 const API_WIRING = `${API}/*.ts`;
 const API_FEATURES = `${API}/{bad-json,beacon,echo,fair-share,flaky,journal,lab,posts,proxy,slow,stream}/**`;
 const API_SHARED = `${API}/{http,middleware,shared-state}/**`;
+// The shared packages sit below everything that runs them: the services, the launcher, e2e and
+// bench use packages/*, never the other way round. Their tests may start a real service.
+const PACKAGE_SOURCES = 'packages/*/src/**';
+const ABOVE_PACKAGES = ['services', 'launcher', 'e2e', 'bench'];
 
 export default tseslint.config(
   {
@@ -67,8 +71,8 @@ export default tseslint.config(
       ],
     },
   },
-  // No arrow up in the api's layers. Import circles are `npm run check:cycles`'s (madge, type-only
-  // imports included, over sources, tests, e2e and bench).
+  // No arrow up in the api's layers, nor from the packages to what runs them. Import circles are
+  // `npm run check:cycles`'s (madge, type-only imports included, over sources, tests, e2e and bench).
   {
     files: ['**/*.ts'],
     plugins: { 'import-x': importX },
@@ -96,6 +100,11 @@ export default tseslint.config(
               from: [API_WIRING],
               message:
                 'a feature is handed its options by the wiring (app.ts, config.ts, stores.ts); it never imports them',
+            },
+            {
+              target: PACKAGE_SOURCES,
+              from: ABOVE_PACKAGES,
+              message: 'a package (packages/*) never imports the services, the launcher, e2e or bench',
             },
           ],
         },

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { HostPair } from '@origin-lab/contract';
 import { DEFAULT_THIRD_SITE, freePort, stopChild } from '@origin-lab/server-kit';
-import { originOf, startCaddy } from '../../launcher/src/caddy.js';
+import { originOf, startCaddy } from '@origin-lab/launcher/caddy';
 import { publishPlainOrigins, waitForHttp } from './tls-front.js';
 import type { Stack } from './stack.js';
 

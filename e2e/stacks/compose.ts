@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HostPair } from '@origin-lab/contract';
 import { DEFAULT_THIRD_SITE, freePort } from '@origin-lab/server-kit';
-import { httpsAnswer, originOf } from '../../launcher/src/caddy.js';
+import { httpsAnswer, originOf } from '@origin-lab/launcher/caddy';
 import { pollUntil } from '@origin-lab/test-kit';
 import { publishPlainOrigins } from './tls-front.js';
 import type { Stack } from './stack.js';

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { findCaddy } from '../../launcher/src/caddy.js';
+import { findCaddy } from '@origin-lab/launcher/caddy';
 import { allBrowsers, browserExecutable, browserPackage, miniBrowser, type BrowserName } from '@origin-lab/engines';
 import { specsFor } from '../coverage.js';
 import type { Stack, StackName } from './stack.js';

@@ -1,15 +1,10 @@
-import { setting, type SettingsTable } from '@origin-lab/server-kit';
+import { listenSettings, setting, type SettingsTable } from '@origin-lab/server-kit';
 import { API_SETTINGS } from '@origin-lab/api';
 import { PAGES_SETTINGS } from '@origin-lab/pages';
 import { UPSTREAM_SETTINGS } from '@origin-lab/upstream-mock';
 
 /** The launcher's own settings (`npm start`); the rest of the environment goes on to the api and the pages. */
-export const LAUNCHER_SETTINGS = {
-  port: setting.int('PORT', 8080, 0, 65_535, {
-    doc: 'port of the embedded default (`npm start`); 0 takes a free one',
-  }),
-  host: setting.text('HOST', '', { doc: 'address to listen on', shown: 'every interface' }),
-};
+export const LAUNCHER_SETTINGS = listenSettings(8080, 'port of the embedded default (`npm start`); 0 takes a free one');
 
 /** Read only with `npm start -- --tls`: the ports of the Caddy front. */
 export const TLS_FRONT_SETTINGS = {

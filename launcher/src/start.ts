@@ -1,4 +1,4 @@
-import { ConfigError, freePort, readSettings, stopOnSignals } from '@origin-lab/server-kit';
+import { ConfigError, freePort, listenFromEnv, readSettings, stopOnSignals } from '@origin-lab/server-kit';
 import { defaultOrigins } from '@origin-lab/api';
 import { startEmbedded } from './embedded.js';
 import { CaddyError, findCaddy, originOf, startCaddy, type CaddyOptions, type RunningCaddy } from './caddy.js';
@@ -13,7 +13,7 @@ try {
   if (unknown.length > 0) throw new ConfigError(`unknown option ${unknown.join(' ')}; ${usage}`);
   const tls = args.includes('--tls');
 
-  const launcher = readSettings(LAUNCHER_SETTINGS, process.env);
+  const launcher = listenFromEnv(LAUNCHER_SETTINGS, process.env);
   let port = launcher.port;
   const env: Record<string, string | undefined> = { ...process.env };
   const named = siteNamesFromEnv(process.env);
@@ -61,7 +61,7 @@ try {
   // The pages swap between the two names; keep the embedded pair as well.
   if (sites) env.SITE_PAIRS ||= `localhost<->127.0.0.1,${sites[0]}<->${sites[1]}`;
 
-  const stack = await startEmbedded({ port, host: launcher.host || undefined, env, behindCaddy: tls });
+  const stack = await startEmbedded({ port, host: launcher.host, env, behindCaddy: tls });
   let caddy: RunningCaddy | undefined;
   if (front) {
     try {
@@ -96,7 +96,7 @@ try {
       '',
     ];
   } else if (sites) {
-    const host = process.env.HOST || '';
+    const host = launcher.host ?? '';
     lines = [
       '',
       'Origin Lab is running. Give the class these two addresses (a page on one is cross-origin to the other):',

@@ -56,7 +56,7 @@ export function createApp(config: ApiConfig): ApiApp {
   const app = new Koa();
   app.silent = true;
   const openStreams: OpenStreams = new Set();
-  const proxyConfig = proxySettings(config.upstream, config.now);
+  const proxyConfig = proxySettings(config.upstream, variablesOf(API_SETTINGS.upstream), config.now);
   const stores = createStores(config, proxyConfig.cache);
   const { bodyBytes } = config.limits;
   const postsHandlers = posts(config.limits, stores.posts);

@@ -1,16 +1,18 @@
 import { hostname } from 'node:os';
 import {
   ConfigError,
+  DEV_UPSTREAM_KEY,
   defaultsOf,
+  listenSettings,
   readSettings,
   setting,
   stdoutLog,
   thirdSiteSetting,
+  upstreamKeyFromEnv,
   type Env,
   type LogSink,
   type ValuesOf,
 } from '@origin-lab/server-kit';
-import { upstreamKeyFromEnv } from './proxy/proxy-key.js';
 import type { RedisSettings } from './shared-state/redis.js';
 
 /** The origins of the embedded default (one port, two host names) and of the Caddy front. */
@@ -118,7 +120,7 @@ export const API_SETTINGS = {
       shown: 'the embedded upstream-mock',
       accepts: 'an http(s) URL',
     }),
-    apiKey: custom('UPSTREAM_API_KEY', 'dev-only-upstream-key', {
+    apiKey: custom('UPSTREAM_API_KEY', DEV_UPSTREAM_KEY, {
       doc: "the proxy's key, or `UPSTREAM_API_KEY_FILE`: a file holding it (e.g. a Docker secret); never sent to a page or logged",
       shown: 'a dev key',
       accepts: '1 to 512 visible ASCII characters',
@@ -209,21 +211,7 @@ export function apiConfig(overrides: Partial<ApiConfig> = {}): ApiConfig {
 }
 
 /** Where the api listens when it runs on its own. */
-export const API_LISTEN_SETTINGS = {
-  port: int('PORT', 3000, 0, 65_535, { doc: 'port the api listens on when it runs on its own' }),
-  host: text('HOST', '', { doc: 'address to listen on', shown: 'every interface' }),
-};
-
-export interface ApiListen {
-  port: number;
-  /** Undefined listens on every interface (dual-stack). */
-  host: string | undefined;
-}
-
-export function apiListenFromEnv(env: Env): ApiListen {
-  const { port, host } = readSettings(API_LISTEN_SETTINGS, env);
-  return { port, host: host || undefined };
-}
+export const API_LISTEN_SETTINGS = listenSettings(3000, 'port the api listens on when it runs on its own');
 
 /** Reads every setting from the environment; a bad value throws a ConfigError naming the variable. */
 export function apiConfigFromEnv(env: Env, port: number): ApiConfig {

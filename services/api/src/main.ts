@@ -1,12 +1,12 @@
-import { ConfigError, serve, stopOnSignals } from '@origin-lab/server-kit';
-import { apiConfigFromEnv, apiListenFromEnv } from './config.js';
+import { ConfigError, listenFromEnv, serve, stopOnSignals } from '@origin-lab/server-kit';
+import { API_LISTEN_SETTINGS, apiConfigFromEnv } from './config.js';
 import { createApp } from './app.js';
 
 /** How long a start waits for Redis before serving anyway (degraded answers until it comes). */
 const REDIS_START_WAIT_MS = 10_000;
 
 try {
-  const { port, host } = apiListenFromEnv(process.env);
+  const { port, host } = listenFromEnv(API_LISTEN_SETTINGS, process.env);
   const config = apiConfigFromEnv(process.env, port);
   const app = createApp(config);
   if (config.redis !== null && !(await app.whenStateReady(REDIS_START_WAIT_MS))) {

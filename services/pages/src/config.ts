@@ -1,4 +1,12 @@
-import { envString, readSettings, setting, thirdSiteSetting, type Env, type ValuesOf } from '@origin-lab/server-kit';
+import {
+  envString,
+  listenSettings,
+  readSettings,
+  setting,
+  thirdSiteSetting,
+  type Env,
+  type ValuesOf,
+} from '@origin-lab/server-kit';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SITE_PAIRS, parseSitePairs } from './site-pairs.js';
 import { studentOriginsFromEnv } from './student-origins.js';
@@ -38,10 +46,11 @@ export function pagesConfigFromEnv(env: Env): PagesConfig {
   return readSettings(PAGES_SETTINGS, env);
 }
 
-/** What only the pages server's own start reads: where it listens, and what it prints for a class. */
+/** Where the pages server listens when it runs on its own. */
+export const PAGES_LISTEN_SETTINGS = listenSettings(3001, 'port the pages server listens on when it runs on its own');
+
+/** What else only the pages server's own start reads: what it prints for a class. */
 export const PAGES_START_SETTINGS = {
-  port: setting.int('PORT', 3001, 0, 65_535, { doc: 'port the pages server listens on when it runs on its own' }),
-  host: setting.text('HOST', '', { doc: 'address to listen on', shown: 'every interface' }),
   studentOrigins: setting.custom('STUDENT_ORIGINS', [] as string[], {
     doc: 'the addresses a class opens, printed on start for the teacher to hand out',
     shown: 'none',

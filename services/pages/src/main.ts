@@ -1,11 +1,12 @@
-import { jsonLinesToStdout, readSettings, serve, stopOnSignals } from '@origin-lab/server-kit';
+import { jsonLinesToStdout, listenFromEnv, readSettings, serve, stopOnSignals } from '@origin-lab/server-kit';
 import { createApp } from './app.js';
-import { pagesConfigFromEnv, PAGES_START_SETTINGS } from './config.js';
+import { pagesConfigFromEnv, PAGES_LISTEN_SETTINGS, PAGES_START_SETTINGS } from './config.js';
 import { studentAnnouncement } from './student-origins.js';
 
-const { port, host, studentOrigins } = readSettings(PAGES_START_SETTINGS, process.env);
+const { port, host } = listenFromEnv(PAGES_LISTEN_SETTINGS, process.env);
+const { studentOrigins } = readSettings(PAGES_START_SETTINGS, process.env);
 const app = createApp(pagesConfigFromEnv(process.env));
-const running = await serve(app.callback(), { port, host: host || undefined });
+const running = await serve(app.callback(), { port, host });
 jsonLinesToStdout({ msg: 'pages listening', port: running.port });
 if (studentOrigins.length > 0) process.stdout.write(`${studentAnnouncement(studentOrigins)}\n`);
 stopOnSignals(() => running.stop());

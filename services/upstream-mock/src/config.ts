@@ -1,13 +1,15 @@
 import {
   defaultsOf,
   discardLogs,
+  listenSettings,
   readSettings,
   setting,
+  upstreamKeyFromEnv,
+  DEV_UPSTREAM_KEY,
   type Env,
   type LogSink,
   type ValuesOf,
 } from '@origin-lab/server-kit';
-import { DEV_UPSTREAM_KEY, upstreamKeyFromEnv } from './key.js';
 
 /** Every setting of the upstream-mock, each written once (the README's table comes from here). */
 export const UPSTREAM_SETTINGS = {
@@ -40,18 +42,7 @@ export function upstreamConfigFromEnv(env: Env, log: LogSink): UpstreamConfig {
 }
 
 /** Where the upstream-mock listens when it runs on its own. */
-export const UPSTREAM_LISTEN_SETTINGS = {
-  port: setting.int('PORT', 8090, 0, 65_535, { doc: 'port the upstream-mock listens on when it runs on its own' }),
-  host: setting.text('HOST', '', { doc: 'address to listen on', shown: 'every interface' }),
-};
-
-export interface UpstreamListen {
-  port: number;
-  /** Undefined listens on every interface. */
-  host: string | undefined;
-}
-
-export function upstreamListenFromEnv(env: Env): UpstreamListen {
-  const { port, host } = readSettings(UPSTREAM_LISTEN_SETTINGS, env);
-  return { port, host: host || undefined };
-}
+export const UPSTREAM_LISTEN_SETTINGS = listenSettings(
+  8090,
+  'port the upstream-mock listens on when it runs on its own',
+);

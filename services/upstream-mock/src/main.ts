@@ -1,10 +1,9 @@
-import { ConfigError, stdoutLog, serve, stopOnSignals } from '@origin-lab/server-kit';
+import { ConfigError, DEV_UPSTREAM_KEY, listenFromEnv, stdoutLog, serve, stopOnSignals } from '@origin-lab/server-kit';
 import { createApp } from './app.js';
-import { upstreamConfigFromEnv, upstreamListenFromEnv } from './config.js';
-import { DEV_UPSTREAM_KEY } from './key.js';
+import { UPSTREAM_LISTEN_SETTINGS, upstreamConfigFromEnv } from './config.js';
 
 try {
-  const { port, host } = upstreamListenFromEnv(process.env);
+  const { port, host } = listenFromEnv(UPSTREAM_LISTEN_SETTINGS, process.env);
   const config = upstreamConfigFromEnv(process.env, stdoutLog);
   const app = createApp(config);
   const running = await serve(app.callback(), { port, host, onStopping: () => app.release() });

@@ -38,7 +38,7 @@ export async function callUpstream(target: URL, settings: ProxySettings): Promis
       redirect: 'manual',
       signal,
     });
-    const body = await readLimited(response, settings.maxBodyBytes);
+    const body = await readLimited(response, settings);
     return {
       status: response.status,
       contentType: response.headers.get('content-type'),
@@ -54,18 +54,19 @@ export async function callUpstream(target: URL, settings: ProxySettings): Promis
       throw new UpstreamFailure(
         504,
         'the upstream timed out',
-        `no complete answer within ${settings.timeoutMs} ms (UPSTREAM_TIMEOUT_MS)`,
+        `no complete answer within ${settings.timeoutMs} ms (${settings.variables.timeoutMs})`,
       );
     }
     throw new UpstreamFailure(502, 'the upstream is unavailable', describeNetworkError(err));
   }
 }
 
-async function readLimited(response: Response, maxBytes: number): Promise<Buffer> {
+async function readLimited(response: Response, settings: ProxySettings): Promise<Buffer> {
+  const maxBytes = settings.maxBodyBytes;
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel();
-    throw answerTooLarge(maxBytes);
+    throw answerTooLarge(settings);
   }
   if (response.body === null) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
@@ -74,18 +75,18 @@ async function readLimited(response: Response, maxBytes: number): Promise<Buffer
     total += chunk.length;
     if (total > maxBytes) {
       await response.body.cancel().catch(() => {});
-      throw answerTooLarge(maxBytes);
+      throw answerTooLarge(settings);
     }
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
 }
 
-function answerTooLarge(maxBytes: number): UpstreamFailure {
+function answerTooLarge({ maxBodyBytes, variables }: ProxySettings): UpstreamFailure {
   return new UpstreamFailure(
     502,
     'the upstream answer is too large',
-    `more than ${maxBytes} bytes (UPSTREAM_MAX_BODY_BYTES)`,
+    `more than ${maxBodyBytes} bytes (${variables.maxBodyBytes})`,
   );
 }
 

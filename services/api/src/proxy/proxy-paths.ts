@@ -31,18 +31,20 @@ export interface UpstreamBase {
   pathPrefix: string;
 }
 
-export function parseUpstreamBase(raw: string): UpstreamBase {
+/** raw: the configured URL; variables: those of the URL and the key, which a refusal names. */
+export function parseUpstreamBase(raw: string, variables: { url: string; apiKey: string }): UpstreamBase {
+  const { url: urlVariable, apiKey: keyVariable } = variables;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`UPSTREAM_URL must be an absolute http(s) URL; got "${raw.slice(0, 200)}"`);
+    throw new ConfigError(`${urlVariable} must be an absolute http(s) URL; got "${raw.slice(0, 200)}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new ConfigError('UPSTREAM_URL must use http or https');
+    throw new ConfigError(`${urlVariable} must use http or https`);
   if (url.username !== '' || url.password !== '')
-    throw new ConfigError('UPSTREAM_URL must not carry credentials; the key goes in UPSTREAM_API_KEY');
-  if (url.search !== '' || url.hash !== '') throw new ConfigError('UPSTREAM_URL must not have a query or a fragment');
+    throw new ConfigError(`${urlVariable} must not carry credentials; the key goes in ${keyVariable}`);
+  if (url.search !== '' || url.hash !== '') throw new ConfigError(`${urlVariable} must not have a query or a fragment`);
   return { origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, '') };
 }
 

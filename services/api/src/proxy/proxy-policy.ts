@@ -25,7 +25,7 @@ const UNSHAREABLE_DIRECTIVE = /(?:^|,)\s*(?:private|no-store|no-cache)\s*(?:[=,]
  */
 export function judgeUpstreamAnswer(
   upstream: UpstreamAnswer,
-  { apiKey, cacheTtlSeconds }: ProxySettings,
+  { apiKey, cacheTtlSeconds, variables }: ProxySettings,
 ): JudgedAnswer {
   if (upstream.body.includes(apiKey) || upstream.headerText.includes(apiKey)) {
     throw new UpstreamFailure(502, 'the upstream answer was withheld', "it contained the server's upstream credential");
@@ -34,7 +34,7 @@ export function judgeUpstreamAnswer(
     throw new UpstreamFailure(
       502,
       "the upstream refused the server's credentials",
-      `the upstream answered ${upstream.status}; check UPSTREAM_API_KEY (or UPSTREAM_API_KEY_FILE) on the server`,
+      `the upstream answered ${upstream.status}; check ${variables.apiKey} (or ${variables.apiKey}_FILE) on the server`,
     );
   }
   if (upstream.status >= 500) {

@@ -77,7 +77,7 @@ export function proxy(settings: ProxySettings, log: LogSink, cache: AnswerCache)
   return async (ctx) => {
     const target = proxyTarget(withoutVisitorToken(ctx), settings);
     if (target.kind === 'not-proxied') return notProxied(ctx);
-    if (target.kind === 'bad-query') throw badQuery(target.reason, settings.maxQueryChars);
+    if (target.kind === 'bad-query') throw badQuery(target.reason, settings);
 
     const key = target.url.href;
     const hit = await lookUp(key);
@@ -119,10 +119,10 @@ export function notProxied(ctx: Context): void {
   ctx.body = 'Not proxied';
 }
 
-function badQuery(reason: 'characters' | 'length', maxQueryChars: number): HttpError {
+function badQuery(reason: 'characters' | 'length', { maxQueryChars, variables }: ProxySettings): HttpError {
   return reason === 'length'
     ? new HttpError(414, 'the query string is too long', {
-        detail: `at most ${maxQueryChars} characters (PROXY_MAX_QUERY_CHARS)`,
+        detail: `at most ${maxQueryChars} characters (${variables.maxQueryChars})`,
       })
     : new HttpError(400, 'the query string holds characters a query may not', {
         detail: 'only visible ASCII without "#"; percent-escape the rest',

@@ -1,4 +1,4 @@
-import { assertUsableKey } from './proxy-key.js';
+import { assertHeaderSafeSecret } from '@origin-lab/server-kit';
 import { parseUpstreamBase, type UpstreamBase } from './proxy-paths.js';
 
 /** The proxy's settings, checked and derived once when the app is built; every request reads these. */
@@ -10,6 +10,8 @@ export interface ProxySettings {
   maxQueryChars: number;
   cacheTtlSeconds: number;
   cache: { ttlMs: number; maxEntries: number; maxBytes: number; now: () => number };
+  /** The variable of each option, named by the errors that tell whoever runs the lab what to change. */
+  variables: UpstreamVariables;
 }
 
 /** What the proxy is configured with: the third party, the key, and the bounds of a call and of the cache. */
@@ -28,11 +30,22 @@ export interface UpstreamOptions {
   maxQueryChars: number;
 }
 
-/** Checks the options (a bad URL or key is a ConfigError) and derives what requests read. now: the cache's clock. */
-export function proxySettings(upstream: UpstreamOptions, now: () => number): ProxySettings {
-  assertUsableKey(upstream.apiKey);
+/** The environment variable that sets each option: the wiring gives them from its settings table. */
+export type UpstreamVariables = Record<keyof UpstreamOptions, string>;
+
+/**
+ * Checks the options (a bad URL or key is a ConfigError naming its variable) and derives what
+ * requests read. now: the cache's clock. The key is checked here as well as where the environment
+ * is read, since tests and the launcher pass one without the environment.
+ */
+export function proxySettings(
+  upstream: UpstreamOptions,
+  variables: UpstreamVariables,
+  now: () => number,
+): ProxySettings {
+  assertHeaderSafeSecret(upstream.apiKey, variables.apiKey);
   return {
-    base: parseUpstreamBase(upstream.url),
+    base: parseUpstreamBase(upstream.url, variables),
     apiKey: upstream.apiKey,
     timeoutMs: upstream.timeoutMs,
     maxBodyBytes: upstream.maxBodyBytes,
@@ -44,5 +57,6 @@ export function proxySettings(upstream: UpstreamOptions, now: () => number): Pro
       maxBytes: upstream.cacheMaxBytes,
       now,
     },
+    variables,
   };
 }
