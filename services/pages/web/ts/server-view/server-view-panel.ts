@@ -4,7 +4,7 @@ import { onTraffic, type TrafficEntry } from '../frame/waterfall.js';
 import type { SiteOrigins } from '../frame/site.js';
 import type { JournalFeed } from './journal-feed.js';
 import { eventSourceRequests, sentByBrowser, targetOf } from './unseen.js';
-import { eventSourceOpenings } from './visitor.js';
+import { carriesToken, eventSourceOpenings, journalTarget } from './visitor.js';
 import { drawTimeline, type TimelineBar, type Tone } from './timeline.js';
 import { explain } from './why-refused.js';
 
@@ -23,16 +23,6 @@ interface Joined {
 
 const epochOf = (request: TrafficEntry) => performance.timeOrigin + request.startMs;
 
-/** The path and query of a URL as the server records them. */
-function target(url: string): string {
-  try {
-    const parsed = new URL(url, location.href);
-    return parsed.pathname + parsed.search;
-  } catch {
-    return url;
-  }
-}
-
 /**
  * Joins each page request to the server's entries for the same method and target that arrived
  * after it started, in order: the preflight (OPTIONS asking for that method) and the request.
@@ -41,7 +31,7 @@ function join(requests: readonly TrafficEntry[], items: readonly JournalItem[]):
   const used = new Set<number>();
   return requests.map((request) => {
     const started = epochOf(request) - 1_000; // clocks of page and server may differ a little
-    const wanted = target(request.url);
+    const wanted = journalTarget(request.url);
     const take = (match: (entry: ServerJournalEntry) => boolean) => {
       const item = items.find((i) => !used.has(i.id) && Date.parse(i.entry.at) >= started && match(i.entry));
       if (item) used.add(item.id);
@@ -54,6 +44,13 @@ function join(requests: readonly TrafficEntry[], items: readonly JournalItem[]):
     return { request, preflight, actual };
   });
 }
+
+/**
+ * A cross-origin request the journal can speak for: to the other origin (the page tags those), or
+ * to another origin the page tagged itself (the Local Network Access page's other loopback address).
+ */
+const crossOriginJournaled = (request: TrafficEntry) =>
+  request.role === 'other origin' || (request.role === 'elsewhere' && carriesToken(request.url));
 
 /** The page got no readable answer: a rejected fetch, or an XHR ending with status 0. */
 const failedRead = (request: TrafficEntry) => Boolean(request.failure) || request.status === 0;
@@ -144,7 +141,7 @@ export function renderServerView(container: HTMLElement, feed: JournalFeed, site
       }),
     );
 
-    const failed = joined.filter((j) => j.request.role === 'other origin' && failedRead(j.request));
+    const failed = joined.filter((j) => crossOriginJournaled(j.request) && failedRead(j.request));
     why.replaceChildren(
       ...failed.slice(-10).map((j) => {
         const explanation = explain(
@@ -160,7 +157,7 @@ export function renderServerView(container: HTMLElement, feed: JournalFeed, site
         return h(
           'li',
           { 'data-rule': explanation.rule },
-          h('strong', {}, `${j.request.method} ${target(j.request.url)}: `),
+          h('strong', {}, `${j.request.method} ${journalTarget(j.request.url)}: `),
           explanation.text,
           explanation.handled ? ` The handler ran (status ${explanation.status}).` : ' The handler did not run.',
           ...(fixLinks && explanation.refusal ? fixLinks.fixOf(explanation.refusal, j.request, site.self) : []),
@@ -182,7 +179,7 @@ export function renderServerView(container: HTMLElement, feed: JournalFeed, site
       bars.push({
         id,
         side: 'page',
-        label: `${j.request.method} ${target(j.request.url)}`,
+        label: `${j.request.method} ${journalTarget(j.request.url)}`,
         startMs: epochOf(j.request),
         endMs: j.request.durationMs === null ? null : epochOf(j.request) + j.request.durationMs,
         tone: toneOf(j.request),
