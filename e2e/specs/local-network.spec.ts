@@ -126,10 +126,10 @@ for (const which of ['self', 'other'] as const)
       const row = (hasText: RegExp) => view.locator('table.server-view tbody tr', { hasText });
       await expect(row(/\/lab\/cors\?mark=/)).toContainText('yes');
       await expect(row(/allow-origin=none/)).toContainText('no: the browser refused the read');
-      const why = view.locator('.why li', { hasText: 'allow-origin=none' });
+      const why = view.locator('.why > li', { hasText: 'allow-origin=none' });
       await expect(why).toContainText('The handler ran (status 200)');
       await expect(why).not.toHaveAttribute('data-rule', 'not-reached');
-      await expect(view.locator('.why li[data-rule="not-reached"]')).toHaveCount(0);
+      await expect(view.locator('.why > li[data-rule="not-reached"]')).toHaveCount(0);
       const overflow = await sidewaysOverflow(phone);
       expect(overflow.pixels, `sticking out: ${overflow.widest.join(', ')}`).toBe(0);
     } finally {
