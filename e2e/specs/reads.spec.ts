@@ -42,7 +42,11 @@ experimentTests({
         ),
       })),
     );
-    return { results, why };
+    const predictions = {
+      self: (await page.text('section#get-self dd')) ?? '',
+      other: (await page.text('section#get-other dd')) ?? '',
+    };
+    return { results, why, predictions };
   },
   afterRun: {
     'get-self': ({ observed }) => expect(observed).toEqual({ status: 200, postsIsArray: true }),
@@ -137,6 +141,12 @@ experimentTests({
       }),
   },
   wholeRun: {
+    // Same origin, CORS does not apply: the prediction must not rest on Access-Control-Allow-Origin.
+    'the same-origin read has a prediction of its own': ({ run }) => {
+      expect(run.predictions.self).not.toBe(run.predictions.other);
+      expect(run.predictions.self).not.toContain('Access-Control-Allow-Origin');
+      expect(run.predictions.other).toContain('Access-Control-Allow-Origin');
+    },
     // "What the server saw" agrees with the experiments: every request reached the server, and the
     // Why names what refused each read.
     'the Why says what refused each read, and never that a request did not reach the server': ({
