@@ -22,8 +22,16 @@ const closesOnDone = ({ observed }: ExperimentResult) => {
     dones: 1,
     finalReadyState: 2,
     closedBecause: 'done arrived',
+    // No reconnect: no delay measured, and nothing claims to have timed one.
+    reconnectDelaysMs: [],
+    reconnectTimedBy: null,
   });
 };
+
+/** The experiments whose streams end without reconnecting: closed on done, never opened, or a reconnect refused. */
+const NO_RECONNECT = ['close-on-done-self', 'close-on-done-other', 'failed-opening', 'lab-reconnect-refused'];
+/** Those whose streams reconnect: each delay is measured. */
+const RECONNECTS = ['lab-retry', 'lab-last-event-id'];
 
 // SPEC.md, server-sent events (and no WebSocket route): one expectation per experiment, written from the spec.
 experimentTests({
@@ -32,8 +40,12 @@ experimentTests({
   async run(page, { origins }) {
     await page.open(`${origins.self}/events.html`);
     const results: Record<string, ExperimentResult> = {};
-    for (const [id, timeout] of SHARED_RUN) results[id] = await page.runExperiment(id, timeout);
-    return { results };
+    const summaries: Record<string, string> = {};
+    for (const [id, timeout] of SHARED_RUN) {
+      results[id] = await page.runExperiment(id, timeout);
+      summaries[id] = (await page.text(`section#${id} output.observed`)) ?? '';
+    }
+    return { results, summaries };
   },
   afterRun: {
     'close-on-done-self': closesOnDone,
@@ -85,6 +97,19 @@ experimentTests({
       }
       // Measured (Chromium 156, Firefox ESR 153): no SecurityError any more; the connection fails at once.
       else expect(observed.insecure).toMatchObject({ thrown: null, closeCode: 1006, wasClean: false });
+    },
+  },
+  wholeRun: {
+    // What the page says of reconnects is what it measured: "did not reconnect", never a delay without a number.
+    'a stream that did not reconnect says so, and one that did names each delay': ({ run }) => {
+      for (const id of NO_RECONNECT) {
+        expect(run.summaries[id], id).toContain('did not reconnect');
+        expect(run.summaries[id], id).not.toMatch(/reconnected after/);
+      }
+      for (const id of RECONNECTS) {
+        expect(run.summaries[id], id).toMatch(/reconnected after \d+ ms/);
+        expect(run.summaries[id], id).not.toContain('did not reconnect');
+      }
     },
   },
   knownDifferences: {

@@ -1,8 +1,10 @@
 import { chromiumLaunch, firefoxLaunch } from '@origin-lab/engines';
 import { chromium, firefox, type Browser } from '@playwright/test';
+import { PlaywrightPage } from '../engines/playwright.js';
 import { test, expect } from '../fixtures.js';
 import { experimentTests, type Check, type PageRun } from './support/per-experiment.js';
 import { openPage, runAll, type ExperimentResult } from './support/experiments.js';
+import { PHONE, sidewaysOverflow } from './support/phone.js';
 
 /**
  * Local Network Access (the WICG's draft, as Chromium ships it since 142 and Firefox 153 has it): a
@@ -101,3 +103,36 @@ test('local network: counted public and refused by the user, nothing leaves the 
   expect(['prompt', 'denied']).toContain(permission);
   expectOutcomes(results, expected(false, false, permission));
 });
+
+/**
+ * "What the server saw" says of each request what the experiments say: both arrived and were
+ * answered 200, the first read by the page, the second's reading refused by CORS. At localhost the
+ * other loopback address (127.0.0.1) is the other origin; at 127.0.0.1 it is [::1], an origin the
+ * page tags itself. On a phone, the Why's request line breaks rather than widening the page.
+ */
+for (const which of ['self', 'other'] as const)
+  test(`local network: the server view agrees with the experiments (page at the ${which} origin)`, async ({
+    browser,
+    origins,
+  }) => {
+    const context = await browser.newContext(PHONE);
+    try {
+      const phone = await PlaywrightPage.inContext(context, 'phone');
+      const { page } = phone;
+      await openPage(page, `${origins[which]}/local-network.html`);
+      const results = await runAll(page, 30_000);
+      expect(results['lna-cors-refused']!.observed).toMatchObject({ outcome: 'TypeError', arrived: true });
+      const view = page.locator('#server-view');
+      const row = (hasText: RegExp) => view.locator('table.server-view tbody tr', { hasText });
+      await expect(row(/\/lab\/cors\?mark=/)).toContainText('yes');
+      await expect(row(/allow-origin=none/)).toContainText('no: the browser refused the read');
+      const why = view.locator('.why > li', { hasText: 'allow-origin=none' });
+      await expect(why).toContainText('The handler ran (status 200)');
+      await expect(why).not.toHaveAttribute('data-rule', 'not-reached');
+      await expect(view.locator('.why > li[data-rule="not-reached"]')).toHaveCount(0);
+      const overflow = await sidewaysOverflow(phone);
+      expect(overflow.pixels, `sticking out: ${overflow.widest.join(', ')}`).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });

@@ -16,3 +16,5 @@ export const PAGES_WITH_EXPERIMENTS = [
 ];
 /** Every page: the index, the nine demonstrations, the playground, the Explain page and the engines page. */
 export const PAGES = ['/', ...PAGES_WITH_EXPERIMENTS, '/playground.html', '/explain.html', '/engines.html'];
+/** The pages that send no request of their own: no waterfall and no "What the server saw" (src/page-table.ts). */
+export const PAGES_WITHOUT_REQUESTS = ['/', '/explain.html'];

@@ -1,6 +1,7 @@
 // Renders one page's HTML from the table of pages (page-table.ts) and the page's own body
 // fragment (web/bodies/<name>.html). Everything every page shares is written here once: head,
-// navigation, heading, the experiments box and the waterfall.
+// navigation, heading, the experiments box, and for a page that sends requests the waterfall and
+// what the server saw.
 import { pagePath, type PageEntry } from './page-table.js';
 
 /**
@@ -55,6 +56,11 @@ function topicList(pages: readonly PageEntry[]): string {
   return `<ol id="topics">\n${items.join('')}</ol>\n`;
 }
 
+/** Where a page that sends requests shows them: its waterfall and what the server saw (page/setup-page.ts fills them). */
+const TRAFFIC_PANELS = `<aside id="waterfall" aria-label="Waterfall"></aside>
+<section id="server-view" aria-labelledby="server-view-heading"></section>
+`;
+
 /**
  * The full HTML of one page. body is the page's own markup, placed under its heading; a
  * "<!-- topics -->" line in it becomes the list of topics.
@@ -79,9 +85,7 @@ ${IMPORT_MAP_TAG}
 <h1>${escapeHtml(page.title)}</h1>
 ${body.replace(TOPICS_SLOT, () => topicList(pages))}<div id="experiments"></div>
 </main>
-<aside id="waterfall" aria-label="Waterfall"></aside>
-<section id="server-view" aria-labelledby="server-view-heading"></section>
-</body>
+${page.sendsRequests === false ? '' : TRAFFIC_PANELS}</body>
 </html>
 `;
 }

@@ -12,11 +12,16 @@ export interface PageEntry {
   navLabel: string;
   /** What the index says after the link; the index itself has none. */
   topic?: string;
+  /**
+   * False for a page that sends no request of its own (the index, the Explain page): its shell
+   * has no waterfall and no "What the server saw", which would stay empty there.
+   */
+  sendsRequests?: false;
 }
 
 /** In navigation order; the index first. */
 export const PAGES: readonly PageEntry[] = [
-  { name: 'index', title: 'Origin Lab', navLabel: 'Index' },
+  { name: 'index', title: 'Origin Lab', navLabel: 'Index', sendsRequests: false },
   {
     name: 'reads',
     title: 'Cross-origin reads',
@@ -78,6 +83,7 @@ export const PAGES: readonly PageEntry[] = [
     navLabel: 'Explain',
     topic:
       'paste a console message, a HAR file or curl output: the rule that refused it, the fix, a case that shows it.',
+    sendsRequests: false,
   },
   {
     name: 'engines',

@@ -4,7 +4,7 @@ import { base64Length, sampleFileBytes, toBase64 } from '../web/ts/rules/encodin
 import { computeJsonTable, stringifyOutcome } from '../web/ts/rules/json-cases.js';
 import { describeEntries } from '../web/ts/rules/form-entries.js';
 import { ExitBeacon } from '../web/ts/probes/exit-beacon.js';
-import { StreamRecorder } from '../web/ts/probes/stream-recorder.js';
+import { StreamRecorder, reconnectsInWords } from '../web/ts/probes/stream-recorder.js';
 
 const PAIRS: [string, string][] = [
   ['localhost', '127.0.0.1'],
@@ -128,5 +128,20 @@ describe('the stream recorder', () => {
     const recorder = new StreamRecorder({ closeOnDone: true, maxRestarts: 2 });
     expect(recorder.error(2, 0)).toBe('continue');
     expect(recorder.closedBecause).toBeNull();
+  });
+
+  it('says a stream with no reconnect measured did not reconnect, with no delay', () => {
+    for (const opens of [0, 1]) {
+      const words = reconnectsInWords([], 'resource timing', opens);
+      expect(words).toMatch(/^did not reconnect/);
+      expect(words).not.toMatch(/\bms\b/);
+    }
+  });
+
+  it('names each reconnect delay measured and what timed it', () => {
+    expect(reconnectsInWords([3_004, 3_015], 'resource timing', 3)).toBe(
+      "reconnected after 3004 ms, 3015 ms (timed by the engine's resource timing)",
+    );
+    expect(reconnectsInWords([512], 'events', 2)).toBe("reconnected after 512 ms (timed by the page's events)");
   });
 });

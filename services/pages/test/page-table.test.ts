@@ -41,6 +41,15 @@ describe('a page rendered from the table', () => {
     expect(html).toContain('<aside id="waterfall" aria-label="Waterfall"></aside>');
   });
 
+  it('has no waterfall and no server view where the page sends no requests of its own', () => {
+    const panels = /id="waterfall"|id="server-view"/g;
+    expect(html.match(panels)).toEqual(['id="waterfall"', 'id="server-view"']);
+    for (const name of ['index', 'explain']) {
+      const page = PAGES.find((entry) => entry.name === name)!;
+      expect(renderPage(PAGES, page, '<p>body</p>\n').match(panels), name).toBeNull();
+    }
+  });
+
   it('navigates to every page, numbered after the index, marking only itself as current', () => {
     const links = [...html.matchAll(/<li><a href="([^"]+)"( aria-current="page")?>([^<]+)<\/a><\/li>/g)].map((m) => [
       m[1],

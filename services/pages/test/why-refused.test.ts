@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerJournalEntry } from '@origin-lab/contract';
 import { entry, PAGE } from './journal-entry.fixture.js';
-import { explain, type RequestFacts, type Rule, type ServerFacts } from '../web/ts/server-view/why-refused.js';
+import {
+  explain,
+  groupByExplanation,
+  type RequestFacts,
+  type Rule,
+  type ServerFacts,
+} from '../web/ts/server-view/why-refused.js';
 
 const preflight = (overrides: Partial<ServerJournalEntry>) =>
   entry({
@@ -31,6 +37,23 @@ const request = (overrides: Partial<RequestFacts> = {}): RequestFacts => ({
 const cases: [string, RequestFacts, ServerFacts, Rule, RegExp, boolean][] = [
   ['a read that worked', request({ read: true }), { actual: entry({}) }, 'read', /answered 200/, true],
   ['nothing reached the server', request(), {}, 'not-reached', /never reached the server/, false],
+  [
+    'fetch rejected with TypeError: the network, or LNA',
+    request({ failure: 'TypeError' }),
+    {},
+    'not-reached',
+    /never reached the server/,
+    false,
+  ],
+  // WebKit rejects a ReadableStream body with NotSupportedError before sending anything.
+  [
+    'fetch rejected with another error: never sent',
+    request({ failure: 'NotSupportedError' }),
+    {},
+    'not-sent',
+    /rejected with NotSupportedError before anything reached the server/,
+    false,
+  ],
   // Local Network Access also stops a request before it leaves: named there, as not CORS.
   [
     'nothing reached: Local Network Access is one cause',
@@ -143,5 +166,41 @@ describe('why a request failed, from what the server saw', () => {
     });
     expect(explanation.rule).toBe('preflight-status');
     expect(explanation.text).toMatch(/never arrived/);
+  });
+});
+
+describe('failed requests grouped by their explanation', () => {
+  // What the reads page's shape experiments leave: cors=off answers, some handled, some stopped at the preflight.
+  const handledOff = { actual: entry({ method: 'POST', status: 202, query: 'cors=off', cors: null }) };
+  const preflightOff = { preflight: preflight({ query: 'cors=off', cors: null }) };
+  const post = request({ method: 'POST' });
+  const failures: [string, ServerFacts][] = [
+    ['a', handledOff],
+    ['b', preflightOff],
+    ['c', handledOff],
+    ['d', preflightOff],
+    ['e', handledOff],
+  ];
+
+  it('gives each reason once, with every request it covers, in the order the reasons first came', () => {
+    const groups = groupByExplanation(failures, ([, server]) => explain(post, server));
+    expect(groups.map((group) => group.items.map(([name]) => name))).toEqual([
+      ['a', 'c', 'e'],
+      ['b', 'd'],
+    ]);
+    expect(groups.map((group) => group.explanation.handled)).toEqual([true, false]);
+  });
+
+  it('keeps apart the same rule where the handler answered differently', () => {
+    const answered = (status: number): ServerFacts => ({
+      actual: entry({ status, query: 'cors=off', cors: null }),
+    });
+    const groups = groupByExplanation([answered(200), answered(500), answered(200)], (server) =>
+      explain(request(), server),
+    );
+    expect(groups.map((group) => [group.explanation.status, group.items.length])).toEqual([
+      [200, 2],
+      [500, 1],
+    ]);
   });
 });

@@ -48,7 +48,11 @@ export function setupPage({ journalStream = true } = {}): PageContext {
   // The journal reads with the unwrapped EventSource and fetch: it is not a demonstration request.
   const unwrappedFetch = window.fetch.bind(window);
   const journal = new JournalFeed(visitorToken, unwrappedFetch);
-  journal.start(window.EventSource, { stream: journalStream });
+  // A page that sends no requests has no waterfall or server view (src/page-table.ts,
+  // sendsRequests): nothing to show, so its journal is never read.
+  const waterfall = document.getElementById('waterfall');
+  const serverView = document.getElementById('server-view');
+  if (serverView) journal.start(window.EventSource, { stream: journalStream });
   const previousToken = swapVisitorToken();
   tagDemonstrationTraffic([site.self, ...(site.other ? [site.other] : [])]);
   installWaterfall(site);
@@ -76,8 +80,8 @@ export function setupPage({ journalStream = true } = {}): PageContext {
   const strip = h('section', { 'aria-label': 'Instrumentation' });
   header.append(strip);
   renderStrip(strip);
-  renderWaterfall(byId('waterfall'));
-  renderServerView(byId('server-view'), journal, site);
+  if (waterfall) renderWaterfall(waterfall);
+  if (serverView) renderServerView(serverView, journal, site);
   return {
     site,
     engine: engineFamily(navigator.userAgent),

@@ -77,3 +77,23 @@ export class StreamRecorder {
     return 'close';
   }
 }
+
+/** What timed the reconnects: the engine's Resource Timing entries, or the page's own events. */
+export type ReconnectTimer = 'resource timing' | 'events';
+
+const TIMER_WORDS: Record<ReconnectTimer, string> = {
+  'resource timing': "the engine's resource timing",
+  events: "the page's events",
+};
+
+/**
+ * What was measured of a stream's reconnects, in words: each delay and what timed it, or, with
+ * no delay measured, that the stream did not reconnect (no empty measurement).
+ */
+export function reconnectsInWords(delaysMs: readonly number[], timedBy: ReconnectTimer, opens: number): string {
+  if (delaysMs.length === 0)
+    return opens === 0
+      ? 'did not reconnect: the stream never opened'
+      : 'did not reconnect: the stream never opened again';
+  return `reconnected after ${delaysMs.join(' ms, ')} ms (timed by ${TIMER_WORDS[timedBy]})`;
+}

@@ -36,6 +36,37 @@ export function tagUrl(url: string, origins: readonly string[]): string {
   return parsed.href;
 }
 
+/**
+ * A URL's path and query as the server's journal records them (targetOf): this page load's
+ * token taken out, the rest as written. The journal leaves the token out of every entry; a page
+ * that tags a URL itself (tagUrl, for an origin the page does not tag) hands its waterfall the
+ * tagged URL, which must still be matched with the server's entry.
+ */
+export function journalTarget(url: string, base: string = location.href, token: string = visitorToken): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url, base);
+  } catch {
+    return url;
+  }
+  const tag = `${VISITOR_PARAMETER}=${token}`;
+  const query = parsed.search
+    .slice(1)
+    .split('&')
+    .filter((parameter) => parameter !== tag)
+    .join('&');
+  return parsed.pathname + (query ? `?${query}` : '');
+}
+
+/** Whether the URL carries this page load's token: a request the server files in this visitor's journal. */
+export function carriesToken(url: string, base: string = location.href, token: string = visitorToken): boolean {
+  try {
+    return new URL(url, base).searchParams.get(VISITOR_PARAMETER) === token;
+  } catch {
+    return false;
+  }
+}
+
 /** Each EventSource the page created: its target (path and query, as the journal records them) and when. */
 export interface EventSourceOpening {
   target: string;

@@ -18,6 +18,8 @@ export interface RequestFacts {
   credentials: boolean;
   /** Whether the page could read the answer. */
   read: boolean;
+  /** The name fetch rejected with (TypeError, NotSupportedError, TimeoutError...), when it did. */
+  failure?: string | null;
 }
 
 /** What the server saw of it: the preflight and the request itself, when they arrived. */
@@ -26,7 +28,7 @@ export interface ServerFacts {
   actual?: ServerJournalEntry;
 }
 
-export type Rule = 'read' | 'not-reached' | 'origin-not-allowed' | 'no-cors-headers' | RefusalRule;
+export type Rule = 'read' | 'not-reached' | 'not-sent' | 'origin-not-allowed' | 'no-cors-headers' | RefusalRule;
 
 export interface Explanation {
   rule: Rule;
@@ -61,6 +63,12 @@ export function explain(request: RequestFacts, server: ServerFacts): Explanation
       handled ? `The server answered ${status} and allowed this origin to read it.` : 'The page read the answer.',
     );
   }
+  // Any rejection but TypeError comes from the page or the browser before the request left.
+  if (!preflight && !actual && request.failure && request.failure !== 'TypeError' && /Error$/.test(request.failure))
+    return because(
+      'not-sent',
+      `fetch rejected with ${request.failure} before anything reached the server: the page or the browser stopped the request, not the network and not CORS.`,
+    );
   if (!preflight && !actual) {
     return because(
       'not-reached',
@@ -103,4 +111,30 @@ export function explain(request: RequestFacts, server: ServerFacts): Explanation
   if (preflight && !actual)
     return because('preflight-status', 'The preflight passed, but the request itself never arrived.');
   return because('read', `The server answered ${status}; the page should have been able to read it.`);
+}
+
+/** Requests that one explanation covers, and that explanation. */
+export interface ExplainedGroup<T> {
+  explanation: Explanation;
+  items: T[];
+}
+
+/**
+ * Requests whose explanations say the same thing (the same rule and sentence, the handler run
+ * or not with the same status), in the order each explanation first came: a reason is given
+ * once, with the requests it covers, not once per request.
+ */
+export function groupByExplanation<T>(
+  items: readonly T[],
+  explanationOf: (item: T) => Explanation,
+): ExplainedGroup<T>[] {
+  const groups = new Map<string, ExplainedGroup<T>>();
+  for (const item of items) {
+    const explanation = explanationOf(item);
+    const key = JSON.stringify([explanation.rule, explanation.text, explanation.handled, explanation.status]);
+    const group = groups.get(key);
+    if (group) group.items.push(item);
+    else groups.set(key, { explanation, items: [item] });
+  }
+  return [...groups.values()];
 }
