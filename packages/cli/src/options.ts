@@ -134,3 +134,20 @@ export function listOf(value: unknown): string[] {
     .map((item) => item.trim())
     .filter(Boolean);
 }
+
+/** An origin as the user wrote it, checked and serialized; a CommandError says what is wrong. */
+export function parseOrigin(text: string, what = '--from'): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new CommandError(`${what} "${text}" is not an origin: write scheme://host[:port]`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CommandError(`${what} "${text}" is not an http or https origin`);
+  if (url.username || url.password)
+    throw new CommandError(`${what} "${text}" has credentials in it; an origin has none`);
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || /^[a-z]+:\/\/[^/]+\/./i.test(text))
+    throw new CommandError(`${what} "${text}" has a path, query or fragment; an origin is scheme://host[:port] only`);
+  return url.origin;
+}

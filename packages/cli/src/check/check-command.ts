@@ -7,7 +7,7 @@ import { STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
 import { helpText } from '../options.js';
 import { chooseEngines } from '../engines/launch.js';
 import type { EngineName } from '../engines/probe-engine.js';
-import { colorEnabled, CommandError, EXIT, painter, Progress } from '../terminal.js';
+import { colorEnabled, CommandError, EXIT, painter, Progress, type CommandIO } from '../terminal.js';
 import { CHECK_COMMAND, readCheckOptions, type CheckOptions } from './check-options.js';
 import { checkExpectations, expectedCells, readExpectations, type Expectations } from './expectations.js';
 import { failsAt, findingsOf, SEVERITY_ORDER } from './findings.js';
@@ -16,12 +16,6 @@ import { hostileOrigins, yourOrigins } from './origins.js';
 import { toJson, toJunit, toSarif, type CheckReport } from './report.js';
 import { planRun, runCheck, type ExchangeRecord } from './run-check.js';
 import { renderReport } from './terminal-report.js';
-
-export interface CommandIO {
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
-  version: string;
-}
 
 /** Runs the command; resolves with its exit code (a CommandError's own, for bad usage). */
 export async function checkCommand(argv: readonly string[], io: CommandIO): Promise<number> {

@@ -1,5 +1,5 @@
 import { STACKS, type Stack } from '@origin-lab/cors-rules/advice';
-import { choice, integer, listOf, parseCommand, type CommandSpec } from '../options.js';
+import { choice, integer, listOf, parseCommand, parseOrigin, type CommandSpec } from '../options.js';
 import { CommandError, type ColorChoice } from '../terminal.js';
 import { ENGINE_NAMES, type EngineName } from '../engines/probe-engine.js';
 import { HOSTILE_KINDS, type HostileKind } from './origins.js';
@@ -170,23 +170,6 @@ export interface CheckOptions {
 
 /** A token as a header name or method may be (RFC 9110's tchar). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-/** An origin as the user wrote it, checked and serialized; a CommandError says what is wrong. */
-export function parseOrigin(text: string, what = '--from'): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new CommandError(`${what} "${text}" is not an origin: write scheme://host[:port]`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new CommandError(`${what} "${text}" is not an http or https origin`);
-  if (url.username || url.password)
-    throw new CommandError(`${what} "${text}" has credentials in it; an origin has none`);
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || /^[a-z]+:\/\/[^/]+\/./i.test(text))
-    throw new CommandError(`${what} "${text}" has a path, query or fragment; an origin is scheme://host[:port] only`);
-  return url.origin;
-}
 
 export function parseTarget(text: string | undefined): URL {
   if (text === undefined) throw new CommandError('check needs the URL to check (see origin-lab check --help)');

@@ -15,11 +15,17 @@ import {
   type Explanation,
   type Stack,
 } from '@origin-lab/cors-rules/explain';
-import { parseOrigin } from '../check/check-options.js';
 import { DEFAULT_LAB, seeItHappen } from '../lab-link.js';
-import { choice, helpText, parseCommand, type CommandSpec } from '../options.js';
-import { colorEnabled, CommandError, EXIT, painter, type ColorChoice, type Paint } from '../terminal.js';
-import type { CommandIO } from '../check/check-command.js';
+import { choice, helpText, parseCommand, parseOrigin, type CommandSpec } from '../options.js';
+import {
+  colorEnabled,
+  CommandError,
+  EXIT,
+  painter,
+  type ColorChoice,
+  type CommandIO,
+  type Paint,
+} from '../terminal.js';
 
 export const EXPLAIN_COMMAND: CommandSpec = {
   name: 'explain',
