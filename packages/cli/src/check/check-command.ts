@@ -51,10 +51,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
   const methods = [
     ...new Set([...options.methods, ...(expectations?.allow.flatMap((entry) => entry.methods) ?? [])]),
   ].filter((method) => method !== 'GET');
-  const plan = planRun(options.target, tried, { ...options, methods });
-  const extra = expectations ? expectedCells(expectations) : [];
-  const cellsFor = plan.cellsFor;
-  plan.cellsFor = (origin) => (origin.kind === 'yours' ? [...cellsFor(origin), ...extra] : cellsFor(origin));
+  const plan = planRun(options.target, tried, { ...options, methods }, expectations ? expectedCells(expectations) : []);
 
   const startedAt = new Date();
   const result = await runCheck(plan, {

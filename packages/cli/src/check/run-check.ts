@@ -75,10 +75,11 @@ export interface ExchangeRecord {
   redirectedTo: string | null;
 }
 
+/** What a run sends, fixed once planRun has made it. */
 export interface RunPlan {
-  target: URL;
-  origins: TriedOrigin[];
-  cellsFor(origin: TriedOrigin): Cell[];
+  readonly target: URL;
+  readonly origins: TriedOrigin[];
+  readonly cellsFor: (origin: TriedOrigin) => Cell[];
 }
 
 export interface EngineInfo {
@@ -107,9 +108,17 @@ export interface RunOptions {
   progress: Progress;
 }
 
-/** The cells of each origin: yours get the whole matrix, a hostile one the two reads. */
-export function planRun(target: URL, origins: TriedOrigin[], matrix: MatrixOptions): RunPlan {
-  const yours = yourCells(matrix);
+/**
+ * The cells of each origin: yours get the whole matrix and then the expectation file's own
+ * requests (expected), a hostile one the two reads.
+ */
+export function planRun(
+  target: URL,
+  origins: TriedOrigin[],
+  matrix: MatrixOptions,
+  expected: readonly Cell[] = [],
+): RunPlan {
+  const yours = [...yourCells(matrix), ...expected];
   const hostile = hostileCells();
   return { target, origins, cellsFor: (origin) => (origin.kind === 'yours' ? yours : hostile) };
 }
