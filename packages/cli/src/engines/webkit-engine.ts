@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DriverGroup, webkitCapabilities, withTimeout } from '@origin-lab/engines';
+import { WebKitSession, withTimeout } from '@origin-lab/engines';
 import type { Context } from '../check/origins.js';
 import { PROBE_PATH, PROBE_SCRIPT, runInPage, type ProbeRequest, type ProbeResult } from './probe-page.js';
 import { SILENT, type EngineLaunch, type NotThisOrigin, type OriginPage, type ProbeEngine } from './probe-engine.js';
@@ -12,7 +11,7 @@ const DRIVER_LOOPBACK = '127.0.0.1';
 
 /**
  * WebKitGTK's MiniBrowser through WebKitWebDriver (classic WebDriver, on an Xvfb display in a
- * process group of its own: @origin-lab/engines). One session serves the whole run: each origin's
+ * process group of its own: @origin-lab/engines' WebKitSession). One session serves the whole run: each origin's
  * probe page comes through the probe proxy (probe-proxy.ts); requests to the target go to the
  * real network (through the proxy's tunnel, or straight to 127.0.0.1). WebKit tells a driver
  * nothing of its network and has no console over classic WebDriver: what it did comes from the
@@ -26,10 +25,8 @@ export class WebKitEngine implements ProbeEngine {
   private constructor(
     readonly label: string,
     readonly version: string,
-    private readonly browser: WebdriverIO.Browser,
-    private readonly driver: DriverGroup,
+    private readonly session: WebKitSession,
     private readonly proxy: ProbeProxy,
-    private readonly dir: string,
     private readonly timeoutMs: number,
   ) {}
 
@@ -40,48 +37,29 @@ export class WebKitEngine implements ProbeEngine {
       .map((origin) => new URL(origin).hostname);
     const certificates = await selfSignedCertificates([...new Set(https)]);
     const proxy = await ProbeProxy.start(launch.origins, certificates, launch.timeoutMs);
-    const dir = mkdtempSync(join(tmpdir(), 'origin-lab-check-webkit-'));
-    let driver: DriverGroup | undefined;
     try {
-      const hostCertificates = [...certificates].map(([host, { cert }], index) => {
-        const certificateFile = join(dir, `probe-${index}.pem`);
-        writeFileSync(certificateFile, cert);
-        return { host, certificateFile };
-      });
       const proxyUrl = `http://${DRIVER_LOOPBACK}:${proxy.port}`;
-      driver = await DriverGroup.start({
-        http_proxy: proxyUrl,
-        https_proxy: proxyUrl,
-        no_proxy: DRIVER_LOOPBACK,
+      const session = await WebKitSession.start({
+        env: { http_proxy: proxyUrl, https_proxy: proxyUrl, no_proxy: DRIVER_LOOPBACK },
+        // Written under the session's own HOME, removed with it.
+        certificates: (home) =>
+          [...certificates].map(([host, { cert }], index) => {
+            const certificateFile = join(home, `probe-${index}.pem`);
+            writeFileSync(certificateFile, cert);
+            return { host, certificateFile };
+          }),
+        timeoutMs: launch.timeoutMs * 3,
       });
-      const { remote } = await import('webdriverio');
-      const browser = await withTimeout(
-        remote({
-          hostname: DRIVER_LOOPBACK,
-          port: driver.port,
-          path: '/',
-          logLevel: 'silent',
-          connectionRetryTimeout: launch.timeoutMs * 3,
-          connectionRetryCount: 0,
-          capabilities: webkitCapabilities(hostCertificates),
-        }),
-        launch.timeoutMs * 3,
-        'a WebKitWebDriver session',
-      );
-      const version = String((browser.capabilities as { browserVersion?: string }).browserVersion ?? '');
+      const version = session.version;
       return new WebKitEngine(
         `WebKit (GTK) ${version.split('.').slice(0, 2).join('.')}`,
         version,
-        browser,
-        driver,
+        session,
         proxy,
-        dir,
         launch.timeoutMs,
       );
     } catch (err) {
-      await driver?.stop();
       await proxy.stop();
-      rmSync(dir, { recursive: true, force: true });
       throw err;
     }
   }
@@ -92,16 +70,16 @@ export class WebKitEngine implements ProbeEngine {
         refused: `WebKit's driver talks to the browser on ${DRIVER_LOOPBACK}, so no probe page can be served there`,
       };
     try {
-      await withTimeout(this.browser.url(`${origin}${PROBE_PATH}`), this.timeoutMs, `loading ${origin}`);
+      await withTimeout(this.session.browser.url(`${origin}${PROBE_PATH}`), this.timeoutMs, `loading ${origin}`);
     } catch (err) {
       return { refused: String((err as Error).message).split('\n')[0]! };
     }
-    const [at, ready] = (await this.browser.execute(() => [location.origin, '__originLabProbe' in self])) as [
+    const [at, ready] = (await this.session.browser.execute(() => [location.origin, '__originLabProbe' in self])) as [
       string,
       boolean,
     ];
     if (!ready) return { refused: `the engine showed ${at}, not the probe page (it could not load that address)` };
-    const browser = this.browser;
+    const browser = this.session.browser;
     return {
       origin: at,
       async send(context: Context, request: ProbeRequest) {
@@ -119,13 +97,7 @@ export class WebKitEngine implements ProbeEngine {
   }
 
   async close(): Promise<void> {
-    try {
-      await withTimeout(this.browser.deleteSession(), 5_000, 'ending the WebDriver session');
-    } catch {
-      // The group is stopped below either way.
-    }
-    await this.driver.stop();
+    await this.session.close();
     await this.proxy.stop();
-    rmSync(this.dir, { recursive: true, force: true });
   }
 }
