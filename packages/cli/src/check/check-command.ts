@@ -5,8 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import { STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
 import { helpText } from '../options.js';
-import { chooseEngines } from '../engines/launch.js';
-import type { EngineName } from '../engines/probe-engine.js';
+import { chooseEngines } from '../drivers/launch.js';
+import type { EngineName } from '../drivers/driver.js';
 import { colorEnabled, CommandError, EXIT, painter, Progress, type CommandIO } from '../terminal.js';
 import { CHECK_COMMAND, readCheckOptions, type CheckOptions } from './check-options.js';
 import { checkExpectations, expectedCells, readExpectations, type Expectations } from './expectations.js';

@@ -1,7 +1,7 @@
 import { STACKS, type Stack } from '@origin-lab/cors-rules/advice';
 import { choice, integer, listOf, parseCommand, parseOrigin, type CommandSpec } from '../options.js';
 import { CommandError, type ColorChoice } from '../terminal.js';
-import { ENGINE_NAMES, type EngineName } from '../engines/probe-engine.js';
+import { ENGINE_NAMES, type EngineName } from '../drivers/driver.js';
 import { HOSTILE_KINDS, type HostileKind } from './origins.js';
 import { BODY_KINDS, type BodyKind } from './cells.js';
 import { DEFAULT_LAB } from '../lab-link.js';

@@ -20,9 +20,9 @@ import {
 import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
 import { lookup } from 'node:dns/promises';
 import pLimit from 'p-limit';
-import { startEngine } from '../engines/launch.js';
-import type { EngineLaunch, EngineName, EngineReport, OriginPage, ProbeEngine } from '../engines/probe-engine.js';
-import type { ProbeResult } from '../engines/probe-page.js';
+import { startEngine } from '../drivers/launch.js';
+import type { EngineLaunch, EngineName, EngineReport, OriginPage, ProbeEngine } from '../drivers/driver.js';
+import type { ProbeResult } from '../drivers/probe-page.js';
 import { CommandError, type Progress } from '../terminal.js';
 import type { Cell } from './cells.js';
 import { hostileCells, yourCells, type MatrixOptions } from './cells.js';

@@ -9,7 +9,7 @@ import {
   type NotThisOrigin,
   type OriginPage,
   type ProbeEngine,
-} from './probe-engine.js';
+} from './driver.js';
 
 /**
  * After a request, what the engine says of it may still be on its way (a console line, a page

@@ -1,7 +1,7 @@
 /**
  * One engine as `check` drives it: load the probe page at an origin, send one request from it,
  * and say what the engine itself reported of that request. Chromium and Firefox through
- * Playwright (playwright-engine.ts), WebKitGTK through its WebDriver (webkit-engine.ts).
+ * Playwright (playwright.ts), WebKitGTK through its WebDriver (webkit.ts).
  */
 import type { Context } from '../check/origins.js';
 import type { ProbeRequest, ProbeResult } from './probe-page.js';

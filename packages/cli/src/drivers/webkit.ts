@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { WebKitSession, withTimeout } from '@origin-lab/engines';
 import type { Context } from '../check/origins.js';
 import { PROBE_PATH, PROBE_SCRIPT, runInPage, type ProbeRequest, type ProbeResult } from './probe-page.js';
-import { SILENT, type EngineLaunch, type NotThisOrigin, type OriginPage, type ProbeEngine } from './probe-engine.js';
+import { SILENT, type EngineLaunch, type NotThisOrigin, type OriginPage, type ProbeEngine } from './driver.js';
 import { ProbeProxy, selfSignedCertificates } from './probe-proxy.js';
 
 /** The address WebKit's driver reaches the browser at: it never goes through the proxy. */
