@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { WebKitSession, withTimeout } from '@origin-lab/engines';
 import type { Context } from '../check/origins.js';
 import { PROBE_PATH, PROBE_SCRIPT, runInPage, type ProbeRequest, type ProbeResult } from './probe-page.js';
-import { SILENT, type EngineLaunch, type NotThisOrigin, type OriginPage, type ProbeEngine } from './driver.js';
+import { SILENT, type DriverLaunch, type NotThisOrigin, type OriginPage, type ProbeDriver } from './driver.js';
 import { ProbeProxy, selfSignedCertificates } from './probe-proxy.js';
 
 /** The address WebKit's driver reaches the browser at: it never goes through the proxy. */
@@ -17,7 +17,7 @@ const DRIVER_LOOPBACK = '127.0.0.1';
  * nothing of its network and has no console over classic WebDriver: what it did comes from the
  * page alone, and why from the rules.
  */
-export class WebKitEngine implements ProbeEngine {
+export class WebKitProbeDriver implements ProbeDriver {
   readonly name = 'webkit';
   /** One WebDriver session, one window: one origin at a time. */
   readonly pagesAtOnce = 1;
@@ -30,7 +30,7 @@ export class WebKitEngine implements ProbeEngine {
     private readonly timeoutMs: number,
   ) {}
 
-  static async start(launch: EngineLaunch): Promise<WebKitEngine> {
+  static async start(launch: DriverLaunch): Promise<WebKitProbeDriver> {
     // An origin the URL standard refuses (a | in its host) gets no certificate: no engine loads it.
     const https = launch.origins
       .filter((origin) => origin.startsWith('https:') && URL.canParse(origin))
@@ -51,7 +51,7 @@ export class WebKitEngine implements ProbeEngine {
         timeoutMs: launch.timeoutMs * 3,
       });
       const version = session.version;
-      return new WebKitEngine(
+      return new WebKitProbeDriver(
         `WebKit (GTK) ${version.split('.').slice(0, 2).join('.')}`,
         version,
         session,
