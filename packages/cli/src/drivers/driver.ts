@@ -3,8 +3,7 @@
  * and say what the engine itself reported of that request. Chromium and Firefox through
  * Playwright (playwright.ts), WebKitGTK through its WebDriver (webkit.ts).
  */
-import type { Context } from '../check/origins.js';
-import type { ProbeRequest, ProbeResult } from './probe-page.js';
+import type { Context, ProbeRequest, ProbeResult } from './probe-page.js';
 
 export const ENGINE_NAMES = ['chromium', 'firefox', 'webkit'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];

@@ -1,7 +1,6 @@
 import { chromiumLaunch, firefoxLaunch, withTimeout } from '@origin-lab/engines';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import type { Context } from '../check/origins.js';
-import { PROBE_PATH, PROBE_SCRIPT, probeDocument, runInPage, type ProbeRequest } from './probe-page.js';
+import { PROBE_PATH, PROBE_SCRIPT, probeDocument, runInPage, type Context, type ProbeRequest } from './probe-page.js';
 import {
   SILENT,
   type DriverLaunch,

@@ -1,8 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebKitSession, withTimeout } from '@origin-lab/engines';
-import type { Context } from '../check/origins.js';
-import { PROBE_PATH, PROBE_SCRIPT, runInPage, type ProbeRequest, type ProbeResult } from './probe-page.js';
+import {
+  PROBE_PATH,
+  PROBE_SCRIPT,
+  runInPage,
+  type Context,
+  type ProbeRequest,
+  type ProbeResult,
+} from './probe-page.js';
 import { SILENT, type DriverLaunch, type NotThisOrigin, type OriginPage, type ProbeDriver } from './driver.js';
 import { ProbeProxy, selfSignedCertificates } from './probe-proxy.js';
 
