@@ -11,6 +11,10 @@ const API = 'services/api/src';
 const API_WIRING = `${API}/*.ts`;
 const API_FEATURES = `${API}/{bad-json,beacon,echo,fair-share,flaky,journal,lab,posts,proxy,slow,stream}/**`;
 const API_SHARED = `${API}/{http,middleware,shared-state}/**`;
+// The command's layers (docs/architecture.md, "origin-lab check"): main.ts on top, the two commands
+// side by side, the drivers under check, and the common files (options, terminal, lab-link) under all.
+const CLI = 'packages/cli/src';
+const CLI_COMMON = `${CLI}/{options,terminal,lab-link}.ts`;
 
 export default tseslint.config(
   {
@@ -96,6 +100,26 @@ export default tseslint.config(
               from: [API_WIRING],
               message:
                 'a feature is handed its options by the wiring (app.ts, config.ts, stores.ts); it never imports them',
+            },
+            {
+              target: `${CLI}/explain/**`,
+              from: `${CLI}/check/**`,
+              message: 'explain sits beside check: what both use belongs in options.ts, terminal.ts or lab-link.ts',
+            },
+            {
+              target: `${CLI}/check/**`,
+              from: `${CLI}/explain/**`,
+              message: 'check sits beside explain: what both use belongs in options.ts, terminal.ts or lab-link.ts',
+            },
+            {
+              target: `${CLI}/drivers/**`,
+              from: [`${CLI}/check/**`, `${CLI}/explain/**`],
+              message: 'the drivers sit under the commands: they take what they need as arguments',
+            },
+            {
+              target: CLI_COMMON,
+              from: [`${CLI}/check/**`, `${CLI}/explain/**`, `${CLI}/drivers/**`, `${CLI}/{main,bin}.ts`],
+              message: "the command's common files sit under everything in the command",
             },
           ],
         },
