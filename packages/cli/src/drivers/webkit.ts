@@ -17,11 +17,11 @@ const DRIVER_LOOPBACK = '127.0.0.1';
 
 /**
  * WebKitGTK's MiniBrowser through WebKitWebDriver (classic WebDriver, on an Xvfb display in a
- * process group of its own: @origin-lab/engines' WebKitSession). One session serves the whole run: each origin's
- * probe page comes through the probe proxy (probe-proxy.ts); requests to the target go to the
- * real network (through the proxy's tunnel, or straight to 127.0.0.1). WebKit tells a driver
- * nothing of its network and has no console over classic WebDriver: what it did comes from the
- * page alone, and why from the rules.
+ * process group of its own: @origin-lab/engines' WebKitSession). One session serves the whole
+ * run: each origin's probe page comes through the probe proxy (probe-proxy.ts); requests to the
+ * target go to the real network (through the proxy's tunnel, or straight to 127.0.0.1). WebKit
+ * tells a driver nothing of its network and has no console over classic WebDriver: what it did
+ * comes from the page alone, and why from the rules.
  */
 export class WebKitProbeDriver implements ProbeDriver {
   readonly name = 'webkit';
