@@ -15,6 +15,10 @@ const API_SHARED = `${API}/{http,middleware,shared-state}/**`;
 // bench use packages/*, never the other way round. Their tests may start a real service.
 const PACKAGE_SOURCES = 'packages/*/src/**';
 const ABOVE_PACKAGES = ['services', 'launcher', 'e2e', 'bench'];
+// The command's layers (docs/architecture.md, "origin-lab check"): main.ts on top, the two commands
+// side by side, the drivers under check, and the common files (options, terminal, lab-link) under all.
+const CLI = 'packages/cli/src';
+const CLI_COMMON = `${CLI}/{options,terminal,lab-link}.ts`;
 
 export default tseslint.config(
   {
@@ -105,6 +109,26 @@ export default tseslint.config(
               target: PACKAGE_SOURCES,
               from: ABOVE_PACKAGES,
               message: 'a package (packages/*) never imports the services, the launcher, e2e or bench',
+            },
+            {
+              target: `${CLI}/explain/**`,
+              from: `${CLI}/check/**`,
+              message: 'explain sits beside check: what both use belongs in options.ts, terminal.ts or lab-link.ts',
+            },
+            {
+              target: `${CLI}/check/**`,
+              from: `${CLI}/explain/**`,
+              message: 'check sits beside explain: what both use belongs in options.ts, terminal.ts or lab-link.ts',
+            },
+            {
+              target: `${CLI}/drivers/**`,
+              from: [`${CLI}/check/**`, `${CLI}/explain/**`],
+              message: 'the drivers sit under the commands: they take what they need as arguments',
+            },
+            {
+              target: CLI_COMMON,
+              from: [`${CLI}/check/**`, `${CLI}/explain/**`, `${CLI}/drivers/**`, `${CLI}/{main,bin}.ts`],
+              message: "the command's common files sit under everything in the command",
             },
           ],
         },

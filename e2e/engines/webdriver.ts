@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DriverGroup, webkitCapabilities, withTimeout } from '@origin-lab/engines';
-import { Key, remote } from 'webdriverio';
+import { WebKitSession, WebKitSessionError, withTimeout } from '@origin-lab/engines';
+import { Key } from 'webdriverio';
 import type { BrowserSettings } from '../stacks/stack.js';
 import { FINISHED, type EnginePage, type ExperimentResult } from './engine.js';
 import { startLoopbackProxy, type LoopbackProxy } from './loopback-proxy.js';
@@ -10,15 +10,14 @@ import { verifiedServerCertificates } from './pinned-certificates.js';
 /** Every wait here is bounded: these are the bounds (the driver's own are in @origin-lab/engines). */
 const SESSION_MS = 30_000;
 const PAGE_LOAD_MS = 20_000;
-const STOP_MS = 5_000;
 
 type Browser = WebdriverIO.Browser;
 
 /**
  * WebKitGTK's MiniBrowser through WebKitWebDriver, over classic W3C WebDriver (this build has no
  * BiDi): no console and no network events, so everything comes from the page. There is no
- * headless mode: the driver runs on an Xvfb display with a session bus of its own, all in one
- * process group that close() stops, as does the worker's exit (and the watchdog, if the worker
+ * headless mode: the session (@origin-lab/engines: webkit-session.ts) runs the driver on an Xvfb
+ * display with a session bus of its own, all in one process group that close() stops, as does the worker's exit (and the watchdog, if the worker
  * is killed). On a stack with names no DNS answers, a forward proxy of its own sends them to
  * loopback (@origin-lab/engines: webkit-capabilities.ts); close() stops it too.
  */
@@ -27,48 +26,34 @@ export class WebDriverPage implements EnginePage {
 
   private constructor(
     readonly label: string,
-    private readonly browser: Browser,
-    private readonly driver: DriverGroup,
+    private readonly session: WebKitSession,
     private readonly proxy: LoopbackProxy | undefined,
   ) {}
 
   static async open(settings: BrowserSettings): Promise<WebDriverPage> {
     const proxy = settings.loopbackNames.length > 0 ? await startLoopbackProxy(settings.loopbackNames) : undefined;
-    let driver: DriverGroup;
     try {
-      driver = await DriverGroup.start();
+      const session = await WebKitSession.start({
+        certificates: (home) => verifiedServerCertificates(settings, home),
+        proxyPort: proxy?.port,
+        timeoutMs: SESSION_MS,
+      });
+      const label = `WebKit (GTK) ${session.version.split('.').slice(0, 2).join('.') || '?'}`;
+      return new WebDriverPage(label, session, proxy);
     } catch (err) {
       await proxy?.stop();
-      throw err;
-    }
-    try {
-      const certificates = await verifiedServerCertificates(settings, driver.home);
-      const browser = await withTimeout(
-        remote({
-          hostname: '127.0.0.1',
-          port: driver.port,
-          path: '/',
-          logLevel: 'silent',
-          connectionRetryTimeout: SESSION_MS,
-          connectionRetryCount: 0,
-          capabilities: webkitCapabilities(certificates, proxy?.port),
-        }),
-        SESSION_MS,
-        'a WebKitWebDriver session',
-      );
-      const version = sessionVersion(browser);
-      const label = `WebKit (GTK) ${version.split('.').slice(0, 2).join('.') || '?'}`;
-      return new WebDriverPage(label, browser, driver, proxy);
-    } catch (err) {
-      await driver.stop();
-      await proxy?.stop();
-      throw new Error(`WebKit could not start: ${(err as Error).message}\n${driver.lastOutput()}`, { cause: err });
+      if (!(err instanceof WebKitSessionError)) throw err;
+      throw new Error(`WebKit could not start: ${err.message}\n${err.driverOutput}`, { cause: err.cause });
     }
   }
 
   /** WebKitGTK's own version, as the session reports it (e.g. 2.50.6). */
   get version(): string {
-    return sessionVersion(this.browser);
+    return this.session.version;
+  }
+
+  private get browser(): Browser {
+    return this.session.browser;
   }
 
   async open(url: string): Promise<void> {
@@ -141,7 +126,7 @@ export class WebDriverPage implements EnginePage {
 
   /** Written under the session's own HOME (removed with it), then sent as the input's keys, one path a line. */
   async chooseFiles(selector: string, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
-    const folder = mkdtempSync(join(this.driver.home, 'files-'));
+    const folder = mkdtempSync(join(this.session.home, 'files-'));
     const paths = files.map(({ name, buffer }) => {
       const path = join(folder, name);
       writeFileSync(path, buffer);
@@ -240,17 +225,9 @@ export class WebDriverPage implements EnginePage {
     if (this.closed) return;
     this.closed = true;
     try {
-      await withTimeout(this.browser.deleteSession(), STOP_MS, 'ending the WebDriver session');
-    } catch {
-      // The group is stopped below either way.
+      await this.session.close();
     } finally {
-      await this.driver.stop();
       await this.proxy?.stop();
     }
   }
-}
-
-/** The browserVersion a WebDriver session reports, or '' where it reports none. */
-function sessionVersion(browser: Browser): string {
-  return String((browser.capabilities as { browserVersion?: string }).browserVersion ?? '');
 }

@@ -4,7 +4,8 @@
  * (node:util parseArgs) is configured from it, so the two never disagree.
  */
 import { parseArgs } from 'node:util';
-import { CommandError } from './terminal.js';
+import { DEFAULT_LAB } from './lab-link.js';
+import { CommandError, type ColorChoice } from './terminal.js';
 
 export interface OptionSpec {
   /** The long name, without the dashes. */
@@ -133,4 +134,44 @@ export function listOf(value: unknown): string[] {
     .flatMap((item: string) => item.split(','))
     .map((item) => item.trim())
     .filter(Boolean);
+}
+
+/** An origin as the user wrote it, checked and serialized; a CommandError says what is wrong. */
+export function parseOrigin(text: string, what = '--from'): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new CommandError(`${what} "${text}" is not an origin: write scheme://host[:port]`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CommandError(`${what} "${text}" is not an http or https origin`);
+  if (url.username || url.password)
+    throw new CommandError(`${what} "${text}" has credentials in it; an origin has none`);
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || /^[a-z]+:\/\/[^/]+\/./i.test(text))
+    throw new CommandError(`${what} "${text}" has a path, query or fragment; an origin is scheme://host[:port] only`);
+  return url.origin;
+}
+
+/** The rows both commands' tables hold, written once. */
+export const SHARED_OPTIONS = {
+  lab: {
+    name: 'lab',
+    value: '<url>',
+    default: DEFAULT_LAB,
+    help: 'where the Origin Lab pages run (npm start; PORT changes it), for the playground links',
+  },
+  color: { name: 'color', value: '<when>', default: 'auto', help: 'auto, always or never' },
+  help: { name: 'help', short: 'h', flag: true, help: 'this help' },
+} as const satisfies Record<string, OptionSpec>;
+
+/** --lab: the lab's origin, and whether it was given (a link made from the default says how to change it). */
+export function readLab(value: unknown): { lab: string; labGiven: boolean } {
+  if (value === undefined) return { lab: DEFAULT_LAB, labGiven: false };
+  return { lab: parseOrigin(String(value), '--lab'), labGiven: true };
+}
+
+/** --color: auto, always or never. */
+export function readColor(value: unknown): ColorChoice {
+  return choice('color', value, ['auto', 'always', 'never'] as const, 'auto');
 }

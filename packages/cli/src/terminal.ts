@@ -7,6 +7,13 @@ import type { WriteStream } from 'node:tty';
 
 export type ColorChoice = 'auto' | 'always' | 'never';
 
+/** Where a command writes, and the version it reports. */
+export interface CommandIO {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  version: string;
+}
+
 /** The exit codes, as `--help` documents them. */
 export const EXIT = { ok: 0, findings: 1, usage: 2, incomplete: 3 } as const;
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
-import { selfSignedCertificates } from '../src/engines/probe-proxy.js';
+import { selfSignedCertificates } from '../src/drivers/probe-proxy.js';
 import { expressReflectingAll, YOURS } from './fixtures.js';
 import { ENGINES, runProgram } from './run-check.js';
 

@@ -5,9 +5,9 @@
 import { writeFileSync } from 'node:fs';
 import { STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
 import { helpText } from '../options.js';
-import { chooseEngines } from '../engines/launch.js';
-import type { EngineName } from '../engines/probe-engine.js';
-import { colorEnabled, CommandError, EXIT, painter, Progress } from '../terminal.js';
+import { chooseEngines } from '../drivers/launch.js';
+import type { EngineName } from '../drivers/driver.js';
+import { colorEnabled, CommandError, EXIT, painter, Progress, type CommandIO } from '../terminal.js';
 import { CHECK_COMMAND, readCheckOptions, type CheckOptions } from './check-options.js';
 import { checkExpectations, expectedCells, readExpectations, type Expectations } from './expectations.js';
 import { failsAt, findingsOf, SEVERITY_ORDER } from './findings.js';
@@ -16,12 +16,6 @@ import { hostileOrigins, yourOrigins } from './origins.js';
 import { toJson, toJunit, toSarif, type CheckReport } from './report.js';
 import { planRun, runCheck, type ExchangeRecord } from './run-check.js';
 import { renderReport } from './terminal-report.js';
-
-export interface CommandIO {
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
-  version: string;
-}
 
 /** Runs the command; resolves with its exit code (a CommandError's own, for bad usage). */
 export async function checkCommand(argv: readonly string[], io: CommandIO): Promise<number> {
@@ -57,10 +51,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
   const methods = [
     ...new Set([...options.methods, ...(expectations?.allow.flatMap((entry) => entry.methods) ?? [])]),
   ].filter((method) => method !== 'GET');
-  const plan = planRun(options.target, tried, { ...options, methods });
-  const extra = expectations ? expectedCells(expectations) : [];
-  const cellsFor = plan.cellsFor;
-  plan.cellsFor = (origin) => (origin.kind === 'yours' ? [...cellsFor(origin), ...extra] : cellsFor(origin));
+  const plan = planRun(options.target, tried, { ...options, methods }, expectations ? expectedCells(expectations) : []);
 
   const startedAt = new Date();
   const result = await runCheck(plan, {

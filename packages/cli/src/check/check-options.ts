@@ -1,10 +1,19 @@
 import { STACKS, type Stack } from '@origin-lab/cors-rules/advice';
-import { choice, integer, listOf, parseCommand, type CommandSpec } from '../options.js';
+import {
+  choice,
+  integer,
+  listOf,
+  parseCommand,
+  parseOrigin,
+  readColor,
+  readLab,
+  SHARED_OPTIONS,
+  type CommandSpec,
+} from '../options.js';
 import { CommandError, type ColorChoice } from '../terminal.js';
-import { ENGINE_NAMES, type EngineName } from '../engines/probe-engine.js';
+import { ENGINE_NAMES, type EngineName } from '../drivers/driver.js';
 import { HOSTILE_KINDS, type HostileKind } from './origins.js';
 import { BODY_KINDS, type BodyKind } from './cells.js';
-import { DEFAULT_LAB } from '../lab-link.js';
 
 export const SEVERITIES = ['high', 'medium', 'low', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -83,12 +92,7 @@ export const CHECK_COMMAND: CommandSpec = {
       value: '<name>',
       help: `show the fix for this stack: ${STACKS.join(', ')} (default: guessed from the answer's headers, else every stack in JSON)`,
     },
-    {
-      name: 'lab',
-      value: '<url>',
-      default: DEFAULT_LAB,
-      help: 'where the Origin Lab pages run (npm start; PORT changes it), for the playground links',
-    },
+    SHARED_OPTIONS.lab,
     {
       name: 'timeout',
       value: '<ms>',
@@ -114,9 +118,9 @@ export const CHECK_COMMAND: CommandSpec = {
       default: 'grant',
       help: "Chromium's Local Network Access, for a target on a loopback or private address: grant (the user allows it; an http:// page is still refused), deny, or public (the target counts as public, as once deployed: CORS alone)",
     },
-    { name: 'color', value: '<when>', default: 'auto', help: 'auto, always or never' },
+    SHARED_OPTIONS.color,
     { name: 'quiet', short: 'q', flag: true, help: 'no progress on standard error' },
-    { name: 'help', short: 'h', flag: true, help: 'this help' },
+    SHARED_OPTIONS.help,
   ],
   examples: [
     'origin-lab check https://api.example.com/me --from https://app.example.com',
@@ -170,23 +174,6 @@ export interface CheckOptions {
 
 /** A token as a header name or method may be (RFC 9110's tchar). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
-/** An origin as the user wrote it, checked and serialized; a CommandError says what is wrong. */
-export function parseOrigin(text: string, what = '--from'): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new CommandError(`${what} "${text}" is not an origin: write scheme://host[:port]`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new CommandError(`${what} "${text}" is not an http or https origin`);
-  if (url.username || url.password)
-    throw new CommandError(`${what} "${text}" has credentials in it; an origin has none`);
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || /^[a-z]+:\/\/[^/]+\/./i.test(text))
-    throw new CommandError(`${what} "${text}" has a path, query or fragment; an origin is scheme://host[:port] only`);
-  return url.origin;
-}
 
 export function parseTarget(text: string | undefined): URL {
   if (text === undefined) throw new CommandError('check needs the URL to check (see origin-lab check --help)');
@@ -260,15 +247,14 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     junit: typeof values.junit === 'string' ? values.junit : null,
     sarif: typeof values.sarif === 'string' ? values.sarif : null,
     stack: values.stack === undefined ? null : choice('stack', values.stack, STACKS, 'express'),
-    lab: parseLab(values.lab),
-    labGiven: values.lab !== undefined,
+    ...readLab(values.lab),
     timeoutMs: integer('timeout', values.timeout, 100, 600_000, 10_000),
     delayMs,
     // A pause between requests asks for a gentle run: one origin at a time, unless --pages says otherwise.
     pagesAtOnce: integer('pages', values.pages, 1, 32, delayMs > 0 ? 1 : 4),
     maxRequests: integer('max-requests', values['max-requests'], 1, 100_000, 600),
     localNetwork: choice('local-network', values['local-network'], ['grant', 'deny', 'public'] as const, 'grant'),
-    color: choice('color', values.color, ['auto', 'always', 'never'] as const, 'auto'),
+    color: readColor(values.color),
     quiet: values.quiet === true,
     help,
   };
@@ -292,9 +278,4 @@ function parseConnect(values: string[]): CheckOptions['connect'] {
     connect[name] = url;
   }
   return connect;
-}
-
-function parseLab(value: unknown): string {
-  if (value === undefined) return DEFAULT_LAB;
-  return parseOrigin(String(value), '--lab');
 }

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { normalizeMethod } from '@origin-lab/cors-rules';
 import { CommandError } from '../terminal.js';
 import type { Cell } from './cells.js';
-import { parseOrigin } from './check-options.js';
+import { parseOrigin } from '../options.js';
 import { notTriedOf, notTriedText } from './not-tried.js';
 import type { CellRun } from './run-check.js';
 

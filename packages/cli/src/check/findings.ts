@@ -18,6 +18,7 @@ import {
   type RiskKind,
 } from '@origin-lab/cors-rules/advice';
 import type { Severity } from './check-options.js';
+import { FINDING_TEXTS } from './finding-texts.js';
 import { originLabel } from './not-tried.js';
 import type { CellRun, ExchangeRecord, Reason } from './run-check.js';
 
@@ -50,122 +51,198 @@ export interface FindingContext {
 
 const unique = <T>(items: readonly T[]) => [...new Set(items)];
 
+/** What every finding kind reads: the run, and what several kinds share. */
+interface RunFacts {
+  runs: readonly CellRun[];
+  exchanges: readonly ExchangeRecord[];
+  context: FindingContext;
+  /** Reads by origins you did not name. */
+  hostileReads: CellRun[];
+  /** Those made with credentials, and their origins (labelled). */
+  withCredentials: CellRun[];
+  credentialed: ReadonlySet<string>;
+  /** The check's own exchanges that got an answer. */
+  answers: ExchangeRecord[];
+}
+
+/** One kind of finding: those the run shows (none, one, or one per request). */
+type FindingKindOf = (facts: RunFacts) => Finding[];
+
+/**
+ * The kinds, in the order the report lists findings of one severity. A finding of one kind may
+ * leave out what another already said (a "null" or other hostile read made with credentials).
+ */
+const FINDING_KINDS: readonly FindingKindOf[] = [
+  hostileReadsWithCredentials,
+  nullTrusted,
+  namedHostileReads,
+  missingVary,
+  wildcard,
+  refusedRequests,
+  fetchMetadata,
+  enginesDiffer,
+];
+
 export function findingsOf(
   runs: readonly CellRun[],
   exchanges: readonly ExchangeRecord[],
   context: FindingContext,
 ): Finding[] {
-  const findings: Finding[] = [];
-  const fix = (
-    topic: FixTopic,
-    extra: { origins?: string[]; method?: string; header?: string; preflight?: boolean } = {},
-  ) => fixFor(topic, { origins: context.yours, ...extra });
-  const add = (finding: Omit<Finding, 'id'> & { about: string }) => {
-    const { about, ...rest } = finding;
-    findings.push({ id: `${finding.kind}:${about}`, ...rest });
-  };
   const hostileReads = runs.filter((run) => run.origin.kind !== 'yours' && run.readable);
+  const withCredentials = hostileReads.filter((run) => run.cell.credentials);
+  const facts: RunFacts = {
+    runs,
+    exchanges,
+    context,
+    hostileReads,
+    withCredentials,
+    credentialed: new Set(withCredentials.map(originLabel)),
+    answers: exchanges.filter((record) => record.exchange.actual),
+  };
+  return FINDING_KINDS.flatMap((kind) => kind(facts)).sort(
+    (a, b) => SEVERITY_ORDER[b.severity] - SEVERITY_ORDER[a.severity],
+  );
+}
+
+/** A finding, its id made of its kind and what it is about. */
+function finding({ about, ...rest }: Omit<Finding, 'id'> & { about: string }): Finding {
+  return { id: `${rest.kind}:${about}`, ...rest };
+}
+
+/** The fix for a topic, for your origins unless others are named. */
+function fixOf(
+  context: FindingContext,
+  topic: FixTopic,
+  extra: { origins?: string[]; method?: string; header?: string; preflight?: boolean } = {},
+): Fix {
+  return fixFor(topic, { origins: context.yours, ...extra });
+}
+
+const allowOriginOf = (record: ExchangeRecord) => record.exchange.actual!.headers['access-control-allow-origin'];
+
+/** Hostile origins that read with credentials: the attacker reads as the user. */
+function hostileReadsWithCredentials({ withCredentials, context }: RunFacts): Finding[] {
+  if (withCredentials.length === 0) return [];
+  const origins = unique(withCredentials.map(originLabel));
+  const text = FINDING_TEXTS['hostile-read-credentials'];
+  return [
+    finding({
+      kind: 'hostile-read-credentials',
+      about: 'credentials',
+      severity: 'high',
+      title: text.title,
+      detail: text.detail(origins),
+      origins,
+      engines: unique(withCredentials.map((run) => run.engine)),
+      cells: unique(withCredentials.map((run) => run.cell.id)),
+      fix: fixOf(context, 'exact-origins'),
+      playground: playgroundLink(context.lab, 'hostile-read-credentials'),
+    }),
+  ];
+}
+
+/** "null" read without credentials (with them it is hostileReadsWithCredentials'). */
+function nullTrusted({ hostileReads, credentialed, context }: RunFacts): Finding[] {
+  const reads = hostileReads.filter((run) => run.origin.kind === 'null' && !credentialed.has(originLabel(run)));
+  if (reads.length === 0) return [];
+  const text = FINDING_TEXTS['null-trusted'];
+  return [
+    finding({
+      kind: 'null-trusted',
+      about: 'null',
+      severity: 'medium',
+      title: text.title,
+      detail: text.detail,
+      origins: unique(reads.map(originLabel)),
+      engines: unique(reads.map((run) => run.engine)),
+      cells: unique(reads.map((run) => run.cell.id)),
+      fix: fixOf(context, 'exact-origins'),
+      playground: playgroundLink(context.lab, 'null-trusted'),
+    }),
+  ];
+}
+
+/** Other hostile origins that read without credentials, where the answer names them (not *). */
+function namedHostileReads({ hostileReads, credentialed, exchanges, context }: RunFacts): Finding[] {
   const star = (origin: string) =>
     exchanges.some(
       (record) => record.origin === origin && record.exchange.actual?.headers['access-control-allow-origin'] === '*',
     );
-
-  // Hostile origins that read with credentials: the attacker reads as the user.
-  const withCredentials = hostileReads.filter((run) => run.cell.credentials);
-  if (withCredentials.length > 0)
-    add({
-      kind: 'hostile-read-credentials',
-      about: 'credentials',
-      severity: 'high',
-      title: 'Origins you did not name read your API with the user’s credentials',
-      detail: `${unique(withCredentials.map(originLabel)).join(', ')} read the answer to a request carrying cookies: any page there can act as a signed-in user and read what they see.`,
-      origins: unique(withCredentials.map(originLabel)),
-      engines: unique(withCredentials.map((run) => run.engine)),
-      cells: unique(withCredentials.map((run) => run.cell.id)),
-      fix: fix('exact-origins'),
-      playground: playgroundLink(context.lab, 'hostile-read-credentials'),
-    });
-  const credentialed = new Set(withCredentials.map(originLabel));
-
-  // "null" read without credentials (with them it is above).
-  const nullReads = hostileReads.filter((run) => run.origin.kind === 'null' && !credentialed.has(originLabel(run)));
-  if (nullReads.length > 0)
-    add({
-      kind: 'null-trusted',
-      about: 'null',
-      severity: 'medium',
-      title: 'The origin "null" may read',
-      detail:
-        'A sandboxed frame or a data: URL worker is "null", and any site can make one: trusting null trusts every site.',
-      origins: unique(nullReads.map(originLabel)),
-      engines: unique(nullReads.map((run) => run.engine)),
-      cells: unique(nullReads.map((run) => run.cell.id)),
-      fix: fix('exact-origins'),
-      playground: playgroundLink(context.lab, 'null-trusted'),
-    });
-
-  // Other hostile origins that read without credentials, where the answer names them (not *).
   const named = hostileReads.filter(
     (run) => run.origin.kind !== 'null' && !credentialed.has(originLabel(run)) && !star(run.origin.origin),
   );
-  if (named.length > 0)
-    add({
+  if (named.length === 0) return [];
+  const origins = unique(named.map(originLabel));
+  const text = FINDING_TEXTS['hostile-read'];
+  return [
+    finding({
       kind: 'hostile-read',
       about: 'origins',
       severity: 'medium',
-      title: 'Origins you did not name may read your API',
-      detail: `${unique(named.map(originLabel)).join(', ')} read the answer: the server's origin check lets them through (${unique(named.map((run) => run.origin.kind)).join(', ')}).`,
-      origins: unique(named.map(originLabel)),
+      title: text.title,
+      detail: text.detail(origins, unique(named.map((run) => run.origin.kind))),
+      origins,
       engines: unique(named.map((run) => run.engine)),
       cells: unique(named.map((run) => run.cell.id)),
-      fix: fix('exact-origins'),
+      fix: fixOf(context, 'exact-origins'),
       playground: playgroundLink(context.lab, 'hostile-read'),
-    });
+    }),
+  ];
+}
 
-  // An answer that depends on the Origin without saying so in Vary: medium when a permission may
-  // be served to another origin, low when only a refusal may (the allowed origin is then refused).
-  const answers = exchanges.filter((record) => record.exchange.actual);
-  const allowOf = (record: ExchangeRecord) => record.exchange.actual!.headers['access-control-allow-origin'];
-  const differs = new Set(answers.map((record) => allowOf(record) ?? '')).size > 1;
+/**
+ * An answer that depends on the Origin without saying so in Vary: medium when a permission may
+ * be served to another origin, low when only a refusal may (the allowed origin is then refused).
+ */
+function missingVary({ answers, context }: RunFacts): Finding[] {
+  const differs = new Set(answers.map((record) => allowOriginOf(record) ?? '')).size > 1;
   const unvaried = answers.filter((record) => !variesByOrigin(record.exchange.actual!));
-  const unvariedPermissions = unvaried.filter((record) => allowOf(record) !== undefined && allowOf(record) !== '*');
-  if (unvariedPermissions.length > 0 || (differs && unvaried.length > 0)) {
-    const permission = unvariedPermissions[0];
-    add({
+  const permissions = unvaried.filter((record) => allowOriginOf(record) !== undefined && allowOriginOf(record) !== '*');
+  if (permissions.length === 0 && !(differs && unvaried.length > 0)) return [];
+  const permission = permissions[0];
+  const text = FINDING_TEXTS['missing-vary'];
+  return [
+    finding({
       kind: 'missing-vary',
       about: 'vary',
       severity: permission ? 'medium' : 'low',
-      title: 'An answer that depends on the Origin lacks Vary: Origin',
-      detail: permission
-        ? `Access-Control-Allow-Origin follows the request's Origin (${allowOf(permission)} for ${permission.origin}) with no Vary: Origin: a shared cache may hand that permission to another origin.`
-        : `Some origins get Access-Control-Allow-Origin and others none, and the answers without it say nothing in Vary: a shared cache may hand such a refusal to an origin you allow.`,
+      title: text.title,
+      detail: permission ? text.detailPermission(allowOriginOf(permission), permission.origin) : text.detailRefusal,
       origins: unique(unvaried.map((record) => record.origin)),
       engines: [],
       cells: unique(unvaried.map((record) => record.cell)),
-      fix: fix('vary-origin'),
+      fix: fixOf(context, 'vary-origin'),
       playground: playgroundLink(context.lab, 'missing-vary'),
-    });
-  }
+    }),
+  ];
+}
 
-  // * without credentials: fine for a public API, said once.
-  const starred = answers.filter((record) => record.exchange.actual!.headers['access-control-allow-origin'] === '*');
-  if (starred.length > 0 && withCredentials.length === 0)
-    add({
+/** * without credentials: fine for a public API, said once (and not beside a read with credentials). */
+function wildcard({ answers, withCredentials, context }: RunFacts): Finding[] {
+  const starred = answers.filter((record) => allowOriginOf(record) === '*');
+  if (starred.length === 0 || withCredentials.length > 0) return [];
+  const text = FINDING_TEXTS.wildcard;
+  return [
+    finding({
       kind: 'wildcard',
       about: 'star',
       severity: 'info',
-      title: 'Any origin may read without credentials (Access-Control-Allow-Origin: *)',
-      detail:
-        'Right for a public API whose answers are the same for everyone; never for one that answers by cookie, by client address or by network (an intranet API). No page can read it with credentials.',
+      title: text.title,
+      detail: text.detail,
       origins: ['*'],
       engines: [],
       cells: unique(starred.map((record) => record.cell)),
       fix: null,
       playground: playgroundLink(context.lab, 'wildcard'),
-    });
+    }),
+  ];
+}
 
-  // Your origins' requests that an engine refused: one finding per request and reason.
-  // A repeat whose first request was refused adds nothing: it is left out.
+/**
+ * Your origins' requests that an engine refused: one finding per request and reason. A repeat
+ * whose first request was refused adds nothing: it is left out.
+ */
+function refusedRequests({ runs, context }: RunFacts): Finding[] {
   const refusedFirst = (run: CellRun) =>
     run.cell.repeats !== undefined &&
     runs.some(
@@ -183,40 +260,47 @@ export function findingsOf(
     const key = `${run.origin.origin} ${run.cell.id} ${run.reason!.rule}`;
     groups.set(key, [...(groups.get(key) ?? []), run]);
   }
-  for (const [key, group] of groups) {
-    const { origin, cell, reason } = group[0]!;
-    const rule = reason!.rule;
-    const topic = rule in FIX_FOR_REFUSAL ? FIX_FOR_REFUSAL[rule as keyof typeof FIX_FOR_REFUSAL] : null;
-    const header = cell.headers.map(([name]) => name).find((name) => !/^content-type$/i.test(name));
-    const preflight = reason!.stage === 'preflight';
-    add({
-      kind: 'refused',
-      about: key.replace(/ /g, ':'),
-      severity: 'low',
-      title: `${origin.origin} cannot read ${cell.title}`,
-      detail: reason!.text,
-      origins: [origin.origin],
-      engines: unique(group.map((run) => run.engine)),
-      cells: [cell.id],
-      reason: reason!,
-      fix: topic
-        ? fix(topic, { origins: [origin.origin], method: cell.method, ...(header && { header }), preflight })
-        : null,
-      playground:
-        rule in FIX_FOR_REFUSAL
-          ? playgroundLink(context.lab, rule as keyof typeof FIX_FOR_REFUSAL, {
-              method: cell.method,
-              ...(header && { header }),
-              preflight,
-              ...(cell.repeats === undefined &&
-                group[0]!.preflight?.status != null && { status: group[0]!.preflight.status }),
-            })
-          : null,
-    });
-  }
+  return [...groups].map(([key, group]) => refusedRequest(key, group, context));
+}
 
-  // Your origins' requests that change something, answered 403 by the server itself (read, or
-  // refused for want of CORS headers on the 403): what Fetch-metadata protection does. Not CORS.
+/** One refused request of yours, in the engines that refused it for the same reason. */
+function refusedRequest(key: string, group: readonly CellRun[], context: FindingContext): Finding {
+  const { origin, cell, reason } = group[0]!;
+  const rule = reason!.rule;
+  const topic = rule in FIX_FOR_REFUSAL ? FIX_FOR_REFUSAL[rule as keyof typeof FIX_FOR_REFUSAL] : null;
+  const header = cell.headers.map(([name]) => name).find((name) => !/^content-type$/i.test(name));
+  const preflight = reason!.stage === 'preflight';
+  return finding({
+    kind: 'refused',
+    about: key.replace(/ /g, ':'),
+    severity: 'low',
+    title: FINDING_TEXTS.refused.title(origin.origin, cell.title),
+    detail: reason!.text,
+    origins: [origin.origin],
+    engines: unique(group.map((run) => run.engine)),
+    cells: [cell.id],
+    reason: reason!,
+    fix: topic
+      ? fixOf(context, topic, { origins: [origin.origin], method: cell.method, ...(header && { header }), preflight })
+      : null,
+    playground:
+      rule in FIX_FOR_REFUSAL
+        ? playgroundLink(context.lab, rule as keyof typeof FIX_FOR_REFUSAL, {
+            method: cell.method,
+            ...(header && { header }),
+            preflight,
+            ...(cell.repeats === undefined &&
+              group[0]!.preflight?.status != null && { status: group[0]!.preflight.status }),
+          })
+        : null,
+  });
+}
+
+/**
+ * Your origins' requests that change something, answered 403 by the server itself (read, or
+ * refused for want of CORS headers on the 403): what Fetch-metadata protection does. Not CORS.
+ */
+function fetchMetadata({ runs, exchanges, context }: RunFacts): Finding[] {
   const statusOf = (run: CellRun) =>
     run.status ??
     exchanges.find((record) => record.origin === run.origin.origin && record.cell === run.cell.id)?.exchange.actual
@@ -225,48 +309,60 @@ export function findingsOf(
   const forbidden = runs.filter(
     (run) => run.origin.kind === 'yours' && !SAFE_METHODS.includes(run.cell.method) && statusOf(run) === 403,
   );
-  if (forbidden.length > 0) {
-    const methods = unique(forbidden.map((run) => run.cell.method));
-    add({
+  if (forbidden.length === 0) return [];
+  const methods = unique(forbidden.map((run) => run.cell.method));
+  const origins = unique(forbidden.map((run) => run.origin.origin));
+  const text = FINDING_TEXTS['fetch-metadata'];
+  return [
+    finding({
       kind: 'fetch-metadata',
       about: 'forbidden',
       severity: 'low',
-      title: `Your origins' ${methods.join(', ')} requests are refused by the server itself (403): not CORS`,
-      detail: `${unique(forbidden.map((run) => run.origin.origin)).join(', ')} sent ${methods.join(', ')} and the server answered 403${forbidden.some((run) => run.readable) ? ', which CORS let the page read' : ''}. A request that changes something and is not same-origin is what Fetch-metadata protection refuses (Go's http.CrossOriginProtection, and the CSRF guards of frameworks that read Sec-Fetch-Site): no CORS header changes it. Let these origins through the protection (trusted origins), or check the server's log for what refused it.`,
-      origins: unique(forbidden.map((run) => run.origin.origin)),
+      title: text.title(methods),
+      detail: text.detail(
+        origins,
+        methods,
+        forbidden.some((run) => run.readable),
+      ),
+      origins,
       engines: unique(forbidden.map((run) => run.engine)),
       cells: unique(forbidden.map((run) => run.cell.id)),
       fix: null,
       playground: playgroundLink(context.lab, 'fetch-metadata'),
-    });
-  }
+    }),
+  ];
+}
 
-  // The same request, read in one engine and refused in another.
+/** The same request, read in one engine and refused in another. */
+function enginesDiffer({ runs }: RunFacts): Finding[] {
   const byCell = new Map<string, CellRun[]>();
-  for (const run of runs.filter((r) => r.couldNot === null))
-    byCell.set(`${originLabel(run)} ${run.cell.id}`, [
-      ...(byCell.get(`${originLabel(run)} ${run.cell.id}`) ?? []),
-      run,
-    ]);
-  for (const [key, group] of byCell) {
-    const read = group.filter((run) => run.readable);
-    if (read.length === 0 || read.length === group.length) continue;
-    const refusedBy = group.filter((run) => !run.readable);
-    add({
-      kind: 'engines-differ',
-      about: key.replace(/ /g, ':'),
-      severity: 'info',
-      title: `Engines differ: ${originLabel(group[0]!)}, ${group[0]!.cell.title}`,
-      detail: `Read in ${read.map((run) => run.engine).join(', ')}; refused in ${refusedBy.map((run) => `${run.engine} (${run.reason?.text ?? run.rejection ?? 'no reason given'})`).join('; ')}.`,
-      origins: [originLabel(group[0]!)],
-      engines: group.map((run) => run.engine),
-      cells: [group[0]!.cell.id],
-      fix: null,
-      playground: null,
-    });
+  for (const run of runs.filter((r) => r.couldNot === null)) {
+    const key = `${originLabel(run)} ${run.cell.id}`;
+    byCell.set(key, [...(byCell.get(key) ?? []), run]);
   }
-
-  return findings.sort((a, b) => SEVERITY_ORDER[b.severity] - SEVERITY_ORDER[a.severity]);
+  const text = FINDING_TEXTS['engines-differ'];
+  return [...byCell].flatMap(([key, group]) => {
+    const read = group.filter((run) => run.readable);
+    if (read.length === 0 || read.length === group.length) return [];
+    const refusedBy = group.filter((run) => !run.readable);
+    return [
+      finding({
+        kind: 'engines-differ',
+        about: key.replace(/ /g, ':'),
+        severity: 'info',
+        title: text.title(originLabel(group[0]!), group[0]!.cell.title),
+        detail: text.detail(
+          read.map((run) => run.engine),
+          refusedBy.map((run) => ({ engine: run.engine, why: run.reason?.text ?? run.rejection ?? text.noReason })),
+        ),
+        origins: [originLabel(group[0]!)],
+        engines: group.map((run) => run.engine),
+        cells: [group[0]!.cell.id],
+        fix: null,
+        playground: null,
+      }),
+    ];
+  });
 }
 
 /** Whether any finding is at or above the threshold. */

@@ -4,7 +4,7 @@
  * private address). Such an origin is neither refused nor read; a run with any is not all well,
  * whatever its findings: `check` says so in every report and exits 3 (EXIT.incomplete).
  */
-import type { EngineName } from '../engines/probe-engine.js';
+import type { EngineName } from '../drivers/driver.js';
 import type { CellRun } from './run-check.js';
 
 export interface NotTried {

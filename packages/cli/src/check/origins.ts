@@ -6,6 +6,8 @@
  * (a name with a backtick or a brace) is the engine's own answer.
  */
 
+import type { Context } from '../drivers/probe-page.js';
+
 export const HOSTILE_KINDS = [
   'arbitrary',
   'null',
@@ -18,9 +20,6 @@ export const HOSTILE_KINDS = [
   'special-characters',
 ] as const;
 export type HostileKind = (typeof HOSTILE_KINDS)[number];
-
-/** Where a page of the check runs: a page of an origin, a sandboxed frame in it, or a worker from a data: URL. */
-export type Context = 'page' | 'sandboxed-frame' | 'data-worker';
 
 export interface TriedOrigin {
   /** The origin as written (what the engine is asked to load); "null" for an opaque one. */

@@ -20,9 +20,9 @@ import {
 import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
 import { lookup } from 'node:dns/promises';
 import pLimit from 'p-limit';
-import { startEngine } from '../engines/launch.js';
-import type { EngineLaunch, EngineName, EngineReport, OriginPage, ProbeEngine } from '../engines/probe-engine.js';
-import type { ProbeResult } from '../engines/probe-page.js';
+import { startDriver } from '../drivers/launch.js';
+import type { DriverLaunch, EngineName, EngineReport, OriginPage, ProbeDriver } from '../drivers/driver.js';
+import type { ProbeResult } from '../drivers/probe-page.js';
 import { CommandError, type Progress } from '../terminal.js';
 import type { Cell } from './cells.js';
 import { hostileCells, yourCells, type MatrixOptions } from './cells.js';
@@ -75,10 +75,11 @@ export interface ExchangeRecord {
   redirectedTo: string | null;
 }
 
+/** What a run sends, fixed once planRun has made it. */
 export interface RunPlan {
-  target: URL;
-  origins: TriedOrigin[];
-  cellsFor(origin: TriedOrigin): Cell[];
+  readonly target: URL;
+  readonly origins: TriedOrigin[];
+  readonly cellsFor: (origin: TriedOrigin) => Cell[];
 }
 
 export interface EngineInfo {
@@ -101,15 +102,23 @@ export interface RunOptions {
   maxRequests: number;
   localNetwork: 'grant' | 'deny' | 'public';
   /** Engines already running as Playwright browser servers (--connect). */
-  connect: EngineLaunch['connect'];
-  /** How many origins one engine may have open at once (each engine caps it: ProbeEngine.pagesAtOnce). */
+  connect: DriverLaunch['connect'];
+  /** How many origins one engine may have open at once (each engine caps it: ProbeDriver.pagesAtOnce). */
   pagesAtOnce: number;
   progress: Progress;
 }
 
-/** The cells of each origin: yours get the whole matrix, a hostile one the two reads. */
-export function planRun(target: URL, origins: TriedOrigin[], matrix: MatrixOptions): RunPlan {
-  const yours = yourCells(matrix);
+/**
+ * The cells of each origin: yours get the whole matrix and then the expectation file's own
+ * requests (expected), a hostile one the two reads.
+ */
+export function planRun(
+  target: URL,
+  origins: TriedOrigin[],
+  matrix: MatrixOptions,
+  expected: readonly Cell[] = [],
+): RunPlan {
+  const yours = [...yourCells(matrix), ...expected];
   const hostile = hostileCells();
   return { target, origins, cellsFor: (origin) => (origin.kind === 'yours' ? yours : hostile) };
 }
@@ -152,7 +161,7 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
     done: 0,
     total: options.engines.length * plan.origins.reduce((sum, o) => sum + plan.cellsFor(o).length, 0),
   };
-  const launch: EngineLaunch = {
+  const launch: DriverLaunch = {
     origins: [...new Set(plan.origins.map((origin) => hostPage(origin, plan.target)))],
     timeoutMs: options.timeoutMs,
     localNetwork: options.localNetwork,
@@ -168,7 +177,7 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
       targetAddresses.some((address) => isLocalAddress(address.slice(0, address.lastIndexOf(':')))),
     userAllows: options.localNetwork === 'grant',
   };
-  const started: ProbeEngine[] = [];
+  const started: ProbeDriver[] = [];
   const runs: CellRun[] = [];
   let requests = own.requests;
   const runEngine = async (name: EngineName): Promise<CellRun[]> => {
@@ -177,7 +186,7 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
       progress.total,
       `${options.connect[name] ? 'connecting to' : 'starting'} ${name}`,
     );
-    const engine = await startEngine(name, launch);
+    const engine = await startDriver(name, launch);
     started.push(engine);
     const run = new EngineRun(engine, plan, own.seen, options, progress, scene);
     // A few origins at once; the results keep the origins' order, whichever page loaded first.
@@ -241,7 +250,7 @@ class EngineRun {
   requests = 0;
 
   constructor(
-    private readonly engine: ProbeEngine,
+    private readonly engine: ProbeDriver,
     private readonly plan: RunPlan,
     private readonly seen: ReadonlyMap<string, Replayed>,
     private readonly options: RunOptions,

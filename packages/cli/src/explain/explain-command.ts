@@ -15,11 +15,18 @@ import {
   type Explanation,
   type Stack,
 } from '@origin-lab/cors-rules/explain';
-import { parseOrigin } from '../check/check-options.js';
-import { DEFAULT_LAB, seeItHappen } from '../lab-link.js';
-import { choice, helpText, parseCommand, type CommandSpec } from '../options.js';
-import { colorEnabled, CommandError, EXIT, painter, type ColorChoice, type Paint } from '../terminal.js';
-import type { CommandIO } from '../check/check-command.js';
+import { seeItHappen } from '../lab-link.js';
+import {
+  choice,
+  helpText,
+  parseCommand,
+  parseOrigin,
+  readColor,
+  readLab,
+  SHARED_OPTIONS,
+  type CommandSpec,
+} from '../options.js';
+import { colorEnabled, CommandError, EXIT, painter, type CommandIO, type Paint } from '../terminal.js';
 
 export const EXPLAIN_COMMAND: CommandSpec = {
   name: 'explain',
@@ -38,15 +45,10 @@ export const EXPLAIN_COMMAND: CommandSpec = {
       value: '<name>',
       help: `show the fix for this stack: ${STACKS.join(', ')} (default: a one-line summary)`,
     },
-    {
-      name: 'lab',
-      value: '<url>',
-      default: DEFAULT_LAB,
-      help: 'where the Origin Lab pages run (npm start; PORT changes it), for the playground links',
-    },
+    SHARED_OPTIONS.lab,
     { name: 'json', flag: true, help: 'the explanations as JSON on standard output' },
-    { name: 'color', value: '<when>', default: 'auto', help: 'auto, always or never' },
-    { name: 'help', short: 'h', flag: true, help: 'this help' },
+    SHARED_OPTIONS.color,
+    SHARED_OPTIONS.help,
   ],
   examples: [
     'origin-lab explain console.txt',
@@ -98,9 +100,8 @@ export async function explainCommand(argv: readonly string[], io: CommandIO): Pr
   if (positionals.length > 1) throw new CommandError(`explain reads one file; got ${positionals.join(' ')}`);
   const origin = typeof values.origin === 'string' ? parseOrigin(values.origin, '--origin') : undefined;
   const stack = values.stack === undefined ? null : choice('stack', values.stack, STACKS, 'express');
-  const labGiven = typeof values.lab === 'string';
-  const lab = labGiven ? parseOrigin(values.lab as string, '--lab') : DEFAULT_LAB;
-  const color = choice('color', values.color, ['auto', 'always', 'never'] as const, 'auto') as ColorChoice;
+  const { lab, labGiven } = readLab(values.lab);
+  const color = readColor(values.color);
   const text = await readInput(positionals[0]);
   let read;
   try {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { browserExecutable, browserPackage, miniBrowser } from '@origin-lab/engines';
 import { CommandError } from '../terminal.js';
-import { ENGINE_NAMES, type EngineLaunch, type EngineName, type ProbeEngine } from './probe-engine.js';
+import { ENGINE_NAMES, type DriverLaunch, type EngineName, type ProbeDriver } from './driver.js';
 
 /** What each engine needs on this machine, as paths to look for. */
 function neededFiles(name: EngineName): string[] {
@@ -50,10 +50,10 @@ export function chooseEngines(asked: EngineName[] | 'installed', connected: read
 }
 
 /** Starts one engine; a failure to start is a CommandError naming the engine. */
-export async function startEngine(name: EngineName, launch: EngineLaunch): Promise<ProbeEngine> {
+export async function startDriver(name: EngineName, launch: DriverLaunch): Promise<ProbeDriver> {
   try {
-    if (name === 'webkit') return await (await import('./webkit-engine.js')).WebKitEngine.start(launch);
-    return await (await import('./playwright-engine.js')).PlaywrightEngine.start(name, launch);
+    if (name === 'webkit') return await (await import('./webkit.js')).WebKitProbeDriver.start(launch);
+    return await (await import('./playwright.js')).PlaywrightProbeDriver.start(name, launch);
   } catch (err) {
     throw new CommandError(`${name} could not start: ${String((err as Error).message).split('\n')[0]}`);
   }

@@ -1,15 +1,14 @@
 import { chromiumLaunch, firefoxLaunch, withTimeout } from '@origin-lab/engines';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import type { Context } from '../check/origins.js';
-import { PROBE_PATH, PROBE_SCRIPT, probeDocument, runInPage, type ProbeRequest } from './probe-page.js';
+import { PROBE_PATH, PROBE_SCRIPT, probeDocument, runInPage, type Context, type ProbeRequest } from './probe-page.js';
 import {
   SILENT,
-  type EngineLaunch,
+  type DriverLaunch,
   type EngineReport,
   type NotThisOrigin,
   type OriginPage,
-  type ProbeEngine,
-} from './probe-engine.js';
+  type ProbeDriver,
+} from './driver.js';
 
 /**
  * After a request, what the engine says of it may still be on its way (a console line, a page
@@ -34,7 +33,7 @@ const SETTLE_MAX_MS = 2_000;
  * line; Firefox through the page error Playwright reports for a CORS refusal ("Cross-Origin
  * Request Blocked", with its reason). Firefox reports no preflight to a driver.
  */
-export class PlaywrightEngine implements ProbeEngine {
+export class PlaywrightProbeDriver implements ProbeDriver {
   /** A browser context each: as many as the run asks for. */
   readonly pagesAtOnce = Number.POSITIVE_INFINITY;
 
@@ -43,10 +42,10 @@ export class PlaywrightEngine implements ProbeEngine {
     readonly label: string,
     readonly version: string,
     private readonly browser: Browser,
-    private readonly launch: EngineLaunch,
+    private readonly launch: DriverLaunch,
   ) {}
 
-  static async start(name: 'chromium' | 'firefox', launch: EngineLaunch): Promise<PlaywrightEngine> {
+  static async start(name: 'chromium' | 'firefox', launch: DriverLaunch): Promise<PlaywrightProbeDriver> {
     // Loaded when an engine starts: importing it takes about a second, which --help, a usage
     // error and explain should not pay.
     const { chromium, firefox } = await import('playwright-core');
@@ -71,7 +70,7 @@ export class PlaywrightEngine implements ProbeEngine {
     } else browser = await firefox.launch({ ...firefoxLaunch(), timeout: launch.timeoutMs * 3 });
     const version = browser.version();
     const label = `${name === 'chromium' ? 'Chromium' : 'Firefox'} ${version.split('.')[0]}`;
-    return new PlaywrightEngine(name, label, version, browser, launch);
+    return new PlaywrightProbeDriver(name, label, version, browser, launch);
   }
 
   async openOrigin(origin: string): Promise<OriginPage | NotThisOrigin> {

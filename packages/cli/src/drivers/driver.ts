@@ -1,10 +1,9 @@
 /**
- * One engine as `check` drives it: load the probe page at an origin, send one request from it,
+ * One engine as `check` drives it (a probe driver): load the probe page at an origin, send one request from it,
  * and say what the engine itself reported of that request. Chromium and Firefox through
- * Playwright (playwright-engine.ts), WebKitGTK through its WebDriver (webkit-engine.ts).
+ * Playwright (playwright.ts), WebKitGTK through its WebDriver (webkit.ts).
  */
-import type { Context } from '../check/origins.js';
-import type { ProbeRequest, ProbeResult } from './probe-page.js';
+import type { Context, ProbeRequest, ProbeResult } from './probe-page.js';
 
 export const ENGINE_NAMES = ['chromium', 'firefox', 'webkit'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
@@ -35,7 +34,8 @@ export interface NotThisOrigin {
   refused: string;
 }
 
-export interface ProbeEngine {
+/** One engine driven through the probe page: Chromium or Firefox through Playwright, or WebKit through WebDriver. */
+export interface ProbeDriver {
   readonly name: EngineName;
   /** e.g. "Chromium 156", "WebKit (GTK) 2.50". */
   readonly label: string;
@@ -47,7 +47,8 @@ export interface ProbeEngine {
   close(): Promise<void>;
 }
 
-export interface EngineLaunch {
+/** What every driver starts with. */
+export interface DriverLaunch {
   /** The https origins whose probe page may be asked for (WebKit needs their certificates up front). */
   origins: readonly string[];
   timeoutMs: number;

@@ -4,7 +4,8 @@
  * see: whether the answer was readable, its status, the header names it could read, the error.
  * A request from an opaque origin runs in a sandboxed frame or a data: URL worker of the page.
  */
-import type { Context } from '../check/origins.js';
+/** Where a page of the check runs: a page of an origin, a sandboxed frame in it, or a worker from a data: URL. */
+export type Context = 'page' | 'sandboxed-frame' | 'data-worker';
 
 /** What the page's script asks for: one request. */
 export interface ProbeRequest {
