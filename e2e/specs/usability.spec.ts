@@ -2,14 +2,17 @@ import { EVERY_ENGINE } from '../fixtures.js';
 import { test, expect } from './support/server.js';
 import { openPage, runExperiment } from './support/experiments.js';
 import { PAGES } from './support/pages.js';
+import { sendCase } from './support/playground-case.js';
 import {
   PHONE_VIEWPORT,
   TOUCH_PHONE,
   controlsShorterThan,
+  drawnTextSizes,
   seriousAccessibilityProblems,
   sidewaysOverflow,
   urlCellWidths,
 } from './support/phone.js';
+import type { EnginePage } from '../engines/engine.js';
 
 test('the index links every topic, shows the two addresses for the room, and the strip counts loads and shows the query string', async ({
   page,
@@ -62,6 +65,72 @@ test(
       if (overflow.pixels > 0 || problems.length > 0) findings[path] = { overflow, problems };
     }
     expect(findings).toEqual({});
+  },
+);
+
+/** The longest "Run all" of a page (reads), with room for a busy machine. */
+const RUN_ALL_MS = 120_000;
+
+/**
+ * Does what a visitor does first on the page: runs every experiment ("Run all", where the page
+ * has one), sends the playground's case, explains the Explain page's example.
+ */
+async function useThePage(page: EnginePage, path: string): Promise<void> {
+  if (await page.evaluate(() => document.getElementById('run-all') !== null)) await page.runAll(RUN_ALL_MS);
+  if (path === '/playground.html') await sendCase(page);
+  if (path === '/explain.html') {
+    await page.click('#example');
+    await page.waitFor(
+      () => document.querySelector('.explanation svg.sequence') !== null,
+      20_000,
+      'the example explained',
+    );
+  }
+}
+
+test(
+  'on a phone-sized screen, every page still fits the width once its experiments have run',
+  { tag: EVERY_ENGINE },
+  async ({ enginePage, origins }) => {
+    test.setTimeout(PAGES.length * RUN_ALL_MS);
+    await enginePage.setViewport(PHONE_VIEWPORT.width, PHONE_VIEWPORT.height);
+    const overflowing: Record<string, { pixels: number; widest: string[] }> = {};
+    for (const path of PAGES) {
+      await enginePage.open(`${origins.self}${path}`);
+      await useThePage(enginePage, path);
+      const overflow = await sidewaysOverflow(enginePage);
+      if (overflow.pixels > 0) overflowing[path] = overflow;
+    }
+    // Each page that scrolls sideways, by how far, and what sticks out (widest first).
+    expect(overflowing, `pages wider than ${PHONE_VIEWPORT.width} px`).toEqual({});
+  },
+);
+
+test(
+  "on a phone-sized screen, the Explain page's sequence drawing and the server view's timeline draw no text under 10 px",
+  { tag: EVERY_ENGINE },
+  async ({ enginePage, origins }) => {
+    await enginePage.setViewport(PHONE_VIEWPORT.width, PHONE_VIEWPORT.height);
+    const small: Record<string, string[]> = {};
+    // The playground's case puts the page's request and the server's entries in the timeline.
+    const drawings = [
+      ['/explain.html', 'sequence', () => document.querySelector('svg.sequence text') !== null],
+      ['/playground.html', 'timeline', () => document.querySelector('svg.timeline rect') !== null],
+    ] as const;
+    for (const [path, drawing, drawn] of drawings) {
+      await enginePage.open(`${origins.self}${path}`);
+      await useThePage(enginePage, path);
+      await enginePage.waitFor(drawn, 15_000, `the ${drawing} drawing on ${path}`);
+      const texts = await drawnTextSizes(enginePage);
+      expect(
+        texts.filter((text) => text.drawing === drawing),
+        `${path}: the ${drawing} drawing`,
+      ).not.toEqual([]);
+      const under = texts.filter((text) => text.pixels < 10);
+      if (under.length > 0)
+        small[path] = under.map((text) => `svg.${text.drawing} "${text.text}": ${text.pixels.toFixed(1)} px`);
+    }
+    expect(small).toEqual({});
   },
 );
 

@@ -9,23 +9,64 @@ export const PHONE_VIEWPORT = { width: 390, height: 844 } as const;
 /** The same phone as a Playwright context's options. */
 export const PHONE: BrowserContextOptions = { viewport: { ...PHONE_VIEWPORT } };
 
-/** How far the page scrolls sideways (0 when it fits the screen), with the widest elements that stick out. */
+/**
+ * How far the page scrolls sideways (0 when it fits the screen), with what sticks out, widest
+ * first, each named with its text's start: the outermost elements whose box sticks out, and the
+ * innermost whose box fits but whose text runs past it (a long unbroken line). An element inside
+ * a box that clips or scrolls it is left out: it widens that box, not the page.
+ */
 export async function sidewaysOverflow(page: EnginePage): Promise<{ pixels: number; widest: string[] }> {
   return page.evaluate(() => {
     const width = document.documentElement.clientWidth;
-    const outermost: Element[] = [];
+    const clipped = (element: Element) => {
+      for (let box = element.parentElement; box && box !== document.body; box = box.parentElement)
+        if (getComputedStyle(box).overflowX !== 'visible') return true;
+      return false;
+    };
+    const found: { element: Element; right: number; boxOut: boolean }[] = [];
     for (const element of Array.from(document.querySelectorAll('body *'))) {
       const box = element.getBoundingClientRect();
-      if (box.width > 0 && box.right > width + 1 && !outermost.some((outer) => outer.contains(element)))
-        outermost.push(element);
+      // What overflows a box that scrolls or clips stays inside it.
+      const spills = getComputedStyle(element).overflowX === 'visible';
+      const right = Math.max(box.right, spills ? box.left + element.scrollWidth : 0);
+      if (box.width > 0 && right > width + 1 && !clipped(element))
+        found.push({ element, right, boxOut: box.right > width + 1 });
     }
+    const named = found.filter(({ element, boxOut }) =>
+      boxOut
+        ? !found.some((other) => other.boxOut && other.element !== element && other.element.contains(element))
+        : !found.some((other) => other.element !== element && element.contains(other.element)),
+    );
     return {
       pixels: document.documentElement.scrollWidth - width,
-      widest: outermost
+      widest: named
+        .sort((one, other) => other.right - one.right)
         .slice(0, 5)
-        .map((element) => `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}`),
+        .map(({ element, right }) => {
+          const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.classList[0] ? `.${element.classList[0]}` : ''}`;
+          const text = (element.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
+          return `${name} "${text}" to ${Math.round(right)} px`;
+        }),
     };
   });
+}
+
+/**
+ * The size on screen of every text in the page's SVG drawings that are shown: its computed font size times its
+ * drawing's scale (the drawing's width on screen over its viewBox's width), with the drawing's class.
+ */
+export async function drawnTextSizes(page: EnginePage): Promise<{ drawing: string; text: string; pixels: number }[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll<SVGSVGElement>('svg[viewBox]')).flatMap((drawing) => {
+      if (drawing.getBoundingClientRect().width === 0) return []; // not shown
+      const scale = drawing.getBoundingClientRect().width / drawing.viewBox.baseVal.width;
+      return Array.from(drawing.querySelectorAll('text'), (text) => ({
+        drawing: drawing.getAttribute('class') ?? 'svg',
+        text: text.textContent ?? '',
+        pixels: parseFloat(getComputedStyle(text).fontSize) * scale,
+      }));
+    }),
+  );
 }
 
 /** axe-core's own browser build, injected into the page as a script (every engine runs it the same way). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EngineOutcome, EngineRecord } from '@origin-lab/contract';
 import { canonicalCase, expandCase } from '../web/ts/playground/case-fragment.js';
 import { PRESETS } from '../web/ts/playground/presets.js';
+import { CHARACTERS_SHOWN, LINES_IN_VIEW, foldBody } from '../web/ts/playground/answer-body.js';
 import {
   casesByEngine,
   describeOutcome,
@@ -193,5 +194,48 @@ describe('comparing engines', () => {
       'webkit@embedded',
     ]);
     expect(recordsOfStack(records, 'embedded').map((r) => r.engine)).toEqual(['chromium', 'firefox', 'webkit']);
+  });
+});
+
+describe("the answer's body as the playground shows it", () => {
+  // The lab's answer: one line of JSON, a user agent among its values.
+  const reflection = JSON.stringify({
+    method: 'GET',
+    path: '/lab/cors',
+    headers: { 'user-agent': `Mozilla/5.0 ${'x'.repeat(200)}`, accept: '*/*' },
+    body: '',
+  });
+
+  it('pretty-prints JSON, the first lines in view and every other line behind the fold', () => {
+    const folded = foldBody(reflection);
+    const pretty = JSON.stringify(JSON.parse(reflection), null, 2);
+    expect(folded.kind).toBe('json');
+    expect(folded.head.split('\n')).toHaveLength(LINES_IN_VIEW);
+    expect(`${folded.head}\n${folded.rest}`).toBe(pretty);
+    expect(folded.restLines).toBe(pretty.split('\n').length - LINES_IN_VIEW);
+    expect(folded.shown).toBe(folded.length);
+  });
+
+  it('folds nothing away from a body of a few lines, and keeps text that is not JSON as it came', () => {
+    expect(foldBody('not json,\njust text')).toMatchObject({
+      kind: 'text',
+      head: 'not json,\njust text',
+      rest: '',
+      restLines: 0,
+    });
+    expect(foldBody('')).toMatchObject({ kind: 'empty', length: 0 });
+  });
+
+  it('cuts a body longer than it shows at the end of a line, and counts what it left out', () => {
+    const long = JSON.stringify(Array.from({ length: 3_000 }, (_, i) => `item ${i}`));
+    const pretty = JSON.stringify(JSON.parse(long), null, 2);
+    const folded = foldBody(long);
+    const shown = `${folded.head}\n${folded.rest}`;
+    expect(folded.length).toBe(pretty.length);
+    expect(folded.shown).toBe(shown.length);
+    expect(folded.shown).toBeLessThanOrEqual(CHARACTERS_SHOWN);
+    expect(folded.shown).toBeLessThan(folded.length);
+    expect(pretty.startsWith(shown)).toBe(true);
+    expect(pretty[shown.length]).toBe('\n');
   });
 });

@@ -1,4 +1,4 @@
-import { h, scrollBox } from '../frame/dom.js';
+import { h, scrollBox, stackable } from '../frame/dom.js';
 import type { EngineFamily } from '@origin-lab/cors-rules';
 import { KNOWN_DIFFERENCES, type KnownDifference } from '../rules/known-differences.js';
 import { ENGINE_LABELS, ENGINE_ORDER } from './compare.js';
@@ -63,29 +63,31 @@ export function renderPageDifferences(parent: HTMLElement): void {
   parent.append(
     scrollBox(
       'Known engine differences on the pages',
-      h(
-        'table',
-        { id: 'page-differences-table', class: 'engines' },
-        h('caption', {}, 'Known engine differences on the demonstration pages, experiment by experiment'),
+      stackable(
         h(
-          'thead',
-          {},
+          'table',
+          { id: 'page-differences-table', class: 'engines' },
+          h('caption', {}, 'Known engine differences on the demonstration pages, experiment by experiment'),
           h(
-            'tr',
+            'thead',
             {},
-            h('th', { scope: 'col' }, 'Page: experiment'),
-            ...differenceColumns().map((label) => h('th', { scope: 'col' }, label)),
-          ),
-        ),
-        h(
-          'tbody',
-          {},
-          ...rows.map((row) =>
             h(
               'tr',
-              { id: `difference-${row.page}-${row.experiment}` },
-              h('th', { scope: 'row' }, h('a', { href: row.href }, `${row.page}: ${row.experiment}`)),
-              ...ENGINE_ORDER.map((engine) => cell(row.cells[engine])),
+              {},
+              h('th', { scope: 'col' }, 'Page: experiment'),
+              ...differenceColumns().map((label) => h('th', { scope: 'col' }, label)),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            ...rows.map((row) =>
+              h(
+                'tr',
+                { id: `difference-${row.page}-${row.experiment}` },
+                h('th', { scope: 'row' }, h('a', { href: row.href }, `${row.page}: ${row.experiment}`)),
+                ...ENGINE_ORDER.map((engine) => cell(row.cells[engine])),
+              ),
             ),
           ),
         ),

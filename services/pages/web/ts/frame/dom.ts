@@ -49,3 +49,26 @@ export function sleep(ms: number): Promise<void> {
 export function scrollBox(label: string, table: HTMLTableElement): HTMLDivElement {
   return h('div', { class: 'table-scroll', role: 'region', 'aria-label': label, tabindex: '0' }, table);
 }
+
+/**
+ * Readies a table to be stacked on a narrow screen (site.css, `table.stacks`): each data cell gets
+ * its column's name (data-column), which the stacked cell shows before its text, and every part
+ * its table role, which an engine may drop once CSS changes the table's display (WebKit has), so
+ * assistive technology still reads a table. Call it again after adding rows.
+ */
+export function stackable(table: HTMLTableElement): HTMLTableElement {
+  const names = Array.from(table.tHead?.rows[0]?.cells ?? [], (cell) => cell.textContent?.trim() ?? '');
+  table.classList.add('stacks');
+  table.setAttribute('role', 'table');
+  for (const group of [table.tHead, ...Array.from(table.tBodies)]) group?.setAttribute('role', 'rowgroup');
+  for (const row of Array.from(table.rows)) {
+    row.setAttribute('role', 'row');
+    for (const cell of Array.from(row.cells)) {
+      if (cell.tagName === 'TD') {
+        cell.setAttribute('role', 'cell');
+        cell.dataset.column = names[cell.cellIndex] ?? '';
+      } else cell.setAttribute('role', cell.getAttribute('scope') === 'col' ? 'columnheader' : 'rowheader');
+    }
+  }
+  return table;
+}

@@ -1,5 +1,5 @@
 import type { EngineOutcome, EngineRecord } from '@origin-lab/contract';
-import { byId, h } from '../frame/dom.js';
+import { byId, h, stackable } from '../frame/dom.js';
 import { setupPage } from '../page/setup-page.js';
 import {
   ENGINE_LABELS,
@@ -80,6 +80,7 @@ function render(records: EngineRecord[], stack: string): void {
       ),
     );
   }
+  stackable(table);
   const offSpec = shown.map(
     (record) =>
       `${ENGINE_LABELS[record.engine]} ${Object.values(record.cases).filter((outcome) => outcome.agreement !== 'agree').length}`,

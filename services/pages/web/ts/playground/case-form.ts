@@ -45,9 +45,9 @@ const COOKIE_LABELS: Record<LabCookie, string> = {
 /** How the form names each 304 the lab can answer a revalidation with. */
 const REVALIDATE_LABELS: Record<LabRevalidate, string> = {
   off: 'none (no ETag)',
-  cors: 'sent twice: the 304 has the CORS headers',
-  bare: 'sent twice: the 304 has no CORS headers',
-  other: 'sent twice: the 304 names another origin',
+  cors: 'a 304 with the CORS headers',
+  bare: 'a 304 without CORS headers',
+  other: 'a 304 naming another origin',
 };
 
 /** A select's options: the lab's choices, its default first (so the form starts on it). */

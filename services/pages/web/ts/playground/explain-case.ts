@@ -4,6 +4,7 @@ import type { ServerEvidence } from '../probes/journal.js';
 import { onlyOverSafelistedTotal, unsafeHeaderNames, type Prediction } from '@origin-lab/cors-rules';
 import type { EngineFamily } from '@origin-lab/cors-rules';
 import { fixForRefusal } from '@origin-lab/cors-rules/advice';
+import { answerBody } from './answer-body.js';
 import { fixedCase } from './fixed-case.js';
 import { explain } from '../server-view/why-refused.js';
 import { EXTRA_HEADER_NAME, type CasePlan } from './plan-case.js';
@@ -20,6 +21,7 @@ export interface Observed {
   status: number | null;
   /** Header names script could read. */
   headers: string[];
+  /** The whole body, as the page read it (answer-body.ts decides how much is shown). */
   body: string;
   error: string | null;
 }
@@ -77,7 +79,7 @@ export function showObserved(observed: Observed): void {
   byId('observed').replaceChildren(
     observed.error ? li(observed.error) : li(`Status ${observed.status}.`),
     ...(observed.readable
-      ? [li(`Headers script sees: ${observed.headers.join(', ') || 'none'}.`), li(`Body: ${observed.body}`)]
+      ? [li(`Headers script sees: ${observed.headers.join(', ') || 'none'}.`), answerBody(observed.body)]
       : []),
   );
 }

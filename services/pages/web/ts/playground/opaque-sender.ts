@@ -25,7 +25,7 @@ onmessage = async (event) => {
   try {
     const response = await fetch(event.data.url, event.data.init);
     reply({ ok: true, type: response.type, status: response.status, headers: [...response.headers.keys()],
-      body: (await response.text()).slice(0, 400) });
+      body: await response.text() });
   } catch (error) {
     reply({ ok: false, error: String(error) });
   }

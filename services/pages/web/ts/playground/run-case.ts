@@ -59,7 +59,7 @@ async function send(plan: CasePlan): Promise<Observed> {
       readable: outcome.status !== 0,
       status: outcome.status,
       headers: names,
-      body: outcome.responseText.slice(0, 400),
+      body: outcome.responseText,
       error: outcome.status === 0 ? `status 0, events: ${outcome.events.join(', ')}` : null,
     };
   }
@@ -84,7 +84,7 @@ async function send(plan: CasePlan): Promise<Observed> {
     readable: true,
     status: response.status,
     headers: [...response.headers.keys()],
-    body: (await response.text()).slice(0, 400),
+    body: await response.text(),
     error: null,
   };
 }
