@@ -4,9 +4,9 @@
 // the pages' browser modules (through their import map), `check` and `explain` load the same files.
 // This index only re-exports; no module here imports it.
 
-export * from './safelist.js';
-export * from './predict.js';
-export * from './refusal.js';
-export * from './engines.js';
+export * from './rules/safelist.js';
+export * from './rules/predict.js';
+export * from './rules/refusal.js';
+export * from './rules/engine-facts.js';
 // The advice (the fix per framework, the playground case that shows a problem) is a second entry,
 // `@origin-lab/cors-rules/advice` (advice.ts), which no page loads: it would weigh on every page.

@@ -3,8 +3,7 @@ import { byId, h } from '../frame/dom.js';
 import type { ServerEvidence } from '../probes/journal.js';
 import { onlyOverSafelistedTotal, unsafeHeaderNames, type Prediction } from '@origin-lab/cors-rules';
 import type { EngineFamily } from '@origin-lab/cors-rules';
-import { fixForRefusal } from '@origin-lab/cors-rules/advice';
-import { fixedCase } from './fixed-case.js';
+import { fixedCase, fixForRefusal } from '@origin-lab/cors-rules/advice';
 import { explain } from '../server-view/why-refused.js';
 import { EXTRA_HEADER_NAME, type CasePlan } from './plan-case.js';
 

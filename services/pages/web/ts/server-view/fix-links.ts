@@ -1,8 +1,7 @@
-import { fixForRefusal, playgroundFields, playgroundFragment } from '@origin-lab/cors-rules/advice';
+import { fixedCase, fixForRefusal, playgroundFields, playgroundFragment } from '@origin-lab/cors-rules/advice';
 import type { Refusal } from '@origin-lab/cors-rules';
 import { h } from '../frame/dom.js';
 import type { TrafficEntry } from '../frame/waterfall.js';
-import { fixedCase } from '../playground/fixed-case.js';
 
 /**
  * What the Why adds to a refusal: the smallest fix (the advice `check` and `explain` give) and

@@ -7,11 +7,11 @@
  */
 import { readConsoleMessage, type ConsoleReading, type Engine, type MessageRule } from './console-messages.js';
 import type { RecordedExchange } from './evidence.js';
-import { FIX_FOR_REFUSAL, fixFor, type Fix } from './fixes.js';
-import { playgroundFields, type CaseDetail } from './playground-case.js';
-import { refusalOf, variesByOrigin, type Answer, type FetchStep, type RefusalRule } from './refusal.js';
-import { isLoopbackHost } from './engines.js';
-import { normalizeMethod, unsafeHeaderNames } from './safelist.js';
+import { FIX_FOR_REFUSAL, fixFor, type Fix } from '../advice/fixes.js';
+import { playgroundFields, type CaseDetail } from '../advice/playground-case.js';
+import { refusalOf, variesByOrigin, type Answer, type FetchStep, type RefusalRule } from '../rules/refusal.js';
+import { isLoopbackHost } from '../rules/engine-facts.js';
+import { normalizeMethod, unsafeHeaderNames } from '../rules/safelist.js';
 import { fetchMetadataRefusal } from '@origin-lab/contract/fetch-metadata';
 
 /** What Fetch-metadata protection is, said once for both of the explainer's guesses at it. */

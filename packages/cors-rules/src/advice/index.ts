@@ -4,3 +4,5 @@
 
 export * from './fixes.js';
 export * from './playground-case.js';
+export * from './playground-address.js';
+export * from './fixed-case.js';

@@ -1,4 +1,4 @@
-import type { RefusalRule } from './refusal.js';
+import type { RefusalRule } from '../rules/refusal.js';
 
 /**
  * The playground case that shows a problem happen against the lab (`/playground.html#<case>`):

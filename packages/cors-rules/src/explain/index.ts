@@ -8,7 +8,7 @@ import { explainExchange, explainMessage, type Explanation } from './explain.js'
 export * from './console-messages.js';
 export * from './evidence.js';
 export * from './explain.js';
-export * from './advice.js';
+export * from '../advice/index.js';
 
 export type EvidenceKind = 'har' | 'curl' | 'console';
 

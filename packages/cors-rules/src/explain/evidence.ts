@@ -4,7 +4,7 @@
  * `curl -i`. Each exchange is a cross-origin request with what its answer carried, and, where
  * the evidence has it, its preflight. Nothing here fetches anything: it reads text.
  */
-import type { Answer } from './refusal.js';
+import type { Answer } from '../rules/refusal.js';
 
 export interface RecordedRequest {
   method: string;

@@ -1,4 +1,4 @@
-import type { Refusal, RefusalRule } from './refusal.js';
+import type { Refusal, RefusalRule } from '../rules/refusal.js';
 
 /**
  * The fix for a CORS problem in the server's own stack: the option to change, per framework. One
