@@ -1,4 +1,5 @@
 import type { RefusalRule } from '../rules/refusal.js';
+import { isSafelistedMethod } from '../rules/safelist.js';
 
 /**
  * The playground case that shows a problem happen against the lab (`/playground.html#<case>`):
@@ -34,10 +35,7 @@ const token = (value: string | undefined, fallback: string) =>
 
 /** The playground's fields for a refusal or a risk (only those that differ from the form's defaults). */
 export function playgroundFields(kind: RefusalRule | RiskKind, detail: CaseDetail = {}): Record<string, string> {
-  const method = token(
-    detail.method && !['GET', 'HEAD', 'POST'].includes(detail.method) ? detail.method : undefined,
-    'PUT',
-  );
+  const method = token(detail.method && !isSafelistedMethod(detail.method) ? detail.method : undefined, 'PUT');
   // An origin refused at the preflight: a preflighted method, allowed, so the origin is all that fails.
   const preflighted: Record<string, string> = detail.preflight ? { method, 'allow-methods': method } : {};
   switch (kind) {

@@ -11,7 +11,7 @@ import { FIX_FOR_REFUSAL, fixFor, type Fix } from '../advice/fixes.js';
 import { playgroundFields, type CaseDetail } from '../advice/playground-case.js';
 import { refusalOf, variesByOrigin, type Answer, type FetchStep, type RefusalRule } from '../rules/refusal.js';
 import { isLoopbackHost } from '../rules/engine-facts.js';
-import { normalizeMethod, unsafeHeaderNames } from '../rules/safelist.js';
+import { isSafelistedMethod, normalizeMethod, unsafeHeaderNames } from '../rules/safelist.js';
 import { fetchMetadataRefusal } from '@origin-lab/contract/fetch-metadata';
 
 /** What Fetch-metadata protection is, said once for both of the explainer's guesses at it. */
@@ -378,7 +378,7 @@ export function explainExchange(exchange: RecordedExchange, options: { origin?: 
   const unsafe = scriptHeaders(exchange);
   const cookie = exchange.request.headers.cookie !== undefined;
   const authorization = exchange.request.headers.authorization !== undefined;
-  const needsPreflight = exchange.preflight !== null || !['GET', 'HEAD', 'POST'].includes(method) || unsafe.length > 0;
+  const needsPreflight = exchange.preflight !== null || !isSafelistedMethod(method) || unsafe.length > 0;
   const recorded: Answer | undefined = exchange.answer && !exchange.answer.failed ? exchange.answer : undefined;
   // A 304 refreshes a kept answer: the page reads that one, its headers updated with the 304's.
   const answer: Answer | undefined =
