@@ -1,5 +1,6 @@
 import type { RefusalRule } from '../rules/refusal.js';
 import { isSafelistedMethod } from '../rules/safelist.js';
+import { playgroundAddress } from './playground-address.js';
 
 /**
  * The playground case that shows a problem happen against the lab (`/playground.html#<case>`):
@@ -86,12 +87,5 @@ export function playgroundFields(kind: RefusalRule | RiskKind, detail: CaseDetai
  * fragment its fields sorted by name, as the playground writes a shared link.
  */
 export function playgroundLink(base: string, kind: RefusalRule | RiskKind, detail: CaseDetail = {}): string {
-  return `${base.replace(/\/+$/, '')}/playground.html#${playgroundFragment(playgroundFields(kind, detail))}`;
-}
-
-/** A case's fields as the playground's fragment: sorted by name, as the playground writes a shared link. */
-export function playgroundFragment(fields: Record<string, string> | URLSearchParams): string {
-  const sorted = new URLSearchParams(fields);
-  sorted.sort();
-  return sorted.toString();
+  return playgroundAddress(playgroundFields(kind, detail), base);
 }
