@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readEvidence } from '../src/explaining.js';
-import { readConsoleMessage } from '../src/console-messages.js';
+import { readEvidence } from '../src/explain/index.js';
+import { readConsoleMessage } from '../src/explain/console-messages.js';
 
 /**
  * The console corpus, recorded from the engines by the e2e suite (every ready case of the

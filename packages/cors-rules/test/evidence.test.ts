@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readCurl, readHar } from '../src/evidence.js';
-import { readEvidence } from '../src/explaining.js';
+import { readCurl, readHar } from '../src/explain/evidence.js';
+import { readEvidence } from '../src/explain/index.js';
 
 // HAR files as the recorders write them (HAR 1.2; what each recorder keeps of a refused read is
 // PLATFORM.md's measurement: Chromium a status of -1 with only the provisional headers,

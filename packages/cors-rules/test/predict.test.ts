@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LabCorsPolicy, LabCorsScenario } from '@origin-lab/contract';
-import { predict, type PlannedRequest } from '../src/predict.js';
+import { predict, type PlannedRequest } from '../src/rules/predict.js';
 
 // A deliberate test oracle: the lab's default policy written out by hand, not read from the
 // contract's LAB_DEFAULT_POLICY, so a change there shows up here.

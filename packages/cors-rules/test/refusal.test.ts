@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { refusalOf, variesByOrigin, type Answer, type CorsRequest } from '../src/refusal.js';
+import { refusalOf, variesByOrigin, type Answer, type CorsRequest } from '../src/rules/refusal.js';
 
 // Each expectation is the Fetch standard's, step by step: "CORS check" (an answer's
 // Access-Control-Allow-Origin and -Credentials) and "CORS-preflight fetch" (an ok status, then

@@ -4,7 +4,7 @@ import {
   isSafelistedRequestHeader,
   isSafelistedResponseHeader,
   needsPreflight,
-} from '../src/safelist.js';
+} from '../src/rules/safelist.js';
 
 describe('CORS rules', () => {
   it('lists the seven safelisted response headers', () => {

@@ -31,7 +31,7 @@ const mapped = Object.keys(IMPORT_MAP.imports);
 // loads (js/workers/, and the rules it reasons with, js/cors-rules/) are written as the paths the
 // map names, the same URLs a page's map gives them, so a page and a worker load the same modules.
 for (const file of ['workers', 'cors-rules'].flatMap((dir) =>
-  readdirSync(`${out}/js/${dir}`, { encoding: 'utf8' })
+  readdirSync(`${out}/js/${dir}`, { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.js'))
     .map((name) => `${dir}/${name}`),
 )) {

@@ -19,11 +19,13 @@ export const IMPORT_MAP = {
     // Host names and origins, for the frame every page loads.
     '@origin-lab/contract/site': '/js/contract/site.js',
     '@origin-lab/cors-rules': '/js/cors-rules/index.js',
-    '@origin-lab/cors-rules/advice': '/js/cors-rules/advice.js',
+    '@origin-lab/cors-rules/advice': '/js/cors-rules/advice/index.js',
+    // The playground's address alone: the playground opens without the rest of the advice.
+    '@origin-lab/cors-rules/playground-address': '/js/cors-rules/advice/playground-address.js',
     // Two parts on their own, for what every page loads (the index brings the prediction too).
-    '@origin-lab/cors-rules/engines': '/js/cors-rules/engines.js',
-    '@origin-lab/cors-rules/refusal': '/js/cors-rules/refusal.js',
-    '@origin-lab/cors-rules/explain': '/js/cors-rules/explaining.js',
+    '@origin-lab/cors-rules/engine-facts': '/js/cors-rules/rules/engine-facts.js',
+    '@origin-lab/cors-rules/refusal': '/js/cors-rules/rules/refusal.js',
+    '@origin-lab/cors-rules/explain': '/js/cors-rules/explain/index.js',
   },
 } as const;
 

@@ -36,7 +36,7 @@ describe('a page rendered from the table', () => {
     );
     // The contract's values reach the browser through an import map, before any module script.
     expect(html).toContain(
-      '<script type="importmap">{"imports":{"@origin-lab/contract":"/js/contract/index.js","@origin-lab/contract/engine-records":"/js/contract/engine-records.js","@origin-lab/contract/fetch-metadata":"/js/contract/fetch-metadata.js","@origin-lab/contract/site":"/js/contract/site.js","@origin-lab/cors-rules":"/js/cors-rules/index.js","@origin-lab/cors-rules/advice":"/js/cors-rules/advice.js","@origin-lab/cors-rules/engines":"/js/cors-rules/engines.js","@origin-lab/cors-rules/refusal":"/js/cors-rules/refusal.js","@origin-lab/cors-rules/explain":"/js/cors-rules/explaining.js"}}</script>\n<script src="/site-config.js">',
+      '<script type="importmap">{"imports":{"@origin-lab/contract":"/js/contract/index.js","@origin-lab/contract/engine-records":"/js/contract/engine-records.js","@origin-lab/contract/fetch-metadata":"/js/contract/fetch-metadata.js","@origin-lab/contract/site":"/js/contract/site.js","@origin-lab/cors-rules":"/js/cors-rules/index.js","@origin-lab/cors-rules/advice":"/js/cors-rules/advice/index.js","@origin-lab/cors-rules/playground-address":"/js/cors-rules/advice/playground-address.js","@origin-lab/cors-rules/engine-facts":"/js/cors-rules/rules/engine-facts.js","@origin-lab/cors-rules/refusal":"/js/cors-rules/rules/refusal.js","@origin-lab/cors-rules/explain":"/js/cors-rules/explain/index.js"}}</script>\n<script src="/site-config.js">',
     );
     expect(html).toContain('<aside id="waterfall" aria-label="Waterfall"></aside>');
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineOutcome, EngineRecord } from '@origin-lab/contract';
-import { canonicalCase, expandCase } from '../web/ts/playground/case-fragment.js';
+import { canonicalCase, expandCase } from '@origin-lab/cors-rules/playground-address';
 import { PRESETS } from '../web/ts/playground/presets.js';
 import { CHARACTERS_SHOWN, LINES_IN_VIEW, foldBody } from '../web/ts/playground/answer-body.js';
 import {

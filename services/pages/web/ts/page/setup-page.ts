@@ -1,6 +1,6 @@
 // The page's composition root: the frame (header, strip, waterfall) and the server view put
 // together for one page load. It sits above both, so frame/ never imports server-view/.
-import { engineFamily, type EngineFamily } from '@origin-lab/cors-rules/engines';
+import { engineFamily, type EngineFamily } from '@origin-lab/cors-rules/engine-facts';
 import { h, byId } from '../frame/dom.js';
 import { currentSite, type SiteOrigins } from '../frame/site.js';
 import { renderStrip } from '../frame/strip.js';

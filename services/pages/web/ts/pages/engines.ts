@@ -1,4 +1,5 @@
 import type { EngineOutcome, EngineRecord } from '@origin-lab/contract';
+import { PLAYGROUND_PATH } from '@origin-lab/cors-rules/playground-address';
 import { byId, h, stackable } from '../frame/dom.js';
 import { setupPage } from '../page/setup-page.js';
 import {
@@ -65,7 +66,7 @@ function render(records: EngineRecord[], stack: string): void {
         h(
           'th',
           { scope: 'row' },
-          h('a', { href: `/playground.html#${preset.fragment}` }, preset.name),
+          h('a', { href: `${PLAYGROUND_PATH}#${preset.fragment}` }, preset.name),
           differs ? h('span', { class: 'differs-mark' }, ' \u2260 the engines differ') : '',
         ),
         ...cases.map((one) => cell(one, cases)),

@@ -1,7 +1,7 @@
 // The Explain page: evidence in (pasted, or a file), explanations out. The reading happens in a
 // worker (workers/read-evidence.ts), so a large HAR never freezes the page; nothing the user
 // gives is sent anywhere: the worker and this module make no request with it.
-import { playgroundFields, playgroundFragment, STACKS, STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
+import { playgroundAddress, playgroundFields, STACKS, STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
 import type { Explanation } from '@origin-lab/cors-rules/explain';
 import { byId, h } from '../frame/dom.js';
 import { setupPage } from '../page/setup-page.js';
@@ -77,7 +77,7 @@ function read(text: string, origin: string | undefined): Promise<WorkerResult> {
 }
 
 function playgroundHref(fields: Record<string, string> | null): string | null {
-  return fields ? `/playground.html#${playgroundFragment(fields)}` : null;
+  return fields ? playgroundAddress(fields) : null;
 }
 
 function card(explanation: Explanation, stack: Stack | null, index: number): HTMLElement {

@@ -4,7 +4,7 @@
 // happened (explain-case.ts) and each engine's record of the ready cases (engine-row.ts).
 import { byId, h, marker } from '../frame/dom.js';
 import { setupPage } from '../page/setup-page.js';
-import { SPLIT_FIELD } from '../playground/case-fragment.js';
+import { SPLIT_FIELD } from '@origin-lab/cors-rules/playground-address';
 import { CaseForm } from '../playground/case-form.js';
 import { engineRow } from '../playground/engine-row.js';
 import { planCase } from '../playground/plan-case.js';

@@ -14,7 +14,7 @@ import {
   type LabRevalidate,
 } from '@origin-lab/contract';
 import { h } from '../frame/dom.js';
-import { canonicalCase, expandCase, PREFLIGHT_PREFIX, SPLIT_FIELD } from './case-fragment.js';
+import { canonicalCase, expandCase, PREFLIGHT_PREFIX, SPLIT_FIELD } from '@origin-lab/cors-rules/playground-address';
 
 /**
  * The playground's form and what it describes: the lab's choices written into its selects (the

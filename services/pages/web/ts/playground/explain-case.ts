@@ -3,9 +3,8 @@ import { byId, h } from '../frame/dom.js';
 import type { ServerEvidence } from '../probes/journal.js';
 import { onlyOverSafelistedTotal, unsafeHeaderNames, type Prediction } from '@origin-lab/cors-rules';
 import type { EngineFamily } from '@origin-lab/cors-rules';
-import { fixForRefusal } from '@origin-lab/cors-rules/advice';
+import { fixedCase, fixForRefusal } from '@origin-lab/cors-rules/advice';
 import { answerBody } from './answer-body.js';
-import { fixedCase } from './fixed-case.js';
 import { explain } from '../server-view/why-refused.js';
 import { EXTRA_HEADER_NAME, type CasePlan } from './plan-case.js';
 

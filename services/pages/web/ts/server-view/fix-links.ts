@@ -1,8 +1,7 @@
-import { fixForRefusal, playgroundFields, playgroundFragment } from '@origin-lab/cors-rules/advice';
+import { fixedCase, fixForRefusal, playgroundAddress, playgroundFields } from '@origin-lab/cors-rules/advice';
 import type { Refusal } from '@origin-lab/cors-rules';
 import { h } from '../frame/dom.js';
 import type { TrafficEntry } from '../frame/waterfall.js';
-import { fixedCase } from '../playground/fixed-case.js';
 
 /**
  * What the Why adds to a refusal: the smallest fix (the advice `check` and `explain` give) and
@@ -22,9 +21,9 @@ export function fixOf(refusal: Refusal, request: TrafficEntry, pageOrigin: strin
     ' ',
     h('span', { class: 'fix' }, `The fix: ${fix.summary}`),
     ' In the playground: ',
-    h('a', { href: `/playground.html#${playgroundFragment(refused)}`, class: 'refused-case' }, 'the same refusal'),
+    h('a', { href: playgroundAddress(refused), class: 'refused-case' }, 'the same refusal'),
     ', ',
-    h('a', { href: `/playground.html#${playgroundFragment(fixed)}`, class: 'fixed-case' }, 'fixed'),
+    h('a', { href: playgroundAddress(fixed), class: 'fixed-case' }, 'fixed'),
     '.',
   ];
 }

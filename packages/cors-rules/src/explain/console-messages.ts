@@ -6,7 +6,7 @@
  * load URL due to access control checks." Each pattern below is one message of one engine, in
  * English, as the engine's sources write it and the corpus (recorded from the engines) shows it.
  */
-import type { RefusalRule } from './refusal.js';
+import type { RefusalRule } from '../rules/refusal.js';
 
 export type Engine = 'chromium' | 'firefox' | 'webkit';
 

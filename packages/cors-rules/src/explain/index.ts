@@ -3,12 +3,17 @@
 // load it, the other pages do not.
 import { splitConsoleText } from './console-messages.js';
 import { EvidenceError, looksLikeCurl, looksLikeHar, readCurl, readHar, withKeptAnswers } from './evidence.js';
-import { explainExchange, explainMessage, type Explanation } from './explain.js';
+import { explainExchange } from './explain-exchange.js';
+import { explainMessage } from './explain-message.js';
+import type { Explanation } from './types.js';
 
 export * from './console-messages.js';
 export * from './evidence.js';
-export * from './explain.js';
-export * from './advice.js';
+export * from './types.js';
+export { explainExchange, JUDGES, type Judge } from './explain-exchange.js';
+export { explainMessage } from './explain-message.js';
+export { RULE_TITLE } from './texts.js';
+export * from '../advice/index.js';
 
 export type EvidenceKind = 'har' | 'curl' | 'console';
 

@@ -6,7 +6,7 @@
  * `explain` all reason with this one module.
  */
 
-import { isSafelistedResponseHeader } from './safelist.js';
+import { isSafelistedMethod, isSafelistedResponseHeader } from './safelist.js';
 
 /** What the page asked for, as far as CORS cares. */
 export interface CorsRequest {
@@ -66,9 +66,6 @@ export interface Refusal {
 
 /** The refusals of an answer that does not name the page's origin. */
 const ORIGIN_RULES: ReadonlySet<RefusalRule> = new Set(['no-allow-origin', 'origin-mismatch', 'allow-origin-list']);
-
-/** Methods that a preflight answer never needs to list. */
-const SAFELISTED_METHODS = ['GET', 'HEAD', 'POST'];
 
 /** The comma-separated list of a header, items trimmed, empty ones dropped. */
 export function headerList(value: string | undefined): string[] {
@@ -176,11 +173,7 @@ export function preflightCheck(request: CorsRequest, answer: Answer): Refusal | 
   const starNote = 'allows *, which does not hold with credentials:';
   const methods = headerList(headers['access-control-allow-methods']);
   const { method } = request;
-  if (
-    !SAFELISTED_METHODS.includes(method) &&
-    !(methods.includes('*') && !request.credentials) &&
-    !methods.includes(method)
-  ) {
+  if (!isSafelistedMethod(method) && !(methods.includes('*') && !request.credentials) && !methods.includes(method)) {
     const caseOnly = methods.find((listed) => listed.toUpperCase() === method.toUpperCase());
     const text = caseOnly
       ? `lists ${caseOnly}, not ${method}: methods compare byte for byte.`

@@ -1,4 +1,6 @@
-import type { RefusalRule } from './refusal.js';
+import type { RefusalRule } from '../rules/refusal.js';
+import { isSafelistedMethod } from '../rules/safelist.js';
+import { playgroundAddress } from './playground-address.js';
 
 /**
  * The playground case that shows a problem happen against the lab (`/playground.html#<case>`):
@@ -34,10 +36,7 @@ const token = (value: string | undefined, fallback: string) =>
 
 /** The playground's fields for a refusal or a risk (only those that differ from the form's defaults). */
 export function playgroundFields(kind: RefusalRule | RiskKind, detail: CaseDetail = {}): Record<string, string> {
-  const method = token(
-    detail.method && !['GET', 'HEAD', 'POST'].includes(detail.method) ? detail.method : undefined,
-    'PUT',
-  );
+  const method = token(detail.method && !isSafelistedMethod(detail.method) ? detail.method : undefined, 'PUT');
   // An origin refused at the preflight: a preflighted method, allowed, so the origin is all that fails.
   const preflighted: Record<string, string> = detail.preflight ? { method, 'allow-methods': method } : {};
   switch (kind) {
@@ -88,12 +87,5 @@ export function playgroundFields(kind: RefusalRule | RiskKind, detail: CaseDetai
  * fragment its fields sorted by name, as the playground writes a shared link.
  */
 export function playgroundLink(base: string, kind: RefusalRule | RiskKind, detail: CaseDetail = {}): string {
-  return `${base.replace(/\/+$/, '')}/playground.html#${playgroundFragment(playgroundFields(kind, detail))}`;
-}
-
-/** A case's fields as the playground's fragment: sorted by name, as the playground writes a shared link. */
-export function playgroundFragment(fields: Record<string, string> | URLSearchParams): string {
-  const sorted = new URLSearchParams(fields);
-  sorted.sort();
-  return sorted.toString();
+  return playgroundAddress(playgroundFields(kind, detail), base);
 }

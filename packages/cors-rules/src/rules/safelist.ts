@@ -24,12 +24,25 @@ export function hasCorsUnsafeByte(value: string): boolean {
   return false;
 }
 
+/** The CORS-safelisted methods (Fetch): a request with another one preflights. Compared byte for byte. */
+export const SAFELISTED_METHODS = ['GET', 'HEAD', 'POST'] as const;
+
+/** Whether a method, as the request sends it, is CORS-safelisted (byte for byte: normalize first). */
+export function isSafelistedMethod(method: string): boolean {
+  return (SAFELISTED_METHODS as readonly string[]).includes(method);
+}
+
+/** The longest value a safelisted request header may have, in bytes. */
+export const SAFELISTED_VALUE_LIMIT = 128;
+/** The limit on all safelisted request header values together, in bytes. */
+export const SAFELISTED_TOTAL_LIMIT = 1024;
+
 const LANGUAGE_VALUE = /^[0-9A-Za-z *,\-.;=]*$/;
 const FORM_ESSENCES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
 
 /** Whether one request header (name, value) is CORS-safelisted, per the spec's table. */
 export function isSafelistedRequestHeader(name: string, value: string): boolean {
-  if (new TextEncoder().encode(value).length > 128) return false;
+  if (new TextEncoder().encode(value).length > SAFELISTED_VALUE_LIMIT) return false;
   switch (name.toLowerCase()) {
     case 'accept':
       return !hasCorsUnsafeByte(value);
@@ -50,14 +63,7 @@ export function isSafelistedRequestHeader(name: string, value: string): boolean 
 
 /** Whether a cross-origin request with this method and these script-set headers preflights. */
 export function needsPreflight(method: string, headers: [string, string][], forced = false): boolean {
-  if (forced) return true;
-  if (!['GET', 'HEAD', 'POST'].includes(method.toUpperCase())) return true;
-  let total = 0;
-  for (const [name, value] of headers) {
-    if (!isSafelistedRequestHeader(name, value)) return true;
-    total += new TextEncoder().encode(value).length;
-  }
-  return total > 1024;
+  return forced || !isSafelistedMethod(normalizeMethod(method)) || unsafeHeaderNames(headers).length > 0;
 }
 
 /**
@@ -75,7 +81,7 @@ export function unsafeHeaderNames(headers: readonly (readonly [string, string])[
       total += new TextEncoder().encode(value).length;
     } else unsafe.add(name.toLowerCase());
   }
-  if (total > 1024) safelisted.forEach((name) => unsafe.add(name));
+  if (total > SAFELISTED_TOTAL_LIMIT) safelisted.forEach((name) => unsafe.add(name));
   return [...unsafe].sort();
 }
 

@@ -1,5 +1,5 @@
-import { headerList, type Refusal } from '@origin-lab/cors-rules';
-import { PREFLIGHT_PREFIX, SPLIT_FIELD } from './case-fragment.js';
+import { headerList, type Refusal } from '../rules/refusal.js';
+import { PREFLIGHT_PREFIX, SPLIT_FIELD } from './playground-address.js';
 
 /**
  * The smallest change to a refused case that lets the page read it: what the Why links as the

@@ -4,7 +4,7 @@
  * `curl -i`. Each exchange is a cross-origin request with what its answer carried, and, where
  * the evidence has it, its preflight. Nothing here fetches anything: it reads text.
  */
-import type { Answer } from './refusal.js';
+import type { Answer } from '../rules/refusal.js';
 
 export interface RecordedRequest {
   method: string;
@@ -124,8 +124,28 @@ export function looksLikeHar(text: string): boolean {
   return /^\s*\{/.test(text) && /"log"\s*:/.test(text.slice(0, 4096));
 }
 
-/** The cross-origin exchanges of a HAR, each with the preflight recorded before it (if any). */
-export function readHar(text: string): RecordedExchange[] {
+/** One entry of a HAR, as read: its place, its request and what the recorder kept of the answer. */
+interface HarEntry {
+  index: number;
+  request: RecordedRequest;
+  answer: RecordedAnswer | null;
+}
+
+/** What the recorder said went wrong: Chromium's _error, Firefox's _failureText, or an error in the status text. */
+function recorderError(entry: object, response: Record<string, unknown> | undefined): string | undefined {
+  return typeof (entry as { _error?: unknown })._error === 'string'
+    ? (entry as { _error: string })._error
+    : typeof response?._error === 'string'
+      ? (response._error as string)
+      : typeof response?._failureText === 'string'
+        ? (response._failureText as string)
+        : typeof response?.statusText === 'string' && /^(NS_ERROR|net::)/.test(response.statusText)
+          ? (response.statusText as string)
+          : undefined;
+}
+
+/** A HAR's entries that have a request, in the file's order; the HAR's own faults said as EvidenceError. */
+function harEntries(text: string): HarEntry[] {
   if (text.length > MAX_EVIDENCE_CHARS)
     throw new EvidenceError(
       `the HAR is ${Math.round(text.length / 1024 / 1024)} MB; the limit is ${MAX_EVIDENCE_CHARS / 1024 / 1024} MB`,
@@ -138,7 +158,7 @@ export function readHar(text: string): RecordedExchange[] {
   }
   const entries = (json as { log?: { entries?: unknown } })?.log?.entries;
   if (!Array.isArray(entries)) throw new EvidenceError('not a HAR: no log.entries list in it');
-  const read = entries.flatMap((entry: unknown, index) => {
+  return entries.flatMap((entry: unknown, index) => {
     if (typeof entry !== 'object' || entry === null) return [];
     const { request, response } = entry as { request?: Record<string, unknown>; response?: Record<string, unknown> };
     if (typeof request?.url !== 'string' || typeof request.method !== 'string') return [];
@@ -148,16 +168,7 @@ export function readHar(text: string): RecordedExchange[] {
       headers: lowerHeaders(request.headers, 'request'),
     };
     const status = typeof response?.status === 'number' ? response.status : 0;
-    const error =
-      typeof (entry as { _error?: unknown })._error === 'string'
-        ? (entry as { _error: string })._error
-        : typeof response?._error === 'string'
-          ? (response._error as string)
-          : typeof response?._failureText === 'string'
-            ? (response._failureText as string)
-            : typeof response?.statusText === 'string' && /^(NS_ERROR|net::)/.test(response.statusText)
-              ? (response.statusText as string)
-              : undefined;
+    const error = recorderError(entry, response);
     const answer: RecordedAnswer | null = response
       ? {
           status,
@@ -168,6 +179,44 @@ export function readHar(text: string): RecordedExchange[] {
       : null;
     return [{ index, request: recorded, answer }];
   });
+}
+
+/**
+ * Each request's preflight. A request and its preflight ask for the same URL, Origin and method,
+ * and recorders list the pair next to each other in one order or the other: Firefox's DevTools
+ * the preflight first; chrome-har, which orders by when a request was announced, the request
+ * first. A HAR whose sequences for one such key end with a preflight lists requests first;
+ * otherwise preflights come first. A request's preflight is then its neighbour on that side, if it
+ * is a preflight (a request whose preflight was cached has a request there, or nothing).
+ */
+function preflightsOf(read: HarEntry[], requests: { item: HarEntry; origin: string }[]): Map<HarEntry, HarEntry> {
+  const keyOf = (url: string, origin: string, method: string) => `${method} ${origin} ${url}`;
+  const sequences = new Map<string, HarEntry[]>();
+  const add = (key: string, item: HarEntry) => sequences.set(key, [...(sequences.get(key) ?? []), item]);
+  for (const item of read)
+    if (isPreflightRequest(item.request) && item.request.headers.origin)
+      add(
+        keyOf(item.request.url, item.request.headers.origin, item.request.headers['access-control-request-method']!),
+        item,
+      );
+  for (const { item, origin } of requests) add(keyOf(item.request.url, origin, item.request.method), item);
+  const isPreflight = (item: HarEntry | undefined) => item !== undefined && isPreflightRequest(item.request);
+  const ordered = [...sequences.values()].map((sequence) => sequence.sort((a, b) => a.index - b.index));
+  const requestFirst =
+    ordered.some((sequence) => !isPreflight(sequence[0]) && isPreflight(sequence[sequence.length - 1])) &&
+    !ordered.some((sequence) => isPreflight(sequence[0]));
+  const preflightOf = new Map<HarEntry, HarEntry>();
+  for (const sequence of ordered)
+    sequence.forEach((item, at) => {
+      const neighbour = sequence[requestFirst ? at + 1 : at - 1];
+      if (!isPreflight(item) && isPreflight(neighbour)) preflightOf.set(item, neighbour!);
+    });
+  return preflightOf;
+}
+
+/** The cross-origin exchanges of a HAR, each with the preflight recorded before it (if any). */
+export function readHar(text: string): RecordedExchange[] {
+  const read = harEntries(text);
   // Each cross-origin request (not a preflight) with the origin it came from.
   const requests = read.flatMap((item) => {
     // Chromium's recorder keeps only the provisional headers of a request that failed: no Origin,
@@ -178,39 +227,11 @@ export function readHar(text: string): RecordedExchange[] {
     if (origin === null || target === null || origin === target || isPreflightRequest(item.request)) return [];
     return [{ item, origin }];
   });
-  // A request and its preflight ask for the same URL, Origin and method, and recorders list the
-  // pair next to each other in one order or the other: Firefox's DevTools the preflight first;
-  // chrome-har, which orders by when a request was announced, the request first. A HAR whose
-  // sequences for one such key end with a preflight lists requests first; otherwise preflights
-  // come first. A request's preflight is then its neighbour on that side, if it is a preflight (a
-  // request whose preflight was cached has a request there, or nothing).
-  type Read = (typeof read)[number];
-  const keyOf = (url: string, origin: string, method: string) => `${method} ${origin} ${url}`;
-  const sequences = new Map<string, Read[]>();
-  const add = (key: string, item: Read) => sequences.set(key, [...(sequences.get(key) ?? []), item]);
-  for (const item of read)
-    if (isPreflightRequest(item.request) && item.request.headers.origin)
-      add(
-        keyOf(item.request.url, item.request.headers.origin, item.request.headers['access-control-request-method']!),
-        item,
-      );
-  for (const { item, origin } of requests) add(keyOf(item.request.url, origin, item.request.method), item);
-  const isPreflight = (item: Read | undefined) => item !== undefined && isPreflightRequest(item.request);
-  const ordered = [...sequences.values()].map((sequence) => sequence.sort((a, b) => a.index - b.index));
-  const requestFirst =
-    ordered.some((sequence) => !isPreflight(sequence[0]) && isPreflight(sequence[sequence.length - 1])) &&
-    !ordered.some((sequence) => isPreflight(sequence[0]));
-  const preflightOf = new Map<Read, Read>();
-  for (const sequence of ordered)
-    sequence.forEach((item, at) => {
-      const neighbour = sequence[requestFirst ? at + 1 : at - 1];
-      if (!isPreflight(item) && isPreflight(neighbour)) preflightOf.set(item, neighbour!);
-    });
+  const preflightOf = preflightsOf(read, requests);
   const usedPreflights = new Set(preflightOf.values());
-  const exchanges: RecordedExchange[] = [];
-  for (const { item, origin } of requests) {
+  const exchanges: RecordedExchange[] = requests.map(({ item, origin }) => {
     const preflight = preflightOf.get(item);
-    exchanges.push({
+    return {
       source: 'har',
       index: item.index,
       origin,
@@ -219,8 +240,8 @@ export function readHar(text: string): RecordedExchange[] {
       answer: item.answer,
       preflight: preflight ? { request: preflight.request, answer: preflight.answer } : null,
       isPreflight: false,
-    });
-  }
+    };
+  });
   // A preflight that no request followed: the request never left (the preflight failed).
   for (const item of read)
     if (isPreflightRequest(item.request) && !usedPreflights.has(item) && item.request.headers.origin)

@@ -1,8 +1,12 @@
 /**
- * The playground's case as its address fragment: only what differs from the form's defaults, in
- * a fixed order, so a shared link is short and two links to one case are the same string (which
- * is how the page finds the ready case, and its engine records, that the form shows).
+ * The playground's address, said once for the pages, `check` and `explain`: a case as its
+ * fragment, only what differs from the form's defaults, sorted by name, so a shared link is short
+ * and two links to one case are the same string (which is how the page finds the ready case, and
+ * its engine records, that the form shows).
  */
+
+/** The playground's page, from the lab's root. */
+export const PLAYGROUND_PATH = '/playground.html';
 
 /** The prefix of the fields that give the preflight its own answer. */
 export const PREFLIGHT_PREFIX = 'preflight.';
@@ -23,8 +27,19 @@ export function canonicalCase(values: URLSearchParams, defaults: URLSearchParams
       if (split && value !== answerValue) kept.push([name, value]);
     } else if (value !== defaults.get(name)) kept.push([name, value]);
   }
-  kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return new URLSearchParams(kept).toString();
+  return playgroundFragment(new URLSearchParams(kept));
+}
+
+/** A case's fields as the playground's fragment: sorted by name, as the playground writes a shared link. */
+export function playgroundFragment(fields: Record<string, string> | URLSearchParams): string {
+  const sorted = new URLSearchParams(fields);
+  sorted.sort();
+  return sorted.toString();
+}
+
+/** The playground's address for a case's fields: base is where the lab runs (none: the page's own origin). */
+export function playgroundAddress(fields: Record<string, string> | URLSearchParams, base = ''): string {
+  return `${base.replace(/\/+$/, '')}${PLAYGROUND_PATH}#${playgroundFragment(fields)}`;
 }
 
 /**

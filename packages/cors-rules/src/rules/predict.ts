@@ -1,7 +1,15 @@
 import { labPolicyHeaders, labRedirectPolicy, type LabCorsScenario } from '@origin-lab/contract';
 import { fetchMetadataRefusal } from '@origin-lab/contract/fetch-metadata';
 import { corsCheck, exposedHeaderNames, preflightCheck, type CorsRequest, type RefusalRule } from './refusal.js';
-import { isSafelistedRequestHeader, needsPreflight, normalizeMethod, unsafeHeaderNames } from './safelist.js';
+import {
+  isSafelistedMethod,
+  isSafelistedRequestHeader,
+  needsPreflight,
+  normalizeMethod,
+  SAFELISTED_TOTAL_LIMIT,
+  SAFELISTED_VALUE_LIMIT,
+  unsafeHeaderNames,
+} from './safelist.js';
 
 /** What the page sends, as the playground's form describes it (body already turned into its Content-Type). */
 export interface PlannedRequest {
@@ -47,8 +55,6 @@ export interface Prediction {
   serverRefusal?: { status: number; why: string };
 }
 
-const SIMPLE_METHODS = ['GET', 'HEAD', 'POST'];
-
 /**
  * The page's origin as the prediction writes it into the lab's answers: any origin does, since
  * the lab's `origin` reflects whichever one asks.
@@ -63,9 +69,6 @@ const labAnswer = (policy: LabCorsScenario['actual'], status: number, origin: st
   headers: labPolicyHeaders(policy, origin),
 });
 
-/** The limit on all safelisted header values together, in bytes. */
-const SAFELISTED_TOTAL_LIMIT = 1024;
-
 /**
  * Whether the only thing that makes these headers unsafe is their total: each one safelisted,
  * together over 1024 bytes. Only a name written more than once can get there.
@@ -78,15 +81,15 @@ export function onlyOverSafelistedTotal(headers: readonly [string, string][]): b
 /** Why a request preflights: the first thing about it that is not simple. */
 function preflightReason(request: PlannedRequest): string | null {
   if (request.forcedPreflight) return request.forcedPreflight;
-  if (!SIMPLE_METHODS.includes(request.method.toUpperCase()))
+  if (!isSafelistedMethod(normalizeMethod(request.method)))
     return `the method ${request.method} is not GET, HEAD or POST`;
   let total = 0;
   for (const [name, value] of request.headers) {
     if (!isSafelistedRequestHeader(name, value)) {
       const bytes = new TextEncoder().encode(value).length;
-      return bytes > 128 &&
+      return bytes > SAFELISTED_VALUE_LIMIT &&
         ['accept', 'accept-language', 'content-language', 'content-type'].includes(name.toLowerCase())
-        ? `the ${name} value is ${bytes} bytes, over 128`
+        ? `the ${name} value is ${bytes} bytes, over ${SAFELISTED_VALUE_LIMIT}`
         : `the header ${name}: ${value.slice(0, 60)} is not CORS-safelisted`;
     }
     total += new TextEncoder().encode(value).length;
@@ -103,7 +106,7 @@ function preflightReason(request: PlannedRequest): string | null {
  */
 function predictNoCors(request: PlannedRequest): Prediction {
   const preflight = { sent: false, why: 'no-cors never preflights', passes: null, failure: null };
-  const refused = !SIMPLE_METHODS.includes(request.method.toUpperCase())
+  const refused = !isSafelistedMethod(normalizeMethod(request.method))
     ? `the method ${request.method} is not GET, HEAD or POST`
     : request.forcedPreflight;
   if (refused)

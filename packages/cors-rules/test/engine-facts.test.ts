@@ -7,7 +7,7 @@ import {
   preflightCacheCapSeconds,
   preflightCacheDefaultSeconds,
   sameFamilyDelay,
-} from '../src/engines.js';
+} from '../src/rules/engine-facts.js';
 
 describe('engine families', () => {
   it('tells the families apart by user agent', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixedCase } from '../web/ts/playground/fixed-case.js';
+import { fixedCase } from '../src/advice/fixed-case.js';
 
 // The smallest change that lets a refused case read, written from the Fetch standard's rules:
 // methods compare byte for byte, header names whatever their case, * never holds with credentials.
