@@ -6,19 +6,13 @@ import type { JournalFeed } from './journal-feed.js';
 import { eventSourceRequests, sentByBrowser, targetOf } from './unseen.js';
 import { carriesToken, eventSourceOpenings, journalTarget } from './visitor.js';
 import { drawTimeline, type TimelineBar, type Tone } from './timeline.js';
+import type { Joined } from './why-list.js';
 
 /** Why each failed read failed, its fix and the playground's links: loaded once a read has failed, not with the page. */
 type WhyList = typeof import('./why-list.js');
 
 /** Journal items shown in the table; the timeline takes the same. */
 const MAX_ROWS = 60;
-
-/** A page request and what the server saw of it. */
-export interface Joined {
-  request: TrafficEntry;
-  preflight?: JournalItem;
-  actual?: JournalItem;
-}
 
 const epochOf = (request: TrafficEntry) => performance.timeOrigin + request.startMs;
 

@@ -1,9 +1,16 @@
 import { h } from '../frame/dom.js';
 import type { TrafficEntry } from '../frame/waterfall.js';
 import { fixOf } from './fix-links.js';
-import type { Joined } from './server-view-panel.js';
+import type { JournalItem } from '@origin-lab/contract';
 import { journalTarget } from './visitor.js';
 import { explain, groupByExplanation } from './why-refused.js';
+
+/** A page request and what the server saw of it (the server view joins them; the Why reads them). */
+export interface Joined {
+  request: TrafficEntry;
+  preflight?: JournalItem;
+  actual?: JournalItem;
+}
 
 /**
  * The Why of "What the server saw": for the cross-origin requests that failed, each reason once,
