@@ -11,9 +11,13 @@ describe.skipIf(ENGINES.length === 0)(`check, the default run (${ENGINES.join(',
   it('a correct exact allowlist: yours reads everything, no origin an attacker could own reads anything', async () => {
     const server = await expressExactAllowlist();
     try {
-      const { code, report } = await check(server.url, ['--from', YOURS], { startOwn: true });
+      const { code, report, stderr } = await check(server.url, ['--from', YOURS], { startOwn: true });
       expect(findingsOf(report)).toEqual([]);
+      // Counted as public (the test default), every attacker origin was asked in every engine.
+      expect(report.notTried).toEqual([]);
       expect(code).toBe(0);
+      // The table (on standard error beside --json -) ends in the verdict: all tried, nothing found.
+      expect(stderr.trim().split('\n').at(-1)).toBe('OK no findings (exit 0)');
       // The default matrix ran whole: every cell of yours read in every engine, with its preflight.
       const yours = report.results.filter((run) => run.origin.kind === 'yours');
       expect(yours.map((run) => run.cell.id)).toEqual(expect.arrayContaining(['custom-header', 'authorization']));

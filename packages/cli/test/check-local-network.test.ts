@@ -135,17 +135,13 @@ describe.skipIf(!ENGINES.includes('chromium'))("check and Chromium's Local Netwo
         const invocation = JSON.parse(readFileSync(files.sarif, 'utf8')).runs[0].invocations[0];
         expect(invocation).toMatchObject({ executionSuccessful: false, exitCode: 3 });
         expect(invocation.toolExecutionNotifications[0].message.text).toMatch(/^chromium: 3 of 4 attacker origins/);
-
-        // Counted as public, every origin is asked, and the run is all well.
-        const publicRun = await run(['--local-network', 'public']);
-        expect(JSON.parse(readFileSync(files.json, 'utf8')).notTried).toEqual([]);
-        expect(publicRun.code).toBe(0);
-        expect(publicRun.stdout.trim().split('\n').at(-1)).toBe('OK no findings (exit 0)');
+        // Counted as public, every origin is asked and such a run is OK: the default run's test
+        // (check-default-run.test.ts) shows it, on the same server's kind of allowlist.
       } finally {
         await server.stop();
       }
     },
-    CHECK_MS * 2,
+    CHECK_MS,
   );
 
   it(
