@@ -1,12 +1,5 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import {
-  experimentIds,
-  openPage,
-  readExperiment,
-  runAll,
-  runExperiment,
-  waitForVerdict,
-} from '../specs/support/experiments.js';
+import { experimentIds, openPage, readExperiment, runAll, runExperiment, waitForVerdict } from './experiments.js';
 import type { EnginePage, ExperimentResult } from './engine.js';
 
 /** A page in a browser context of its own, in a browser Playwright launched (Chromium, Firefox). */

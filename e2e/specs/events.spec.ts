@@ -1,5 +1,5 @@
 import { EVERY_ENGINE, test, expect } from '../fixtures.js';
-import type { ExperimentResult } from './support/experiments.js';
+import type { ExperimentResult } from '../engines/experiments.js';
 import { experimentTests } from './support/per-experiment.js';
 
 /** The events page's experiments that share one page, each through its own Run button, with its own bound. */

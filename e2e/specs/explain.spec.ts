@@ -3,7 +3,7 @@ import type { Request } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 import type { EnginePage } from '../engines/engine.js';
 import { EVERY_ENGINE, test, expect } from '../fixtures.js';
-import { openPage } from './support/experiments.js';
+import { openPage } from '../engines/experiments.js';
 
 /**
  * The Explain page, in every engine: evidence pasted or chosen is explained on the page (in a

@@ -3,7 +3,7 @@ import { chromium, firefox, type Browser } from '@playwright/test';
 import { PlaywrightPage } from '../engines/playwright.js';
 import { test, expect } from '../fixtures.js';
 import { experimentTests, type Check, type PageRun } from './support/per-experiment.js';
-import { openPage, runAll, type ExperimentResult } from './support/experiments.js';
+import { openPage, runAll, type ExperimentResult } from '../engines/experiments.js';
 import { PHONE, sidewaysOverflow } from './support/phone.js';
 
 /**

@@ -3,7 +3,7 @@ import type { EngineName } from '@origin-lab/contract';
 import { PRESETS } from '../../services/pages/web/ts/playground/presets.js';
 import { PlaywrightPage } from '../engines/playwright.js';
 import { EVERY_ENGINE, test, expect } from '../fixtures.js';
-import { openPage } from './support/experiments.js';
+import { openPage } from '../engines/experiments.js';
 import { sendCase } from './support/playground-case.js';
 import { playgroundLink } from '@origin-lab/cors-rules/explain';
 import type { RefusalRule } from '@origin-lab/cors-rules';

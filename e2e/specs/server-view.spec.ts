@@ -1,5 +1,5 @@
 import { test, expect } from './support/server.js';
-import { openPage } from './support/experiments.js';
+import { openPage } from '../engines/experiments.js';
 
 /** Runs a request from the page's own script; resolves to its outcome, never rejects. */
 function fromPage(page: import('@playwright/test').Page, url: string, init: RequestInit = {}) {

@@ -1,5 +1,5 @@
 import { test, expect } from './support/server.js';
-import { openPage } from './support/experiments.js';
+import { openPage } from '../engines/experiments.js';
 import { PAGES, PAGES_WITH_EXPERIMENTS, PAGES_WITHOUT_REQUESTS } from './support/pages.js';
 
 const BUDGET_BYTES = 100 * 1024;

@@ -1,6 +1,6 @@
 import { EVERY_ENGINE } from '../fixtures.js';
 import { test, expect } from './support/server.js';
-import { openPage, runExperiment } from './support/experiments.js';
+import { openPage, runExperiment } from '../engines/experiments.js';
 import { PAGES } from './support/pages.js';
 import { sendCase } from './support/playground-case.js';
 import {

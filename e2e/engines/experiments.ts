@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { FINISHED, type ExperimentResult } from '../../engines/engine.js';
+import { FINISHED, type ExperimentResult } from './engine.js';
 
 export type { ExperimentResult };
 
