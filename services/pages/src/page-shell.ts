@@ -24,6 +24,8 @@ export const IMPORT_MAP = {
     '@origin-lab/cors-rules/playground-address': '/js/cors-rules/advice/playground-address.js',
     // Two parts on their own, for what every page loads (the index brings the prediction too).
     '@origin-lab/cors-rules/engine-facts': '/js/cors-rules/rules/engine-facts.js',
+    // The safelists alone: a page that only asks what needs a preflight loads no prediction.
+    '@origin-lab/cors-rules/safelist': '/js/cors-rules/rules/safelist.js',
     '@origin-lab/cors-rules/refusal': '/js/cors-rules/rules/refusal.js',
     '@origin-lab/cors-rules/explain': '/js/cors-rules/explain/index.js',
   },

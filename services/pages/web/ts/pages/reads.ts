@@ -6,8 +6,12 @@ import { attempt, label } from '../probes/attempt.js';
 import { FILING_LAG_MS, markedUrl, serverEntries, serverEvidence } from '../probes/journal.js';
 import { supportsRequestStreams } from '../probes/protocol.js';
 import { sendXhr } from '../probes/xhr.js';
-import { needsPreflight, isSafelistedResponseHeader, SAFELISTED_RESPONSE_HEADERS } from '@origin-lab/cors-rules';
-import { preflightCacheCapSeconds, preflightCacheDefaultSeconds } from '@origin-lab/cors-rules';
+import {
+  needsPreflight,
+  isSafelistedResponseHeader,
+  SAFELISTED_RESPONSE_HEADERS,
+} from '@origin-lab/cors-rules/safelist';
+import { preflightCacheCapSeconds, preflightCacheDefaultSeconds } from '@origin-lab/cors-rules/engine-facts';
 import { knownDifferenceOf } from '../rules/known-differences.js';
 
 const ctx = setupPage();
