@@ -58,7 +58,9 @@ function join(requests: readonly TrafficEntry[], items: readonly JournalItem[]):
       if (item) used.add(item.id);
       return item;
     };
-    const preflight = take((e) => e.preflight && asksFor(e, request));
+    // Fetch preflights cross-origin requests only: a same-origin one never takes a preflight, which
+    // matters where the journal cannot tell the sides apart (no Sec-Fetch-Site outside a secure context).
+    const preflight = request.role === 'this origin' ? undefined : take((e) => e.preflight && asksFor(e, request));
     const actual = take((e) => !e.preflight && e.method === request.method);
     return { request, preflight, actual };
   });
