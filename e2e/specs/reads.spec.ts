@@ -3,7 +3,7 @@ import { test, expect } from './support/server.js';
 import { experimentTests } from './support/per-experiment.js';
 
 // A deliberate test oracle: the CORS-safelisted response header names, written from the Fetch
-// standard, not imported from packages/cors-rules/src/safelist.ts, so a drift there shows up here.
+// standard, not imported from packages/cors-rules/src/rules/safelist.ts, so a drift there shows up here.
 const SAFELISTED = [
   'cache-control',
   'content-language',
