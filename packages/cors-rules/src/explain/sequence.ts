@@ -10,18 +10,19 @@ export interface SequenceFacts {
   status?: number;
 }
 
+/** A request the browser sends and the server's answer to it (inferred where no engine showed them). */
+function roundTrip(label: string, status: number | undefined, inferred: boolean): SequenceStep[] {
+  return [
+    { from: 'browser', to: 'server', label, ok: true, inferred },
+    { from: 'server', to: 'browser', label: status ? `${status}` : 'answer', ok: true, inferred },
+  ];
+}
+
 /** The preflight's three steps (sent, answered, checked), and the page's TypeError when it failed. */
 function preflightSteps(facts: SequenceFacts): SequenceStep[] {
   const failed = facts.failedAt === 'preflight';
   const steps: SequenceStep[] = [
-    { from: 'browser', to: 'server', label: 'OPTIONS (preflight)', ok: true, inferred: facts.inferred },
-    {
-      from: 'server',
-      to: 'browser',
-      label: facts.preflightStatus ? `${facts.preflightStatus}` : 'answer',
-      ok: true,
-      inferred: facts.inferred,
-    },
+    ...roundTrip('OPTIONS (preflight)', facts.preflightStatus, facts.inferred),
     { from: 'browser', to: 'browser', label: 'checks the preflight’s answer', ok: !failed },
   ];
   if (failed) steps.push({ from: 'browser', to: 'page', label: 'TypeError (never sent)', ok: false });
@@ -38,14 +39,7 @@ export function sequenceOf(facts: SequenceFacts): SequenceStep[] {
   }
   const failed = facts.failedAt === 'actual';
   steps.push(
-    { from: 'browser', to: 'server', label: method, ok: true, inferred: facts.inferred },
-    {
-      from: 'server',
-      to: 'browser',
-      label: facts.status ? `${facts.status}` : 'answer',
-      ok: true,
-      inferred: facts.inferred,
-    },
+    ...roundTrip(method, facts.status, facts.inferred),
     { from: 'browser', to: 'browser', label: 'CORS check of the answer', ok: !failed },
     { from: 'browser', to: 'page', label: failed ? 'TypeError (not readable)' : 'the answer', ok: !failed },
   );
