@@ -269,7 +269,7 @@ function listOfRaw(value: unknown): string[] {
 function parseConnect(values: string[]): CheckOptions['connect'] {
   const connect: CheckOptions['connect'] = {};
   for (const value of values) {
-    const [name, url] = [value.slice(0, value.indexOf('=')), value.slice(value.indexOf('=') + 1)];
+    const [name, url = ''] = value.split(/=(.*)/s);
     if (name !== 'chromium' && name !== 'firefox')
       throw new CommandError(`--connect takes chromium=<ws-url> or firefox=<ws-url>; got "${value}"`);
     if (!URL.canParse(url) || !['ws:', 'wss:'].includes(new URL(url).protocol))

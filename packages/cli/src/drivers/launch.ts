@@ -35,7 +35,7 @@ export function missingFor(name: EngineName): string | null {
  */
 export function chooseEngines(asked: EngineName[] | 'installed', connected: readonly EngineName[] = []): EngineName[] {
   if (asked === 'installed') {
-    const found = ENGINE_NAMES.filter((name) => connected.includes(name) || installedEngines().includes(name));
+    const found = ENGINE_NAMES.filter((name) => connected.includes(name) || missingFor(name) === null);
     if (found.length === 0)
       throw new CommandError(
         `no browser engine is installed: ${ENGINE_NAMES.map((name) => missingFor(name)).join('; ')}`,
