@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
 import { experimentIds, openPage, readExperiment, runAll, runExperiment, waitForVerdict } from './experiments.js';
 import type { EnginePage, ExperimentResult } from './engine.js';
 
@@ -6,6 +6,8 @@ import type { EnginePage, ExperimentResult } from './engine.js';
 export class PlaywrightPage implements EnginePage {
   /** Console lines since the last consoleMessages(). */
   private console: string[] = [];
+  /** Requests sent and not yet answered or failed, with when each was sent: a hang names them. */
+  private readonly waiting = new Map<Request, number>();
 
   private constructor(
     readonly label: string,
@@ -19,6 +21,17 @@ export class PlaywrightPage implements EnginePage {
       if (message.type() === 'error' || message.type() === 'warning') this.console.push(message.text());
     });
     page.on('pageerror', (error) => this.console.push(error.name ? `${error.name}: ${error.message}` : error.message));
+    page.on('request', (request) => this.waiting.set(request, Date.now()));
+    page.on('requestfinished', (request) => this.waiting.delete(request));
+    page.on('requestfailed', (request) => this.waiting.delete(request));
+  }
+
+  /** The requests this page still waits for, oldest first, each with how long it has waited. */
+  private stillWaiting(): string[] {
+    const now = Date.now();
+    return [...this.waiting]
+      .sort(([, a], [, b]) => a - b)
+      .map(([request, sent]) => `${request.method()} ${request.url()} (${Math.round((now - sent) / 1_000)} s)`);
   }
 
   consoleMessages(): Promise<string[]> {
@@ -95,8 +108,15 @@ export class PlaywrightPage implements EnginePage {
     }
   }
 
-  runAll(timeout: number): Promise<Record<string, ExperimentResult>> {
-    return runAll(this.page, timeout);
+  async runAll(timeout: number): Promise<Record<string, ExperimentResult>> {
+    try {
+      return await runAll(this.page, timeout);
+    } catch (err) {
+      const waiting = this.stillWaiting();
+      if (err instanceof Error && waiting.length > 0)
+        err.message += `; requests still waiting: ${waiting.slice(0, 10).join(', ')}`;
+      throw err;
+    }
   }
 
   runExperiment(id: string, timeout: number): Promise<ExperimentResult> {

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HostPair } from '@origin-lab/contract';
 import { DEFAULT_THIRD_SITE, freePort } from '@origin-lab/server-kit';
@@ -45,13 +45,15 @@ export async function startComposeStack(): Promise<Stack> {
       .flatMap((site) => [originOf('https', site, httpsPort), originOf('http', site, httpPort)])
       .join(','),
     UPSTREAM_API_KEY: randomBytes(18).toString('base64url'),
-    LOG_REQUESTS: 'false',
+    // E2E_LOG_REQUESTS=true: every request in the kept logs (keepLogs), to follow one that hung.
+    LOG_REQUESTS: process.env.E2E_LOG_REQUESTS ?? 'false',
     API_REPLICAS: String(apiReplicas),
   };
   const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-compose-'));
   const compose = (args: string[], timeoutMs: number, what: string) =>
     run(composeExecutable, ['--project-name', project, ...args], { ...process.env, ...environment }, timeoutMs, what);
   const down = async () => {
+    await keepLogs(project, { ...process.env, ...environment });
     await compose(
       ['down', '--volumes', '--remove-orphans', '--timeout', '5'],
       downTimeoutMs,
@@ -113,6 +115,32 @@ export async function startComposeStack(): Promise<Stack> {
     await down();
     throw err;
   }
+}
+
+/** Where the stack's logs are kept once it stops: a failed run's evidence, read after it. */
+export const composeLogsFile = join(repoRoot, '.tmp', 'e2e-compose.log');
+
+/** Writes every service's log, with times, to composeLogsFile (within downTimeoutMs; a failure is only said). */
+function keepLogs(project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  mkdirSync(dirname(composeLogsFile), { recursive: true });
+  const out = openSync(composeLogsFile, 'w');
+  return new Promise<void>((resolve) => {
+    const child = spawn(composeExecutable, ['--project-name', project, 'logs', '--no-color', '--timestamps'], {
+      cwd: repoRoot,
+      env,
+      stdio: ['ignore', out, out],
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), downTimeoutMs);
+    const done = (problem: string | null) => {
+      clearTimeout(timer);
+      closeSync(out);
+      if (problem) console.error(`[e2e] compose stack: its logs were not kept: ${problem}`);
+      else console.log(`[e2e] compose stack: its logs are in ${composeLogsFile}`);
+      resolve();
+    };
+    child.once('error', (err) => done(err.message));
+    child.once('exit', (code) => done(code === 0 ? null : `docker-compose logs exited ${code}`));
+  });
 }
 
 /** Runs a program to completion within timeoutMs (then kills it); rejects with the tail of its output. */
