@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -8,6 +8,42 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { freePort, stopChild } from '@origin-lab/server-kit';
 import { isLocalName } from './site-names.js';
+
+/**
+ * The Go release from which a Caddy's HTTP/2 no longer schedules its answers by RFC 7540's
+ * dependency tree: net/http switched to round-robin in Go 1.23 (golang/go#67706). The tree it
+ * used loses streams when one with several dependants closes (golang/go#66514): on a busy
+ * connection, such as a student's browser with the lab's pages open, Chromium's answers stay
+ * unsent until the connection closes. Debian 12's caddy 2.6.2 is built with Go 1.19.
+ */
+const ROUND_ROBIN_GO: readonly [number, number] = [1, 23];
+
+/**
+ * What `caddy build-info` says of the Go that built it, as a warning when that Go's HTTP/2 can
+ * leave answers unsent (ROUND_ROBIN_GO); null when it cannot, or when the text names no Go release.
+ */
+export function http2SchedulerWarning(buildInfo: string): string | null {
+  const found = /^go\s+go(\d+)\.(\d+)(\S*)/m.exec(buildInfo);
+  if (!found) return null;
+  const [major, minor] = [Number(found[1]), Number(found[2])];
+  const [wantMajor, wantMinor] = ROUND_ROBIN_GO;
+  if (major > wantMajor || (major === wantMajor && minor >= wantMinor)) return null;
+  return (
+    `this Caddy was built with go${major}.${minor}${found[3]}: its HTTP/2 can leave a busy connection's answers ` +
+    `unsent (golang/go#66514), and a page then waits until the connection closes.\n` +
+    `  Caddy built with Go ${wantMajor}.${wantMinor} or newer does not (the official caddy:2 image, or caddyserver.com); ` +
+    `nor do the http:// addresses.`
+  );
+}
+
+/** The HTTP/2 warning for this caddy executable (see http2SchedulerWarning), or null; asking it is bounded by timeoutMs. */
+export function caddyHttp2Warning(executable: string, timeoutMs = 5_000): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(executable, ['build-info'], { timeout: timeoutMs }, (err, stdout) =>
+      resolve(err ? null : http2SchedulerWarning(stdout)),
+    );
+  });
+}
 
 /** The repository's Caddyfile: the same file the docker compose set mounts. */
 export const repoCaddyfile = fileURLToPath(new URL('../../Caddyfile', import.meta.url));
@@ -59,6 +95,8 @@ export interface RunningCaddy {
   publicNames: string[];
   /** Caddy's process id (for measuring it). */
   pid: number;
+  /** Why this Caddy's HTTP/2 can leave answers unsent (http2SchedulerWarning), or null. */
+  http2Warning: string | null;
   stop(): Promise<void>;
 }
 
@@ -154,6 +192,7 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
     await stopChild(child, 5_000);
     rmSync(home, { recursive: true, force: true });
   };
+  const http2Warning = caddyHttp2Warning(executable);
   try {
     await waitUntilServing(child, options, caCert, options.readyTimeoutMs ?? 20_000, () => log);
   } catch (err) {
@@ -161,6 +200,7 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
     throw err;
   }
   return {
+    http2Warning: await http2Warning,
     origins: [
       originOf('https', options.sites[0], options.httpsPort),
       originOf('https', options.sites[1], options.httpsPort),

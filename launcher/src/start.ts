@@ -90,6 +90,7 @@ try {
             `Certificates for ${publicNames.join(' and ')} come from ${front!.acmeCa ?? "Let's Encrypt"}; Caddy is getting them now (progress below).`,
           ]
         : []),
+      ...(caddy.http2Warning ? [`Warning: ${caddy.http2Warning}`] : []),
       `Without TLS: ${caddy.plainOrigins[0]}/ and ${caddy.plainOrigins[1]}/ (HTTP/1.1),`,
       `or without Caddy: ${local}.`,
       'A page on one is cross-origin to the other. Ctrl-C stops.',

@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EchoReflection } from '@origin-lab/contract';
 import { serve, stopChild } from '@origin-lab/server-kit';
 import { pollUntil, spawnWatched } from '@origin-lab/test-kit';
-import { findCaddy, repoCaddyfile } from '../src/caddy.js';
+import { findCaddy, http2SchedulerWarning, repoCaddyfile } from '../src/caddy.js';
 import { journalOnceRecorded } from './journal.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -70,7 +70,11 @@ const caddyMissing = !findCaddy() && !process.env.CI;
 
 describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)', () => {
   it('prints two https origins and the root certificate; both serve pages and the api over HTTP/2 with a certificate from that CA', async () => {
-    const { origins, caCert } = await startTls();
+    const { origins, caCert, output } = await startTls();
+    // Go's own releases: net/http's HTTP/2 schedules round-robin from Go 1.23 (golang/go#67706).
+    const built = /^go\s+go1\.(\d+)/m.exec(execFileSync(findCaddy()!, ['build-info'], { encoding: 'utf8' }));
+    expect(built, 'caddy build-info names its Go').not.toBeNull();
+    expect(output().includes('Warning: this Caddy was built with go1.')).toBe(Number(built![1]) < 23);
     expect(origins).toHaveLength(2);
     expect(origins[0]).toMatch(/^https:\/\/a\.localhost:\d+$/);
     expect(origins[1]).toMatch(/^https:\/\/b\.localhost:\d+$/);
@@ -145,6 +149,21 @@ describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)'
     } finally {
       session.close();
     }
+  });
+});
+
+describe("a Caddy whose HTTP/2 can leave answers unsent (Go's priority tree, before Go 1.23)", () => {
+  it("is named with its Go release and the Go issue; Debian 12's caddy 2.6.2 is one", () => {
+    const warning = http2SchedulerWarning('go\tgo1.19.8\npath\tgithub.com/caddyserver/caddy/v2/cmd/caddy\n');
+    expect(warning).toContain('go1.19.8');
+    expect(warning).toContain('golang/go#66514');
+    expect(http2SchedulerWarning('go\tgo1.22.12\n')).toContain('go1.22.12');
+  });
+
+  it('is not warned about from Go 1.23 on, nor when build-info names no Go', () => {
+    expect(http2SchedulerWarning('go\tgo1.23.0\n')).toBeNull();
+    expect(http2SchedulerWarning('go\tgo1.25.1 X:nosynchashtriggeredtimer\n')).toBeNull();
+    expect(http2SchedulerWarning('v2.10.2 h1:abc=\n')).toBeNull();
   });
 });
 
