@@ -96,7 +96,7 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   },
   'classroom.spec.ts': {
     runs: { embedded: CHROMIUM, compose: CHROMIUM },
-    why: 'A class at once is load on the server: one process over HTTP/1.1 (six connections per host, every page’s streams open), and two replicas on Redis behind HTTP/2. The experiments it runs are each page’s spec’s, in every engine.',
+    why: 'A class at once is load on the server: one process over HTTP/1.1 (six connections per host, every page’s streams open), and two replicas on Redis behind Caddy (over HTTP/2 where the front’s Go schedules it round-robin: Go 1.23 or newer; its plain-HTTP names otherwise, as here). The experiments it runs are each page’s spec’s, in every engine.',
   },
   'playground.spec.ts': {
     runs: { embedded: EVERY, lan: EVERY },

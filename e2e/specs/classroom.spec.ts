@@ -4,6 +4,7 @@ import type { EnginePage } from '../engines/engine.js';
 import { openVisitor } from '../engines/visitor.js';
 import { EVERY_ENGINE, test, expect } from '../fixtures.js';
 import { browserSettings, type BrowserSettings } from '../stacks/stack.js';
+import { plainOrigins } from '../stacks/tls-front.js';
 import { PHONE_VIEWPORT, seriousAccessibilityProblems, sidewaysOverflow } from './support/phone.js';
 
 /**
@@ -111,7 +112,13 @@ test(
         phones * PAGES.length * PHONE_CHECK_TIMEOUT_MS +
         60_000,
     );
-    const origin = (n: number) => (n % 2 === 0 ? origins.self : origins.other);
+    // A front whose HTTP/2 can leave a busy connection's answers unsent (here Debian's Caddy 2.6.2,
+    // built with Go 1.19: golang/go#66514) stalls a visitor with seven pages open now and then;
+    // there the class goes through its plain-HTTP names. What it shows on compose is the replicas
+    // on Redis under a class; HTTP/2 through the front is front.spec.ts's.
+    const [self, other] = stack.http2Defect ? plainOrigins(stack.name) : [origins.self, origins.other];
+    if (stack.http2Defect) test.info().annotations.push({ type: 'over plain HTTP', description: stack.http2Defect });
+    const origin = (n: number) => (n % 2 === 0 ? self : other);
     const started = Date.now();
     const arriving = await Promise.allSettled(
       Array.from({ length: VISITORS }, (_, n) =>

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HostPair } from '@origin-lab/contract';
 import { DEFAULT_THIRD_SITE, freePort } from '@origin-lab/server-kit';
-import { httpsAnswer, originOf } from '@origin-lab/launcher/caddy';
+import { http2SchedulerWarning, httpsAnswer, originOf } from '@origin-lab/launcher/caddy';
 import { pollUntil } from '@origin-lab/test-kit';
 import { publishPlainOrigins } from './tls-front.js';
 import type { Stack } from './stack.js';
@@ -91,6 +91,9 @@ export async function startComposeStack(): Promise<Stack> {
       },
     );
     writeFileSync(caCert, root.output);
+    // The Caddy in the image: here Debian's, whose Go decides how its HTTP/2 schedules answers.
+    const buildInfo = await caddy.exec(['caddy', 'build-info']);
+    const http2Defect = buildInfo.exitCode === 0 ? http2SchedulerWarning(buildInfo.output) : null;
     // Every service answers through the front before a browser is pointed at it.
     for (const [site, path] of [
       [sites[0], '/'],
@@ -109,6 +112,7 @@ export async function startComposeStack(): Promise<Stack> {
       third: originOf('https', DEFAULT_THIRD_SITE, httpsPort),
       caCert,
       apiReplicas,
+      http2Defect,
       stop: down,
     };
   } catch (err) {

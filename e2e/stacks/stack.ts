@@ -14,6 +14,11 @@ export interface Stack {
   loopbackNames?: readonly string[];
   /** How many api processes answer behind the front (1 unless said). */
   apiReplicas?: number;
+  /**
+   * Why the stack's front can leave a busy HTTP/2 connection's answers unsent, when it can: a
+   * Caddy built with Go older than 1.23 (launcher/src/caddy.ts, http2SchedulerWarning).
+   */
+  http2Defect?: string | null;
   stop(): Promise<void>;
 }
 
