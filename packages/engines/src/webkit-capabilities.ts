@@ -28,11 +28,15 @@ export interface HostCertificate {
  * Inside Docker the sandbox cannot start under the default seccomp profile and would have to be
  * turned off (PLATFORM.md); nothing here does that.
  */
-export function webkitCapabilities(certificates: HostCertificate[], proxyPort?: number): WebdriverIO.Capabilities {
+export function webkitCapabilities(
+  certificates: HostCertificate[],
+  proxyPort?: number,
+  binary: string = miniBrowser,
+): WebdriverIO.Capabilities {
   return {
     browserName: 'MiniBrowser',
     'webkitgtk:browserOptions': {
-      binary: miniBrowser,
+      binary,
       args: ['--automation', '--full-screen'],
       ...(certificates.length > 0 ? { certificates } : {}),
     },

@@ -26,13 +26,13 @@ export class DriverGroup {
    * file, and groups started at once (a classroom's pages) picked the same one (measured: "cannot
    * open display"). Each waits for the one before it to be ready or to fail.
    */
-  static start(env: Record<string, string> = {}): Promise<DriverGroup> {
-    return oneAtATime(() => DriverGroup.startNow(env));
+  static start(env: Record<string, string> = {}, program: string = webkitDriver): Promise<DriverGroup> {
+    return oneAtATime(() => DriverGroup.startNow(env, program));
   }
 
-  private static async startNow(env: Record<string, string>): Promise<DriverGroup> {
+  private static async startNow(env: Record<string, string>, program: string): Promise<DriverGroup> {
     const port = await freePort();
-    const group = DisplayGroup.start(webkitDriver, [`--port=${port}`, '--host=127.0.0.1'], env);
+    const group = DisplayGroup.start(program, [`--port=${port}`, '--host=127.0.0.1'], env);
     const driver = new DriverGroup(port, group);
     try {
       await driver.waitReady();

@@ -17,6 +17,8 @@ export interface WebKitSessionOptions {
   proxyPort?: number;
   /** The longest wait for the session to open. */
   timeoutMs: number;
+  /** WebKit's WebDriver and the MiniBrowser it starts, when found elsewhere than Debian puts them (find-engines.ts). */
+  programs?: { driver: string; miniBrowser: string };
 }
 
 /** A session that did not open after its driver started: the driver's last words come with it. */
@@ -45,7 +47,7 @@ export class WebKitSession {
   ) {}
 
   static async start(options: WebKitSessionOptions): Promise<WebKitSession> {
-    const driver = await DriverGroup.start(options.env);
+    const driver = await DriverGroup.start(options.env, options.programs?.driver);
     try {
       const certificates = (await options.certificates?.(driver.home)) ?? [];
       const { remote } = await import('webdriverio');
@@ -57,7 +59,7 @@ export class WebKitSession {
           logLevel: 'silent',
           connectionRetryTimeout: options.timeoutMs,
           connectionRetryCount: 0,
-          capabilities: webkitCapabilities(certificates, options.proxyPort),
+          capabilities: webkitCapabilities(certificates, options.proxyPort, options.programs?.miniBrowser),
         }),
         options.timeoutMs,
         'a WebKitWebDriver session',
