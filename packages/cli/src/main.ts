@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { checkCommand } from './check/check-command.js';
+import { enginesCommand } from './engines/engines-command.js';
 import { explainCommand } from './explain/explain-command.js';
 import { CommandError, EXIT } from './terminal.js';
 
@@ -13,6 +14,7 @@ const HELP = `Usage: origin-lab <command> [options]
 Commands:
   check <url> --from <origin>   check a server's CORS in real engines (Chromium, Firefox, WebKit)
   explain [file|-]              explain a CORS failure from a console message, a HAR file or curl output
+  engines                       which browser engines check finds here, where, and how to add the missing
 
 Run origin-lab <command> --help for a command's options and examples.
   origin-lab --version          the version
@@ -36,6 +38,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await checkCommand(rest, io);
       case 'explain':
         return await explainCommand(rest, io);
+      case 'engines':
+        return await enginesCommand(rest, io);
       case '--version':
       case '-v':
         io.stdout.write(`${io.version}\n`);
@@ -47,7 +51,9 @@ export async function main(argv: readonly string[]): Promise<number> {
         io.stdout.write(HELP);
         return command === undefined ? EXIT.usage : EXIT.ok;
       default:
-        throw new CommandError(`unknown command "${command}" (commands: check, explain; see origin-lab --help)`);
+        throw new CommandError(
+          `unknown command "${command}" (commands: check, explain, engines; see origin-lab --help)`,
+        );
     }
   } catch (err) {
     if (process.env.ORIGIN_LAB_DEBUG === '1') io.stderr.write(`${(err as Error).stack}\n`);

@@ -162,6 +162,12 @@ export const SHARED_OPTIONS = {
     help: 'where the Origin Lab pages run (npm start; PORT changes it), for the playground links',
   },
   color: { name: 'color', value: '<when>', default: 'auto', help: 'auto, always or never' },
+  browser: {
+    name: 'browser',
+    value: '<name=path>',
+    multiple: true,
+    help: 'the program to use for an engine: chromium=, firefox= or webkit= (WebKit’s WebDriver); before CHROMIUM_PATH, FIREFOX_PATH, WEBKIT_DRIVER_PATH and every place engines are looked for',
+  },
   help: { name: 'help', short: 'h', flag: true, help: 'this help' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -169,6 +175,21 @@ export const SHARED_OPTIONS = {
 export function readLab(value: unknown): { lab: string; labGiven: boolean } {
   if (value === undefined) return { lab: DEFAULT_LAB, labGiven: false };
   return { lab: parseOrigin(String(value), '--lab'), labGiven: true };
+}
+
+/** --browser name=path (repeatable), each engine at most once. */
+export function readBrowsers(value: unknown): Partial<Record<'chromium' | 'firefox' | 'webkit', string>> {
+  const named: Partial<Record<'chromium' | 'firefox' | 'webkit', string>> = {};
+  for (const item of Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : []) {
+    const at = item.indexOf('=');
+    const [name, path] = at < 0 ? [item, ''] : [item.slice(0, at), item.slice(at + 1)];
+    if (name !== 'chromium' && name !== 'firefox' && name !== 'webkit')
+      throw new CommandError(`--browser takes chromium=<path>, firefox=<path> or webkit=<path>; got "${item}"`);
+    if (!path) throw new CommandError(`--browser ${name}= needs the program's path`);
+    if (named[name]) throw new CommandError(`--browser names ${name} twice (${named[name]} and ${path}); give one`);
+    named[name] = path;
+  }
+  return named;
 }
 
 /** --color: auto, always or never. */

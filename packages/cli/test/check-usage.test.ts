@@ -117,14 +117,12 @@ describe('origin-lab check: usage', () => {
     expect(ran.stderr).not.toMatch(/\bat .*\.js:\d+/);
   });
 
-  it('a browser that is not installed: exit 2 naming the package', async () => {
+  it('an engine path that names no program: exit 2 naming the variable and the path', async () => {
     const ran = await runProgram(['check', 'http://127.0.0.1:9/', '--from', YOURS, '--engines', 'chromium'], 30_000, {
       CHROMIUM_PATH: join(scratch, 'no-chromium'),
     });
     expect(ran.code).toBe(2);
-    expect(ran.stderr.trim()).toBe(
-      `origin-lab: chromium is not installed (no ${join(scratch, 'no-chromium')}): install Debian's chromium, or set CHROMIUM_PATH`,
-    );
+    expect(ran.stderr.trim()).toBe(`origin-lab: CHROMIUM_PATH is ${join(scratch, 'no-chromium')}: no program there`);
   });
 
   it('a run over --max-requests stops before it sends anything', async () => {

@@ -3,10 +3,11 @@
  * `npm test` set it up), else every one installed. Apart from run-check.ts so that the engine
  * tests' global set-up (shared-engines.ts), which runs outside the test workers, can read it.
  */
-import { installedEngines } from '../src/drivers/launch.js';
+import { findEngines } from '@origin-lab/engines';
+import type { EngineName } from '../src/drivers/driver.js';
 
-export const ENGINES = (() => {
+export const ENGINES: EngineName[] = await (async () => {
   const chosen = (process.env.E2E_BROWSERS ?? '').split(',').filter(Boolean);
-  const installed = installedEngines();
-  return chosen.length > 0 ? installed.filter((name) => chosen.includes(name)) : installed;
+  const found = (await findEngines()).engines.map((engine) => engine.family);
+  return chosen.length > 0 ? found.filter((name) => chosen.includes(name)) : found;
 })();

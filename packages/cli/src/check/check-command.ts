@@ -5,7 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import { STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
 import { helpText } from '../options.js';
-import { chooseEngines } from '../drivers/launch.js';
+import { chooseEngines, programsOf } from '../drivers/launch.js';
+import { discoverEngines } from '../engines/engines-command.js';
 import type { EngineName } from '../drivers/driver.js';
 import { colorEnabled, CommandError, EXIT, painter, Progress, type CommandIO } from '../terminal.js';
 import { CHECK_COMMAND, readCheckOptions, type CheckOptions } from './check-options.js';
@@ -30,7 +31,8 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     throw new CommandError(
       'check needs at least one --from origin (or an expectations file naming one): the origin of your pages',
     );
-  const engines = chooseEngines(options.engines, Object.keys(options.connect) as EngineName[]);
+  const discovery = await discoverEngines(options.browsers);
+  const engines = chooseEngines(options.engines, Object.keys(options.connect) as EngineName[], discovery);
   const progress = new Progress(io.stderr, options.quiet);
   const paint = painter(colorEnabled(options.color, options.json === '-' ? io.stderr : io.stdout));
 
@@ -60,6 +62,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     delayMs: options.delayMs,
     pagesAtOnce: options.pagesAtOnce,
     connect: options.connect,
+    programs: programsOf(discovery),
     maxRequests: options.maxRequests,
     localNetwork: options.localNetwork,
     progress,

@@ -5,6 +5,7 @@ import {
   listOf,
   parseCommand,
   parseOrigin,
+  readBrowsers,
   readColor,
   readLab,
   SHARED_OPTIONS,
@@ -34,9 +35,10 @@ export const CHECK_COMMAND: CommandSpec = {
     {
       name: 'engines',
       value: '<list>',
-      default: 'every engine installed',
-      help: 'chromium, firefox, webkit, comma-separated',
+      default: 'every engine found',
+      help: 'chromium, firefox, webkit, comma-separated (origin-lab engines says which are found, and where)',
     },
+    SHARED_OPTIONS.browser,
     {
       name: 'connect',
       value: '<engine>=<ws-url>',
@@ -134,9 +136,9 @@ export const CHECK_COMMAND: CommandSpec = {
     '2 bad usage, a bad expectations file, a missing browser, or a target that cannot be reached; 3 nothing',
     "of 1, but an engine left attacker origins untried (Chromium's Local Network Access stops a public page",
     'reaching a loopback or private address, an http:// one always: --local-network public tries them).',
-    'Engines: Chromium and Firefox ESR through Playwright, WebKitGTK through its WebDriver (Debian: chromium,',
-    'firefox-esr, webkit2gtk-driver with xvfb and dbus). Other paths: CHROMIUM_PATH, FIREFOX_PATH; WebKit needs',
-    'both WEBKIT_DRIVER_PATH (its WebDriver) and MINIBROWSER_PATH (the browser that driver starts).',
+    'Engines: Chromium, Chrome or Edge and Firefox through Playwright, WebKitGTK through its WebDriver, found',
+    'by --browser, CHROMIUM_PATH, FIREFOX_PATH, WEBKIT_DRIVER_PATH (with MINIBROWSER_PATH, the browser that',
+    "driver starts), Playwright's cache, where installers put them, or PATH: origin-lab engines lists them.",
   ],
 };
 
@@ -147,6 +149,8 @@ export interface CheckOptions {
   engines: EngineName[] | 'installed';
   /** Engines already running elsewhere: their Playwright browser server's WebSocket address. */
   connect: Partial<Record<'chromium' | 'firefox', string>>;
+  /** --browser name=path: the program to use for an engine. */
+  browsers: Partial<Record<EngineName, string>>;
   credentials: 'both' | 'include' | 'omit';
   headers: [string, string][];
   methods: string[];
@@ -236,6 +240,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     from,
     engines: engineList.length > 0 ? (engineList as EngineName[]) : 'installed',
     connect: parseConnect(listOfRaw(values.connect)),
+    browsers: readBrowsers(values.browser),
     credentials: choice('credentials', values.credentials, ['both', 'include', 'omit'] as const, 'both'),
     headers: headers.length > 0 ? headers : [['X-Origin-Lab-Check', '1']],
     methods,

@@ -86,6 +86,8 @@ export interface EngineInfo {
   name: EngineName;
   label: string;
   version: string;
+  /** The program that ran (as found: origin-lab engines), or the browser server it connected to. */
+  program: string;
 }
 
 export interface RunResult {
@@ -103,6 +105,8 @@ export interface RunOptions {
   localNetwork: 'grant' | 'deny' | 'public';
   /** Engines already running as Playwright browser servers (--connect). */
   connect: DriverLaunch['connect'];
+  /** The program each engine runs, where it was found. */
+  programs: DriverLaunch['programs'];
   /** How many origins one engine may have open at once (each engine caps it: ProbeDriver.pagesAtOnce). */
   pagesAtOnce: number;
   progress: Progress;
@@ -167,6 +171,7 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
     localNetwork: options.localNetwork,
     targetAddresses,
     connect: options.connect,
+    programs: options.programs,
   };
   // Whether Local Network Access applies at all: a target on this machine or a private network,
   // unless Chromium was told it is public (--local-network public).
@@ -207,7 +212,12 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
   }
   return {
     engines: started
-      .map((engine) => ({ name: engine.name, label: engine.label, version: engine.version }))
+      .map((engine) => ({
+        name: engine.name,
+        label: engine.label,
+        version: engine.version,
+        program: options.connect[engine.name] ?? options.programs[engine.name]?.path ?? '',
+      }))
       .sort((a, b) => options.engines.indexOf(a.name) - options.engines.indexOf(b.name)),
     runs,
     exchanges: own.exchanges,

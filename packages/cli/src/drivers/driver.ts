@@ -3,6 +3,7 @@
  * and say what the engine itself reported of that request. Chromium and Firefox through
  * Playwright (playwright.ts), WebKitGTK through its WebDriver (webkit.ts).
  */
+import type { FoundEngine } from '@origin-lab/engines';
 import type { Context, ProbeRequest, ProbeResult } from './probe-page.js';
 
 export const ENGINE_NAMES = ['chromium', 'firefox', 'webkit'] as const;
@@ -58,6 +59,8 @@ export interface DriverLaunch {
   targetAddresses: readonly string[];
   /** Engines that already run as a Playwright browser server elsewhere (--connect): its address. */
   connect: Partial<Record<EngineName, string>>;
+  /** The program each engine runs, where it was found (origin-lab engines lists them). */
+  programs: Partial<Record<EngineName, FoundEngine>>;
 }
 
 /** An EngineReport that says nothing. */

@@ -1,52 +1,39 @@
-import { existsSync } from 'node:fs';
-import { browserExecutable, browserPackage, miniBrowser } from '@origin-lab/engines';
+import type { Discovery } from '@origin-lab/engines';
 import { CommandError } from '../terminal.js';
 import { ENGINE_NAMES, type DriverLaunch, type EngineName, type ProbeDriver } from './driver.js';
 
-/** What each engine needs on this machine, as paths to look for. */
-function neededFiles(name: EngineName): string[] {
-  return name === 'webkit'
-    ? [browserExecutable('webkit'), miniBrowser, '/usr/bin/xvfb-run', '/usr/bin/dbus-run-session']
-    : [browserExecutable(name)];
-}
-
-/** The engines installed here, in the report's order. */
-export function installedEngines(): EngineName[] {
-  return ENGINE_NAMES.filter((name) => neededFiles(name).every((file) => existsSync(file)));
-}
-
-/** What is missing for an engine, in one line with the package that brings it; null when nothing is. */
-export function missingFor(name: EngineName): string | null {
-  const missing = neededFiles(name).filter((file) => !existsSync(file));
-  if (missing.length === 0) return null;
-  const packages = name === 'webkit' ? `${browserPackage.webkit} xvfb xauth dbus` : browserPackage[name];
-  return `${name} is not installed (no ${missing.join(', ')}): install Debian's ${packages}, or set ${
-    name === 'chromium'
-      ? 'CHROMIUM_PATH'
-      : name === 'firefox'
-        ? 'FIREFOX_PATH'
-        : 'WEBKIT_DRIVER_PATH and MINIBROWSER_PATH'
-  }`;
+/** Why an engine cannot be used here, in one line with the command that installs it. */
+function missingLine(discovery: Discovery, name: EngineName): string {
+  const missing = discovery.missing.find((entry) => entry.family === name);
+  return missing ? `${name} was not found: ${missing.why}. Install: ${missing.install}` : `${name} was not found`;
 }
 
 /**
- * The engines to use: those asked for (each must be installed, or connected to), or every
- * installed or connected one.
+ * The engines to use: those asked for (each must be found, or connected to), or every one found
+ * or connected. A missing one is said with why and how to install it (origin-lab engines lists all).
  */
-export function chooseEngines(asked: EngineName[] | 'installed', connected: readonly EngineName[] = []): EngineName[] {
+export function chooseEngines(
+  asked: EngineName[] | 'installed',
+  connected: readonly EngineName[],
+  discovery: Discovery,
+): EngineName[] {
+  const usable = (name: EngineName) =>
+    connected.includes(name) || discovery.engines.some((engine) => engine.family === name);
   if (asked === 'installed') {
-    const found = ENGINE_NAMES.filter((name) => connected.includes(name) || missingFor(name) === null);
+    const found = ENGINE_NAMES.filter(usable);
     if (found.length === 0)
       throw new CommandError(
-        `no browser engine is installed: ${ENGINE_NAMES.map((name) => missingFor(name)).join('; ')}`,
+        `no browser engine was found: ${ENGINE_NAMES.map((name) => missingLine(discovery, name)).join('; ')}`,
       );
     return found;
   }
-  for (const name of asked) {
-    const missing = connected.includes(name) ? null : missingFor(name);
-    if (missing) throw new CommandError(missing);
-  }
+  for (const name of asked) if (!usable(name)) throw new CommandError(missingLine(discovery, name));
   return asked;
+}
+
+/** The program each engine runs, as found (for DriverLaunch.programs). */
+export function programsOf(discovery: Discovery): DriverLaunch['programs'] {
+  return Object.fromEntries(discovery.engines.map((engine) => [engine.family, engine]));
 }
 
 /** Starts one engine; a failure to start is a CommandError naming the engine. */

@@ -50,6 +50,7 @@ export class PlaywrightProbeDriver implements ProbeDriver {
     // error and explain should not pay.
     const { chromium, firefox } = await import('playwright-core');
     const server = launch.connect[name];
+    const program = launch.programs[name];
     let browser: Browser;
     if (server) {
       if (name === 'chromium' && launch.localNetwork === 'public')
@@ -58,7 +59,7 @@ export class PlaywrightProbeDriver implements ProbeDriver {
         );
       browser = await (name === 'chromium' ? chromium : firefox).connect(server, { timeout: launch.timeoutMs * 3 });
     } else if (name === 'chromium') {
-      const options = chromiumLaunch();
+      const options = { ...chromiumLaunch(), ...(program && { executablePath: program.path }) };
       // Chromium's own switch for an address's space: the target counts as public, so no Local
       // Network Access check applies (--local-network public).
       if (launch.localNetwork === 'public' && launch.targetAddresses.length > 0)
@@ -67,9 +68,16 @@ export class PlaywrightProbeDriver implements ProbeDriver {
           `--ip-address-space-overrides=${launch.targetAddresses.map((address) => `${address}=public`).join(',')}`,
         ];
       browser = await chromium.launch({ ...options, timeout: launch.timeoutMs * 3 });
-    } else browser = await firefox.launch({ ...firefoxLaunch(), timeout: launch.timeoutMs * 3 });
+    } else
+      browser = await firefox.launch({
+        ...firefoxLaunch(),
+        ...(program && { executablePath: program.path }),
+        timeout: launch.timeoutMs * 3,
+      });
     const version = browser.version();
-    const label = `${name === 'chromium' ? 'Chromium' : 'Firefox'} ${version.split('.')[0]}`;
+    // The product the program said it is (Google Chrome, Firefox ESR...); a connected one by its family.
+    const product = server ? undefined : program?.product;
+    const label = `${product ?? (name === 'chromium' ? 'Chromium' : 'Firefox')} ${version.split('.')[0]}`;
     return new PlaywrightProbeDriver(name, label, version, browser, launch);
   }
 

@@ -55,6 +55,9 @@ export class WebKitProbeDriver implements ProbeDriver {
             return { host, certificateFile };
           }),
         timeoutMs: launch.timeoutMs * 3,
+        ...(launch.programs.webkit?.miniBrowser && {
+          programs: { driver: launch.programs.webkit.path, miniBrowser: launch.programs.webkit.miniBrowser },
+        }),
       });
       const version = session.version;
       return new WebKitProbeDriver(
