@@ -162,6 +162,9 @@ async function examine(place: Place, via: string, timeoutMs: number, key: Platfo
   return found;
 }
 
+/** How check drives a program named for a family (by --browser, a variable or PATH). */
+const DRIVER_OF = { chromium: 'chromium', firefox: 'firefox-bidi', webkit: 'webkitgtk-webdriver' } as const;
+
 /** Every place to look for one family, in order, each with how a report names where it came from. */
 function placesFor(
   family: EngineFamily,
@@ -171,8 +174,7 @@ function placesFor(
   const { env, home, named = {} } = options;
   const places: { place: Place; via: string; explicit: boolean }[] = [];
   const explicit = (path: string, via: string) => {
-    const driver = family === 'chromium' ? 'chromium' : family === 'firefox' ? 'firefox-bidi' : 'webkitgtk-webdriver';
-    places.push({ place: { family, product: family, path, driver }, via, explicit: true });
+    places.push({ place: { family, product: family, path, driver: DRIVER_OF[family] }, via, explicit: true });
   };
   if (named[family]) explicit(named[family]!, `--browser ${family}=`);
   if (env[PATH_VARIABLE[family]]) explicit(env[PATH_VARIABLE[family]]!, PATH_VARIABLE[family]);
@@ -193,11 +195,12 @@ function placesFor(
     if (place.family === family) places.push({ place, via: 'installed', explicit: false });
   if (key.startsWith('linux'))
     for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean))
-      for (const [name, product] of PATH_NAMES[family]) {
-        const driver =
-          family === 'chromium' ? 'chromium' : family === 'firefox' ? 'firefox-bidi' : 'webkitgtk-webdriver';
-        places.push({ place: { family, product, path: join(dir, name), driver }, via: 'PATH', explicit: false });
-      }
+      for (const [name, product] of PATH_NAMES[family])
+        places.push({
+          place: { family, product, path: join(dir, name), driver: DRIVER_OF[family] },
+          via: 'PATH',
+          explicit: false,
+        });
   return places;
 }
 
