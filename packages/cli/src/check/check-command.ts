@@ -17,6 +17,7 @@ import { hostileOrigins, yourOrigins } from './origins.js';
 import { toJson, toJunit, toSarif, type CheckReport } from './report.js';
 import { planRun, runCheck, type ExchangeRecord } from './run-check.js';
 import { renderReport } from './terminal-report.js';
+import { toMarkdown } from './markdown-report.js';
 
 /** Runs the command; resolves with its exit code (a CommandError's own, for bad usage). */
 export async function checkCommand(argv: readonly string[], io: CommandIO): Promise<number> {
@@ -34,7 +35,8 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
   const discovery = await discoverEngines(options.browsers);
   const engines = chooseEngines(options.engines, Object.keys(options.connect) as EngineName[], discovery);
   const progress = new Progress(io.stderr, options.quiet);
-  const paint = painter(colorEnabled(options.color, options.json === '-' ? io.stderr : io.stdout));
+  const toStdout = [options.json, options.junit, options.sarif, options.markdown].includes('-');
+  const paint = painter(colorEnabled(options.color, toStdout ? io.stderr : io.stdout));
 
   if (
     options.methods.length > 0 ||
@@ -99,7 +101,9 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
   write(options.json, toJson(report), io);
   write(options.junit, toJunit(report, failOn), io);
   write(options.sarif, toSarif(report), io);
-  (options.json === '-' ? io.stderr : io.stdout).write(renderReport(report, paint));
+  write(options.markdown, toMarkdown(report), io);
+  // The table goes to standard error when a report takes standard output.
+  (toStdout ? io.stderr : io.stdout).write(renderReport(report, paint));
   return report.exitCode;
 }
 

@@ -90,6 +90,11 @@ export const CHECK_COMMAND: CommandSpec = {
     { name: 'junit', value: '<file>', help: 'write JUnit XML: one test case per engine, origin and request' },
     { name: 'sarif', value: '<file>', help: 'write SARIF 2.1.0 for code-scanning dashboards: one result per finding' },
     {
+      name: 'markdown',
+      value: '<file>',
+      help: 'write a Markdown summary for a CI job’s page ($GITHUB_STEP_SUMMARY, a merge request): the tables, each finding and its fix (- for standard output)',
+    },
+    {
       name: 'stack',
       value: '<name>',
       help: `show the fix for this stack: ${STACKS.join(', ')} (default: guessed from the answer's headers, else every stack in JSON)`,
@@ -161,6 +166,7 @@ export interface CheckOptions {
   json: string | null;
   junit: string | null;
   sarif: string | null;
+  markdown: string | null;
   stack: Stack | null;
   lab: string;
   /** Whether --lab was given (the links made from the default say how to change it). */
@@ -235,6 +241,11 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
         : hostileList.map((kind) => choice('hostile', kind, HOSTILE_KINDS, 'arbitrary'));
   const headers = listOfRaw(values.header).map(parseHeader);
   const delayMs = integer('delay', values.delay, 0, 60_000, 0);
+  const toStdout = (['json', 'junit', 'sarif', 'markdown'] as const).filter((name) => values[name] === '-');
+  if (toStdout.length > 1)
+    throw new CommandError(
+      `only one report can go to standard output (-); got ${toStdout.map((name) => `--${name} -`).join(' and ')}`,
+    );
   return {
     target,
     from,
@@ -251,6 +262,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     json: typeof values.json === 'string' ? values.json : null,
     junit: typeof values.junit === 'string' ? values.junit : null,
     sarif: typeof values.sarif === 'string' ? values.sarif : null,
+    markdown: typeof values.markdown === 'string' ? values.markdown : null,
     stack: values.stack === undefined ? null : choice('stack', values.stack, STACKS, 'express'),
     ...readLab(values.lab),
     timeoutMs: integer('timeout', values.timeout, 100, 600_000, 10_000),

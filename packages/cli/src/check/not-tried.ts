@@ -5,6 +5,7 @@
  * whatever its findings: `check` says so in every report and exits 3 (EXIT.incomplete).
  */
 import type { EngineName } from '../drivers/driver.js';
+import type { TriedOrigin } from './origins.js';
 import type { CellRun } from './run-check.js';
 
 export interface NotTried {
@@ -17,8 +18,11 @@ export interface NotTried {
 }
 
 /** An origin as the report names it: the origin, or null and where it ran. */
-export const originLabel = (run: CellRun) =>
-  run.origin.context === 'page' ? run.origin.origin : `null (${run.origin.context.replace('-', ' ')})`;
+export const triedOriginLabel = (origin: Pick<TriedOrigin, 'origin' | 'context'>) =>
+  origin.context === 'page' ? origin.origin : `null (${origin.context.replace('-', ' ')})`;
+
+/** The origin of one run, as the report names it. */
+export const originLabel = (run: CellRun) => triedOriginLabel(run.origin);
 
 const stopped = (run: CellRun) => run.reason?.rule === 'local-network-access';
 

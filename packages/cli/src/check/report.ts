@@ -7,7 +7,7 @@ import type { Stack } from '@origin-lab/cors-rules/advice';
 import type { Cell } from './cells.js';
 import type { ExpectationResult } from './expectations.js';
 import type { Finding } from './findings.js';
-import { notTriedText, type NotTried } from './not-tried.js';
+import { notTriedText, originLabel, type NotTried } from './not-tried.js';
 import type { TriedOrigin } from './origins.js';
 import type { CellRun, EngineInfo, ExchangeRecord } from './run-check.js';
 
@@ -47,7 +47,7 @@ const xml = (text: string) =>
 
 /** Whether a finding at or above this severity is about this run. */
 function findingsOf(report: CheckReport, run: CellRun): Finding[] {
-  const origin = run.origin.context === 'page' ? run.origin.origin : `null (${run.origin.context.replace('-', ' ')})`;
+  const origin = originLabel(run);
   return report.findings.filter(
     (finding) =>
       finding.kind !== 'engines-differ' &&

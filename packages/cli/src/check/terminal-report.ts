@@ -8,7 +8,7 @@ import { seeItHappen } from '../lab-link.js';
 import { wrap } from '../options.js';
 import type { Paint, Style } from '../terminal.js';
 import type { Finding } from './findings.js';
-import { notTriedText } from './not-tried.js';
+import { notTriedText, triedOriginLabel } from './not-tried.js';
 import type { CheckReport } from './report.js';
 import type { CellRun } from './run-check.js';
 
@@ -36,7 +36,7 @@ const pad = (text: string, width: number) =>
   text.length >= width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
 
 /** One request in one engine, in a few characters. */
-function cellText(run: CellRun | undefined): [string, Style | null] {
+export function cellText(run: CellRun | undefined): [string, Style | null] {
   if (!run) return ['', null];
   if (run.couldNot) return ['– not here', 'dim'];
   if (run.readable) {
@@ -58,7 +58,7 @@ function cellText(run: CellRun | undefined): [string, Style | null] {
 }
 
 /** What a hostile origin could do in one engine: nothing, read, or read with credentials. */
-function hostileText(runs: CellRun[]): [string, Style | null] {
+export function hostileText(runs: CellRun[]): [string, Style | null] {
   if (runs.length === 0) return ['', null];
   if (runs.every((run) => run.couldNot)) return ['– not an origin here', 'dim'];
   if (runs.some((run) => run.readable && run.cell.credentials)) return ['✘ reads with cookies', 'red'];
@@ -71,7 +71,7 @@ function hostileText(runs: CellRun[]): [string, Style | null] {
 }
 
 /** What the dashes of the attacker table mean: neither refused nor read. */
-const HOSTILE_LEGEND: [string, string][] = [
+export const HOSTILE_LEGEND: [string, string][] = [
   [
     '– local network',
     "not tried: Chromium's Local Network Access stopped the requests before CORS was asked (a page it counts as public reaching a loopback or private address; an http:// page even when the user allows it). --local-network public tries them, as once the server is on a public address.",
@@ -85,7 +85,7 @@ const HOSTILE_LEGEND: [string, string][] = [
  * The last line: OK only when every engine tried every origin and nothing reaches --fail-on;
  * an engine that left attacker origins untried is named, with the engines that are all well.
  */
-function verdict(report: CheckReport, counts: string, paint: Paint): string {
+export function verdict(report: CheckReport, counts: string, paint: Paint): string {
   const exit = `(exit ${report.exitCode})`;
   const gaps = report.notTried.map(notTriedText).join('; ');
   if (report.exitCode === 1) return `${paint('red', 'FAIL')} ${counts}${gaps ? `; ${gaps}` : ''} ${exit}`;
@@ -154,12 +154,17 @@ function closingLines(report: CheckReport, paint: Paint): string[] {
       if (result.failures.length > 5) lines.push(`      … and ${result.failures.length - 5} more`);
     }
   }
+  lines.push('', verdict(report, countsText(report), paint));
+  return lines;
+}
+
+/** How many findings of each severity, or "no findings". */
+export function countsText(report: CheckReport): string {
   const counts = (['high', 'medium', 'low', 'info'] as const)
     .map((severity) => [severity, report.findings.filter((finding) => finding.severity === severity).length] as const)
     .filter(([, count]) => count > 0)
     .map(([severity, count]) => `${count} ${severity}`);
-  lines.push('', verdict(report, counts.join(', ') || 'no findings', paint));
-  return lines;
+  return counts.join(', ') || 'no findings';
 }
 
 export function renderReport(report: CheckReport, paint: Paint): string {
@@ -231,8 +236,7 @@ export function renderReport(report: CheckReport, paint: Paint): string {
       );
       const cells = engines.map((engine) => hostileText(runs.filter((run) => run.engine === engine.name)));
       for (const [text] of cells) shown.add(text);
-      const label = origin.context === 'page' ? origin.origin : `null (${origin.context.replace('-', ' ')})`;
-      lines.push(row(label, cells));
+      lines.push(row(triedOriginLabel(origin), cells));
     }
     // What a dash in the table means, for the dashes it holds.
     for (const [text, meaning] of HOSTILE_LEGEND)
