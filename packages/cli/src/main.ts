@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { checkCommand } from './check/check-command.js';
 import { enginesCommand } from './engines/engines-command.js';
 import { explainCommand } from './explain/explain-command.js';
+import { mcpCommand } from './mcp/mcp-command.js';
 import { CommandError, EXIT } from './terminal.js';
 
 const HELP = `Usage: origin-lab <command> [options]
@@ -15,6 +16,7 @@ Commands:
   check <url> --from <origin>   check a server's CORS in real engines (Chromium, Firefox, WebKit)
   explain [file|-]              explain a CORS failure from a console message, a HAR file or curl output
   engines                       which browser engines check finds here, where, and how to add the missing
+  mcp                           check, explain and engines as a Model Context Protocol server (stdio)
 
 Run origin-lab <command> --help for a command's options and examples.
   origin-lab --version          the version
@@ -40,6 +42,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await explainCommand(rest, io);
       case 'engines':
         return await enginesCommand(rest, io);
+      case 'mcp':
+        return await mcpCommand(rest, io);
       case '--version':
       case '-v':
         io.stdout.write(`${io.version}\n`);
@@ -52,7 +56,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         return command === undefined ? EXIT.usage : EXIT.ok;
       default:
         throw new CommandError(
-          `unknown command "${command}" (commands: check, explain, engines; see origin-lab --help)`,
+          `unknown command "${command}" (commands: check, explain, engines, mcp; see origin-lab --help)`,
         );
     }
   } catch (err) {

@@ -54,6 +54,7 @@ function packedOnce(): Promise<string> {
     expect(tarball).toBeDefined();
     const listing = await run('tar', ['-tzf', tarball!], scratch, 10_000);
     expect(listing.stdout.trim().split('\n').sort()).toEqual([
+      'package/CHANGELOG.md',
       'package/README.md',
       'package/bin/origin-lab.js',
       'package/package.json',

@@ -1,0 +1,212 @@
+/**
+ * `origin-lab mcp`: the commands as a Model Context Protocol server on standard input and output
+ * (the official TypeScript SDK), for coding agents that want a real browser's verdict rather than
+ * a guess. Three tools: `check` (the command itself, run as a child process with its own bounds),
+ * `explain` (read here, in this process: what it is given is never sent anywhere) and `engines`.
+ * Standard output carries the protocol only; nothing else is written there.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { EvidenceError, MAX_EVIDENCE_CHARS, readEvidence } from '@origin-lab/cors-rules/explain';
+import { findEngines } from '@origin-lab/engines';
+import { z } from 'zod';
+import { helpText, integer, parseCommand, type CommandSpec } from '../options.js';
+import { CommandError, EXIT, type CommandIO } from '../terminal.js';
+import { notTriedText } from '../check/not-tried.js';
+import type { CheckReport } from '../check/report.js';
+
+export const MCP_COMMAND: CommandSpec = {
+  name: 'mcp',
+  usage: '[options]',
+  summary:
+    'Serves check, explain and engines as tools of a Model Context Protocol server on standard input and output, for coding agents (Claude Code, Cursor, VS Code, ...). check runs real engines as the command does, within the same limits; explain reads locally and sends nothing anywhere.',
+  positionals: [],
+  options: [
+    {
+      name: 'check-timeout',
+      value: '<seconds>',
+      default: '600',
+      help: 'the longest one check tool call may run before it is stopped (10-3600)',
+    },
+    { name: 'help', short: 'h', flag: true, help: 'this help' },
+  ],
+  examples: [
+    'origin-lab mcp',
+    'claude mcp add origin-lab -- npx --yes --package /abs/path/origin-lab-0.1.0.tgz origin-lab mcp',
+  ],
+  notes: ['Exit codes: 0 when the client closes the connection; 2 bad usage.'],
+};
+
+type ToolResult = {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
+
+const failure = (text: string): ToolResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/** This program, to run check as a child process: the bundle (bin/origin-lab.js) is this file. */
+const SELF = fileURLToPath(import.meta.url);
+
+const checkInput = {
+  url: z.string().describe('the URL your pages call, e.g. https://api.example.com/me'),
+  from: z.array(z.string()).min(1).describe('your origins: scheme://host[:port] of the pages that call it'),
+  engines: z
+    .array(z.enum(['chromium', 'firefox', 'webkit']))
+    .optional()
+    .describe('default: every engine found'),
+  hostile: z
+    .array(z.string())
+    .optional()
+    .describe('attacker origin classes to try (arbitrary, null, prefix, suffix, ...; default all)'),
+  methods: z
+    .array(z.string())
+    .optional()
+    .describe('more methods your pages send (these requests reach the server for real)'),
+  localNetwork: z
+    .enum(['grant', 'deny', 'public'])
+    .optional()
+    .describe("Chromium's Local Network Access for a loopback or private target; public tries every origin"),
+  maxRequests: z.number().int().min(1).max(10_000).optional().describe('the bound on requests (default 600)'),
+};
+
+type CheckInput = z.infer<z.ZodObject<typeof checkInput>>;
+
+/** The command line of one check tool call: the command's own options, its JSON on standard output. */
+function checkArgs(input: CheckInput): string[] {
+  const args = ['check', input.url, ...input.from.flatMap((origin) => ['--from', origin])];
+  if (input.engines?.length) args.push('--engines', input.engines.join(','));
+  if (input.hostile?.length) args.push('--hostile', input.hostile.join(','));
+  if (input.methods?.length) args.push('--methods', input.methods.join(','));
+  if (input.localNetwork) args.push('--local-network', input.localNetwork);
+  if (input.maxRequests) args.push('--max-requests', String(input.maxRequests));
+  return [...args, '--json', '-', '--quiet', '--color', 'never'];
+}
+
+/** What a check found, in a few lines an agent can quote: the verdict, then each finding. */
+function checkText(report: CheckReport): string {
+  const verdict = report.exitCode === 1 ? 'FAIL' : report.exitCode === 3 ? 'NOT ALL TRIED' : 'OK';
+  const lines = [
+    `${verdict}: ${report.findings.length} finding(s) for ${report.target} in ${report.engines.map((e) => e.label).join(', ')} (exit ${report.exitCode}).`,
+    ...report.findings.map(
+      (finding) =>
+        `${finding.severity.toUpperCase()}: ${finding.title}. ${finding.detail}${finding.fix ? ` Fix: ${finding.fix.summary}` : ''}`,
+    ),
+    ...report.notTried.map((gap) => `${notTriedText(gap)}.`),
+  ];
+  return lines.join('\n');
+}
+
+function runCheckTool(input: CheckInput, timeoutMs: number): Promise<ToolResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [SELF, ...checkArgs(input)],
+      { timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && (error as { killed?: boolean }).killed)
+          return resolve(failure(`the check took longer than ${timeoutMs / 1000} s and was stopped`));
+        let report: CheckReport;
+        try {
+          report = JSON.parse(stdout) as CheckReport;
+        } catch {
+          // Bad input or setup: the command's own one line (exit 2).
+          return resolve(failure(stderr.trim().replace(/^origin-lab: /, '') || 'the check failed'));
+        }
+        const { target, exitCode, engines, findings, notTried, expectations, requests } = report;
+        resolve({
+          content: [{ type: 'text', text: checkText(report) }],
+          structuredContent: { target, exitCode, engines, findings, notTried, expectations, requests },
+        });
+      },
+    );
+  });
+}
+
+function explainTool({ text, origin }: { text: string; origin?: string }): ToolResult {
+  try {
+    const read = readEvidence(text, origin ? { origin } : {});
+    const lines = read.explanations.map(
+      (e) =>
+        `${e.verdict.toUpperCase()}${e.url ? ` ${[e.method, e.url].filter(Boolean).join(' ')}` : ''}: ${e.text}${e.fix ? ` Fix: ${e.fix.summary}` : ''}`,
+    );
+    return {
+      content: [{ type: 'text', text: lines.join('\n') || 'nothing cross-origin to explain' }],
+      structuredContent: { kind: read.kind, explanations: read.explanations, unknownLines: read.unknownLines },
+    };
+  } catch (err) {
+    if (err instanceof EvidenceError) return failure(err.message);
+    throw err;
+  }
+}
+
+async function enginesTool(): Promise<ToolResult> {
+  const discovery = await findEngines();
+  const lines = [
+    ...discovery.engines.map((engine) => `${engine.family}: ${engine.label} at ${engine.path} (${engine.via})`),
+    ...discovery.missing.map((missing) => `${missing.family}: missing (${missing.why}); install: ${missing.install}`),
+  ];
+  return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: { ...discovery } };
+}
+
+/** The server with its three tools. */
+export function originLabServer(version: string, checkTimeoutMs: number): McpServer {
+  const server = new McpServer({ name: 'origin-lab', version });
+  server.registerTool(
+    'check',
+    {
+      title: 'Check a server’s CORS in real browser engines',
+      description:
+        'Loads a page at each of your origins and at origins an attacker could own, in real engines (Chromium, Firefox, WebKit), has it call the URL, and reports what each engine let it send and read: findings graded by severity (high: another origin reads with the user’s cookies), each with its fix. Takes tens of seconds. Methods you name are sent for real.',
+      inputSchema: checkInput,
+      annotations: { readOnlyHint: false, openWorldHint: true },
+    },
+    (input) => runCheckTool(input, checkTimeoutMs),
+  );
+  server.registerTool(
+    'explain',
+    {
+      title: 'Explain a CORS failure',
+      description:
+        'Explains a CORS failure from a console message (Chromium, Firefox, Safari/WebKit), a HAR file or the output of curl -v / curl -i: the rule that refused it, whether the request reached the server, and the fix. Reads locally; nothing is sent anywhere.',
+      inputSchema: {
+        text: z.string().max(MAX_EVIDENCE_CHARS).describe('the console message, HAR JSON or curl output'),
+        origin: z.string().optional().describe('the page’s origin, for curl -i output (which does not show it)'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (input) => explainTool(input),
+  );
+  server.registerTool(
+    'engines',
+    {
+      title: 'Which browser engines check can use here',
+      description: 'Lists the engines found on this machine, where, their versions, and how to install a missing one.',
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    () => enginesTool(),
+  );
+  return server;
+}
+
+export async function mcpCommand(argv: readonly string[], io: CommandIO): Promise<number> {
+  const { values, positionals } = parseCommand(MCP_COMMAND, argv);
+  if (values.help === true) {
+    io.stdout.write(`${helpText(MCP_COMMAND)}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new CommandError(`mcp takes no arguments; got ${positionals.join(' ')}`);
+  const checkTimeoutMs = integer('check-timeout', values['check-timeout'], 10, 3600, 600) * 1000;
+  const server = originLabServer(io.version, checkTimeoutMs);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+  });
+  await server.connect(transport);
+  await closed;
+  await server.close();
+  return EXIT.ok;
+}
