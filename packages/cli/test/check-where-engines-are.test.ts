@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { linkSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -83,7 +83,10 @@ describe.skipIf(!ENGINES.includes('chromium'))('origin-lab engines, on this Debi
       });
   });
 
-  it('a program that is not the engine it is named as, or is not there, is one line and exit 2', async () => {
+  it('a program that is not the engine it is named as, is not there or is too old is one line and exit 2', async () => {
+    // What Firefox ESR 140 prints for --version (Debian bookworm's main suite): older than check drives.
+    const oldFirefox = join(scratch, 'firefox-140');
+    writeFileSync(oldFirefox, '#!/bin/sh\necho "Mozilla Firefox 140.5.0esr"\n', { mode: 0o755 });
     const cases: [string[], NodeJS.ProcessEnv, RegExp][] = [
       [
         ['--browser', `webkit=${DEBIAN_CHROMIUM}/chromium`],
@@ -101,6 +104,11 @@ describe.skipIf(!ENGINES.includes('chromium'))('origin-lab engines, on this Debi
         /^origin-lab: CHROMIUM_PATH is \/nonexistent\/chrome: no program there\n$/,
       ],
       [['--browser', 'chromium=a', '--browser', 'chromium=b'], {}, /names chromium twice/],
+      [
+        ['--browser', `firefox=${oldFirefox}`],
+        {},
+        /^origin-lab: --browser firefox=\S+ is Firefox ESR 140\.5\.0esr, older than Firefox 153, the oldest check drives\n$/,
+      ],
       [['--browser', 'opera=/usr/bin/opera'], {}, /--browser takes chromium=<path>, firefox=<path> or webkit=<path>/],
     ];
     for (const [args, env, said] of cases) {
