@@ -62,6 +62,26 @@ export function parseCommand(
   }
 }
 
+/**
+ * A command's arguments, parsed against its table; null once --help is printed (the command then
+ * exits 0). More than `most` positional arguments is a CommandError with tooMany's words.
+ */
+export function commandArguments(
+  spec: CommandSpec,
+  argv: readonly string[],
+  stdout: NodeJS.WritableStream,
+  most: number,
+  tooMany: (got: string) => string,
+): { values: ParsedValues; positionals: string[] } | null {
+  const parsed = parseCommand(spec, argv);
+  if (parsed.values.help === true) {
+    stdout.write(`${helpText(spec)}\n`);
+    return null;
+  }
+  if (parsed.positionals.length > most) throw new CommandError(tooMany(parsed.positionals.join(' ')));
+  return parsed;
+}
+
 /** The help text of a command, from its table. */
 export function helpText(spec: CommandSpec): string {
   const rows = spec.options.map((option) => {

@@ -10,7 +10,7 @@ import {
   type FindOptions,
   type FoundEngine,
 } from '@origin-lab/engines';
-import { helpText, parseCommand, readBrowsers, readColor, SHARED_OPTIONS, type CommandSpec } from '../options.js';
+import { commandArguments, readBrowsers, readColor, SHARED_OPTIONS, type CommandSpec } from '../options.js';
 import { colorEnabled, CommandError, EXIT, painter, type CommandIO, type Paint } from '../terminal.js';
 
 export const ENGINES_COMMAND: CommandSpec = {
@@ -37,9 +37,12 @@ export const ENGINES_COMMAND: CommandSpec = {
 };
 
 /** Finds the engines; a named program that is not usable is a usage error naming it. */
-export async function discoverEngines(named: FindOptions['named']): Promise<Discovery> {
+export async function discoverEngines(
+  named: FindOptions['named'],
+  others: FindOptions['others'] = true,
+): Promise<Discovery> {
   try {
-    return await findEngines({ named });
+    return await findEngines({ named, others });
   } catch (err) {
     if (err instanceof EngineChoiceError) throw new CommandError(err.message);
     throw err;
@@ -47,12 +50,15 @@ export async function discoverEngines(named: FindOptions['named']): Promise<Disc
 }
 
 export async function enginesCommand(argv: readonly string[], io: CommandIO): Promise<number> {
-  const { values, positionals } = parseCommand(ENGINES_COMMAND, argv);
-  if (values.help === true) {
-    io.stdout.write(`${helpText(ENGINES_COMMAND)}\n`);
-    return EXIT.ok;
-  }
-  if (positionals.length > 0) throw new CommandError(`engines takes no arguments; got ${positionals.join(' ')}`);
+  const parsed = commandArguments(
+    ENGINES_COMMAND,
+    argv,
+    io.stdout,
+    0,
+    (got) => `engines takes no arguments; got ${got}`,
+  );
+  if (!parsed) return EXIT.ok;
+  const { values } = parsed;
   const color = readColor(values.color);
   const discovery = await discoverEngines(readBrowsers(values.browser));
   if (values.json === true) io.stdout.write(`${JSON.stringify(discovery, null, 2)}\n`);

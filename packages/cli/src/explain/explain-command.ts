@@ -18,8 +18,7 @@ import {
 import { seeItHappen } from '../lab-link.js';
 import {
   choice,
-  helpText,
-  parseCommand,
+  commandArguments,
   parseOrigin,
   readColor,
   readLab,
@@ -92,12 +91,9 @@ function readInput(file: string | undefined): Promise<string> {
 }
 
 export async function explainCommand(argv: readonly string[], io: CommandIO): Promise<number> {
-  const { values, positionals } = parseCommand(EXPLAIN_COMMAND, argv);
-  if (values.help === true) {
-    io.stdout.write(`${helpText(EXPLAIN_COMMAND)}\n`);
-    return EXIT.ok;
-  }
-  if (positionals.length > 1) throw new CommandError(`explain reads one file; got ${positionals.join(' ')}`);
+  const parsed = commandArguments(EXPLAIN_COMMAND, argv, io.stdout, 1, (got) => `explain reads one file; got ${got}`);
+  if (!parsed) return EXIT.ok;
+  const { values, positionals } = parsed;
   const origin = typeof values.origin === 'string' ? parseOrigin(values.origin, '--origin') : undefined;
   const stack = values.stack === undefined ? null : choice('stack', values.stack, STACKS, 'express');
   const { lab, labGiven } = readLab(values.lab);

@@ -12,8 +12,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { EvidenceError, MAX_EVIDENCE_CHARS, readEvidence } from '@origin-lab/cors-rules/explain';
 import { findEngines } from '@origin-lab/engines';
 import { z } from 'zod';
-import { helpText, integer, parseCommand, type CommandSpec } from '../options.js';
-import { CommandError, EXIT, type CommandIO } from '../terminal.js';
+import { commandArguments, integer, type CommandSpec } from '../options.js';
+import { EXIT, type CommandIO } from '../terminal.js';
 import { notTriedText } from '../check/not-tried.js';
 import type { CheckReport } from '../check/report.js';
 
@@ -192,12 +192,9 @@ export function originLabServer(version: string, checkTimeoutMs: number): McpSer
 }
 
 export async function mcpCommand(argv: readonly string[], io: CommandIO): Promise<number> {
-  const { values, positionals } = parseCommand(MCP_COMMAND, argv);
-  if (values.help === true) {
-    io.stdout.write(`${helpText(MCP_COMMAND)}\n`);
-    return EXIT.ok;
-  }
-  if (positionals.length > 0) throw new CommandError(`mcp takes no arguments; got ${positionals.join(' ')}`);
+  const parsed = commandArguments(MCP_COMMAND, argv, io.stdout, 0, (got) => `mcp takes no arguments; got ${got}`);
+  if (!parsed) return EXIT.ok;
+  const { values } = parsed;
   const checkTimeoutMs = integer('check-timeout', values['check-timeout'], 10, 3600, 600) * 1000;
   const server = originLabServer(io.version, checkTimeoutMs);
   const transport = new StdioServerTransport();
