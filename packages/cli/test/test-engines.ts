@@ -8,6 +8,6 @@ import type { EngineName } from '../src/drivers/driver.js';
 
 export const ENGINES: EngineName[] = await (async () => {
   const chosen = (process.env.E2E_BROWSERS ?? '').split(',').filter(Boolean);
-  const found = (await findEngines()).engines.map((engine) => engine.family);
+  const found = (await findEngines({ others: false })).engines.map((engine) => engine.family);
   return chosen.length > 0 ? found.filter((name) => chosen.includes(name)) : found;
 })();

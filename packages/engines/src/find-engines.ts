@@ -72,6 +72,11 @@ export interface FindOptions {
   home?: string;
   /** How long a program may take to print its version. */
   versionTimeoutMs?: number;
+  /**
+   * Whether to look on past each family's engine for the others (Discovery.others): what
+   * `origin-lab engines` lists; check uses the first alone and need not start every other one.
+   */
+  others?: boolean;
 }
 
 const realPath = (path: string) => {
@@ -230,6 +235,7 @@ export async function findEngines(options: FindOptions = {}): Promise<Discovery>
     const seen = new Set<string>();
     const problems: string[] = [];
     for (const { place, via, explicit } of placesFor(family, key, { ...options, env, home })) {
+      if (options.others === false && discovery.engines.some((engine) => engine.family === family)) break;
       // One program under several names (/bin and /usr/bin, a symbolic link) is looked at once.
       const real = realPath(place.path);
       if (seen.has(real)) continue;

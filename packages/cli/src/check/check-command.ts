@@ -32,7 +32,8 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     throw new CommandError(
       'check needs at least one --from origin (or an expectations file naming one): the origin of your pages',
     );
-  const discovery = await discoverEngines(options.browsers);
+  // The first engine of each family is what check runs: the others are not asked their version.
+  const discovery = await discoverEngines(options.browsers, false);
   const engines = chooseEngines(options.engines, Object.keys(options.connect) as EngineName[], discovery);
   const progress = new Progress(io.stderr, options.quiet);
   const toStdout = [options.json, options.junit, options.sarif, options.markdown].includes('-');
