@@ -81,3 +81,31 @@ EXPOSE 8090
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/', { signal: AbortSignal.timeout(3000) }).then(() => process.exit(0), () => process.exit(1))"]
 CMD ["node", "services/upstream-mock/dist/main.js"]
+
+# `origin-lab check` with the three engines it drives, from Debian bookworm's packages (Chromium,
+# Firefox ESR, WebKitGTK's WebDriver and MiniBrowser; Xvfb and D-Bus, which WebKitGTK needs even
+# headless). Nothing is downloaded when it runs. The package is installed from its own tarball,
+# as a user's `npm i -g` would. Runs as `node`; reports go wherever a volume is mounted:
+#   docker build --target check -t origin-lab/check .
+#   docker run --rm -v "$PWD:/out" origin-lab/check https://api.example.com/me \
+#     --from https://app.example.com --sarif /out/cors.sarif
+# The first word may name another command: `docker run --rm origin-lab/check engines`.
+FROM build AS check-package
+RUN npm pack --silent -w origin-lab --pack-destination /tmp \
+  && npm install -g --prefix /opt/origin-lab --no-audit --no-fund /tmp/origin-lab-*.tgz
+
+FROM node:20-bookworm-slim AS check
+# No manuals, documentation or translations (about 140 MB); no package archives or lists left behind.
+RUN printf '%s\n' 'path-exclude=/usr/share/doc/*' 'path-exclude=/usr/share/man/*' 'path-exclude=/usr/share/locale/*' \
+    >/etc/dpkg/dpkg.cfg.d/origin-lab-check \
+  && apt-get update \
+  && apt-get install -y --no-install-recommends chromium firefox-esr webkit2gtk-driver xvfb xauth dbus \
+    ca-certificates fonts-dejavu-core \
+  && apt-get clean && rm -rf /var/lib/apt/lists/*
+COPY --from=check-package /opt/origin-lab /opt/origin-lab
+COPY docker/check-entrypoint.sh /usr/local/bin/origin-lab-image
+ENV PATH=/opt/origin-lab/bin:$PATH
+USER node
+WORKDIR /home/node
+ENTRYPOINT ["origin-lab-image"]
+CMD ["--help"]
