@@ -78,6 +78,10 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
     runs: { lan: PLAYWRIGHT },
     why: 'What a class on a LAN loses: not a secure context, HTTP/1.1 only, two sites.',
   },
+  'check-image.spec.ts': {
+    runs: { compose: CHROMIUM },
+    why: 'The check image, built and run on the compose stack’s Docker engine (its own three engines run inside it, whichever project starts the spec), and `docker compose run check` against the lab: once.',
+  },
   'replicas.spec.ts': {
     runs: { compose: CHROMIUM },
     why: 'State shared by two api replicas on Redis: only compose has replicas. What crosses them is server state, alike in every engine.',

@@ -113,6 +113,7 @@ export async function startComposeStack(): Promise<Stack> {
       caCert,
       apiReplicas,
       http2Defect,
+      composeProject: project,
       stop: down,
     };
   } catch (err) {

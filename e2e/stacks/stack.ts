@@ -19,6 +19,8 @@ export interface Stack {
    * Caddy built with Go older than 1.23 (launcher/src/caddy.ts, http2SchedulerWarning).
    */
   http2Defect?: string | null;
+  /** The compose project's name, for `docker-compose --project-name` (the compose stack only). */
+  composeProject?: string;
   stop(): Promise<void>;
 }
 

@@ -67,12 +67,13 @@ export E2E_STACKS E2E_BROWSERS
 step "build"
 run npm run --silent build
 if [ "$only" != e2e ] && [[ " ${E2E_STACKS//,/ } " == *" compose "* ]]; then
-  # The compose stack's images build while the type-check, lint and vitest run (mostly npm ci in
-  # the images, waiting on the registry); the e2e set-up builds them again from this cache, in
-  # seconds. Bounded like that build (E2E_COMPOSE_BUILD_TIMEOUT_MS).
+  # The compose stack's images, and the check image (its profile), build while the type-check,
+  # lint and vitest run (mostly npm ci and apt-get in the images, waiting on the registry and the
+  # Debian mirror); the e2e set-up builds them again from this cache, in seconds. Bounded like
+  # that build (E2E_COMPOSE_BUILD_TIMEOUT_MS).
   mkdir -p .tmp
   setsid timeout "$(( ${E2E_COMPOSE_BUILD_TIMEOUT_MS:-900000} / 1000 ))" \
-    docker-compose --project-name originlab-prebuild build --force-rm >.tmp/compose-prebuild.log 2>&1 &
+    docker-compose --project-name originlab-prebuild --profile check build --force-rm >.tmp/compose-prebuild.log 2>&1 &
   prebuild=$!
   echo "[test] building the compose stack's images meanwhile (.tmp/compose-prebuild.log)"
 fi

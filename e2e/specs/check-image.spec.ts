@@ -1,0 +1,175 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { test, expect } from '../fixtures.js';
+import { composeExecutable } from '../stacks/compose.js';
+import { plainOrigins } from '../stacks/tls-front.js';
+import { expressExactAllowlist, expressReflectingAll, YOURS, type Fixture } from '../../packages/cli/test/fixtures.js';
+
+// The check image (the Dockerfile's `check` target, docker-compose.yml's `check` service), built
+// on the compose stack's Docker engine and run as a user runs it: `docker run` against a server
+// on this machine (the container shares its network), and `docker compose run check` against the
+// lab. Its verdicts are written from the rules, and must be the host's on the same server. On the
+// compose stack only (coverage.ts); the engines are the image's own, whichever project runs this.
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const IMAGE = 'origin-lab-check';
+const BUILD_MS = Number(process.env.E2E_COMPOSE_BUILD_TIMEOUT_MS ?? 15 * 60_000);
+const CHECK_MS = 180_000;
+const ALL_ENGINES = ['chromium', 'firefox', 'webkit'];
+/** The engines this run has on this machine (npm test sets E2E_BROWSERS), for the same check here. */
+const HERE = (process.env.E2E_BROWSERS ?? ALL_ENGINES.join(',')).split(',').filter(Boolean).sort();
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: readonly string[], timeoutMs: number): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { cwd: repoRoot, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+interface Finding {
+  kind: string;
+  severity: string;
+  origins: string[];
+  engines: string[];
+}
+
+/** A report's findings as compared here: kind, severity, origins and engines, sorted. */
+function findingsOf(stdout: string): Finding[] {
+  const report = JSON.parse(stdout) as { findings: Finding[] };
+  return report.findings
+    .map(({ kind, severity, origins, engines }) => ({
+      kind,
+      severity,
+      origins: [...origins].sort(),
+      engines: [...engines].sort(),
+    }))
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+
+/** The same check in the image (host network) and on this machine, in the three engines. */
+async function inImageAndHere(fixture: Fixture): Promise<{ image: Ran; here: Ran }> {
+  const args = ['check', fixture.url, '--from', YOURS, '--hostile', 'arbitrary,null'];
+  const common = ['--local-network', 'public', '--json', '-', '--quiet'];
+  const image = await run(
+    'docker',
+    ['run', '--rm', '--network', 'host', IMAGE, ...args, ...common, '--engines', ALL_ENGINES.join(',')],
+    CHECK_MS,
+  );
+  const here = await run(
+    process.execPath,
+    ['packages/cli/bin/origin-lab.js', ...args, ...common, '--engines', HERE.join(',')],
+    CHECK_MS,
+  );
+  return { image, here };
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ stack }) => {
+  test.setTimeout(BUILD_MS + 30_000);
+  // The run's early build made it (scripts/test/run.sh); from its layers this takes seconds.
+  const built = await run(
+    composeExecutable,
+    ['--project-name', stack.composeProject!, '--profile', 'check', 'build', 'check'],
+    BUILD_MS,
+  );
+  expect(built.code, built.stderr.slice(-2000)).toBe(0);
+});
+
+test('the image holds the three engines and runs as a user that is not root', async () => {
+  const engines = await run('docker', ['run', '--rm', IMAGE, 'engines', '--json'], 60_000);
+  expect(engines.code, engines.stderr).toBe(0);
+  const found = JSON.parse(engines.stdout) as { engines: { family: string }[] };
+  expect(found.engines.map((engine) => engine.family).sort()).toEqual(ALL_ENGINES);
+  const user = await run('docker', ['run', '--rm', '--entrypoint', 'id', IMAGE, '-u'], 30_000);
+  expect(user.stdout.trim()).not.toBe('0');
+});
+
+test('a server that lets any origin read with credentials: the image finds it in every engine, as here', async () => {
+  test.setTimeout(2 * CHECK_MS + 30_000);
+  const fixture = await expressReflectingAll();
+  try {
+    const { image, here } = await inImageAndHere(fixture);
+    expect(image.code, image.stderr).toBe(1);
+    // cors({ origin: true, credentials: true }) answers every origin with itself and credentials:
+    // the attacker's page and both opaque ("null") contexts read, in every engine.
+    expect(findingsOf(image.stdout)).toEqual([
+      {
+        kind: 'hostile-read-credentials',
+        severity: 'high',
+        origins: ['http://attacker.test', 'null (data worker)', 'null (sandboxed frame)'],
+        engines: ALL_ENGINES,
+      },
+    ]);
+    expect(here.code, here.stderr).toBe(1);
+    expect(findingsOf(here.stdout)).toEqual(findingsOf(image.stdout).map((finding) => ({ ...finding, engines: HERE })));
+  } finally {
+    await fixture.stop();
+  }
+});
+
+test('an exact allowlist: no finding in the image, as here', async () => {
+  test.setTimeout(2 * CHECK_MS + 30_000);
+  const fixture = await expressExactAllowlist();
+  try {
+    const { image, here } = await inImageAndHere(fixture);
+    expect([image.code, findingsOf(image.stdout)], image.stderr).toEqual([0, []]);
+    expect([here.code, findingsOf(here.stdout)], here.stderr).toEqual([0, []]);
+  } finally {
+    await fixture.stop();
+  }
+});
+
+test('docker compose run check, against the lab: the api reads the class’s origin, and no other', async ({ stack }) => {
+  test.setTimeout(CHECK_MS + 30_000);
+  // The api's allowlist holds the class's names (ALLOWED_ORIGINS); the check reaches the api by its
+  // service name, from the plain-HTTP name (an https page could not fetch http://api: mixed content).
+  const [yours] = plainOrigins('compose');
+  const ran = await run(
+    composeExecutable,
+    [
+      '--project-name',
+      stack.composeProject!,
+      'run',
+      '--rm',
+      '-T',
+      'check',
+      'http://api:3000/api/posts',
+      '--from',
+      yours,
+      '--hostile',
+      'arbitrary',
+      '--engines',
+      'chromium',
+      // The api is on a private address of the compose network: as deployed, CORS alone decides
+      // (without it Chromium's Local Network Access would keep attacker pages from it: exit 3).
+      '--local-network',
+      'public',
+      '--json',
+      '-',
+      '--quiet',
+    ],
+    CHECK_MS,
+  );
+  // Yours reads without credentials; the api allows none, and only the headers it lists (its own
+  // spec), so the credentialed and custom-header requests are refused: low findings, not risks
+  // (exit 0: below the default --fail-on medium).
+  expect(ran.code, ran.stderr).toBe(0);
+  const findings = (JSON.parse(ran.stdout) as { findings: { kind: string; severity: string; cells: string[] }[] })
+    .findings;
+  expect(findings.map((finding) => finding.severity)).toEqual(findings.map(() => 'low'));
+  expect(findings.flatMap((finding) => finding.cells).sort()).toEqual(
+    ['authorization', 'custom-header', 'get-credentials', 'xhr-credentials'].sort(),
+  );
+});
