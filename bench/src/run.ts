@@ -17,7 +17,7 @@ import { journalBench } from './benches/journal.js';
 import { classroomBench } from './benches/classroom.js';
 import { classCapacityBench } from './benches/class-capacity.js';
 import { replicasBench } from './benches/replicas.js';
-import { checkBench } from './benches/check.js';
+import { checkBench, checkImageBench } from './benches/check.js';
 
 type Bench = (options: BenchOptions, log: (line: string) => void) => Promise<Figure[]>;
 
@@ -34,6 +34,7 @@ const BENCHES: Record<BenchName, Bench> = {
   'class-capacity': classCapacityBench,
   replicas: replicasBench,
   check: checkBench,
+  'check-image': checkImageBench,
 };
 
 export function machine(): Record<string, string | number> {

@@ -14,6 +14,7 @@
  *   BENCH_CLASS_ROUND_S=10          seconds between one student's rounds of page traffic
  *   BENCH_CLASS_REPLICAS=1          api replicas the class capacity runs on (more than 1: on one Redis)
  *   BENCH_JSON=path                 also write the figures as JSON to this file
+ *   BENCH_CHECK_IMAGE=name          the check image check-image measures (origin-lab-check; built if missing)
  */
 export const BENCH_NAMES = [
   'echo',
@@ -28,6 +29,7 @@ export const BENCH_NAMES = [
   'class-capacity',
   'replicas',
   'check',
+  'check-image',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
