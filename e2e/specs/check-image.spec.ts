@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { test, expect } from '../fixtures.js';
 import { composeExecutable } from '../stacks/compose.js';
@@ -57,15 +58,27 @@ function findingsOf(stdout: string): Finding[] {
     .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
 
+/**
+ * `docker run --rm` of the image with args, under a name of its own: a run that outlasts its
+ * bound is removed (ending the client would leave the container running).
+ */
+async function inImage(args: readonly string[], timeoutMs: number, options: readonly string[] = []): Promise<Ran> {
+  const name = `originlab-check-${randomBytes(4).toString('hex')}`;
+  try {
+    return await run('docker', ['run', '--rm', '--name', name, ...options, IMAGE, ...args], timeoutMs);
+  } finally {
+    await run('docker', ['rm', '--force', name], 30_000);
+  }
+}
+
 /** The same check in the image (host network) and on this machine, in the three engines. */
 async function inImageAndHere(fixture: Fixture): Promise<{ image: Ran; here: Ran }> {
   const args = ['check', fixture.url, '--from', YOURS, '--hostile', 'arbitrary,null'];
   const common = ['--local-network', 'public', '--json', '-', '--quiet'];
-  const image = await run(
-    'docker',
-    ['run', '--rm', '--network', 'host', IMAGE, ...args, ...common, '--engines', ALL_ENGINES.join(',')],
-    CHECK_MS,
-  );
+  const image = await inImage([...args, ...common, '--engines', ALL_ENGINES.join(',')], CHECK_MS, [
+    '--network',
+    'host',
+  ]);
   const here = await run(
     process.execPath,
     ['packages/cli/bin/origin-lab.js', ...args, ...common, '--engines', HERE.join(',')],
@@ -88,11 +101,11 @@ test.beforeAll(async ({ stack }) => {
 });
 
 test('the image holds the three engines and runs as a user that is not root', async () => {
-  const engines = await run('docker', ['run', '--rm', IMAGE, 'engines', '--json'], 60_000);
+  const engines = await inImage(['engines', '--json'], 60_000);
   expect(engines.code, engines.stderr).toBe(0);
   const found = JSON.parse(engines.stdout) as { engines: { family: string }[] };
   expect(found.engines.map((engine) => engine.family).sort()).toEqual(ALL_ENGINES);
-  const user = await run('docker', ['run', '--rm', '--entrypoint', 'id', IMAGE, '-u'], 30_000);
+  const user = await inImage(['-u'], 30_000, ['--entrypoint', 'id']);
   expect(user.stdout.trim()).not.toBe('0');
 });
 

@@ -95,16 +95,35 @@ export async function checkImageBench(options: BenchOptions, log: (line: string)
   }
   const sizeMb = imageSizeMb(log);
   const api = await startApi();
-  const inImage = ['docker', 'run', '--rm', '--network', 'host', CHECK_IMAGE, 'check'];
+  // Each container under a name of its own, removed after its run: a run past its bound would
+  // otherwise leave it running when the client is ended.
+  const inImage = async (args: string[]): Promise<number> => {
+    const name = `originlab-bench-${process.pid}-${Date.now()}`;
+    try {
+      return await timeCheck(args, [
+        'docker',
+        'run',
+        '--rm',
+        '--name',
+        name,
+        '--network',
+        'host',
+        CHECK_IMAGE,
+        'check',
+      ]);
+    } finally {
+      execFile('docker', ['rm', '--force', name], { timeout: 30_000 }, () => undefined);
+    }
+  };
   const args = [`${api.url}/api/posts`, '--from', BENCH_ORIGIN, '--local-network', 'public'];
   const first = [...args, '--hostile', 'none', '--engines', 'chromium'];
   const runs = options.quick ? 1 : 3;
   const times = { host: [] as number[], image: [] as number[], hostFirst: [] as number[], imageFirst: [] as number[] };
   for (let run = 1; run <= runs; run++) {
     times.host.push(await timeCheck(args));
-    times.image.push(await timeCheck(args, inImage));
+    times.image.push(await inImage(args));
     times.hostFirst.push(await timeCheck(first));
-    times.imageFirst.push(await timeCheck(first, inImage));
+    times.imageFirst.push(await inImage(first));
     log(
       `[check-image] run ${run}: default matrix ${times.image.at(-1)!.toFixed(1)} s in the image, ${times.host.at(-1)!.toFixed(1)} s here; first result ${times.imageFirst.at(-1)!.toFixed(1)} s, ${times.hostFirst.at(-1)!.toFixed(1)} s`,
     );
