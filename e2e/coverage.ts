@@ -27,6 +27,11 @@ export interface Coverage {
   runs: Partial<Record<StackName, readonly BrowserName[]>>;
   /** Why there and nowhere else. */
   why: string;
+  /**
+   * It takes both cores (several engines at once): it runs after every other spec of its stack and
+   * engine, in a project of its own, so that no load test (the classroom) runs beside it.
+   */
+  runsLast?: true;
 }
 
 const EVERY: readonly BrowserName[] = ['chromium', 'firefox', 'webkit'];
@@ -80,7 +85,8 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   },
   'check-image.spec.ts': {
     runs: { compose: CHROMIUM },
-    why: 'The check image, built and run on the compose stack’s Docker engine (its own three engines run inside it, whichever project starts the spec), and `docker compose run check` against the lab: once.',
+    why: 'The check image, built and run on the compose stack’s Docker engine (its own three engines run inside it, whichever project starts the spec), and `docker compose run check` against the lab: once, after the other compose specs (it takes both cores).',
+    runsLast: true,
   },
   'replicas.spec.ts': {
     runs: { compose: CHROMIUM },
@@ -116,10 +122,10 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   },
 };
 
-/** The spec files that run on stack in browser. */
-export function specsFor(stack: StackName, browser: BrowserName): string[] {
+/** The spec files that run on stack in browser: those that run last, or the others. */
+export function specsFor(stack: StackName, browser: BrowserName, last = false): string[] {
   return Object.entries(COVERAGE)
-    .filter(([, { runs }]) => runs[stack]?.includes(browser))
+    .filter(([, { runs, runsLast }]) => runs[stack]?.includes(browser) && (runsLast ?? false) === last)
     .map(([file]) => file);
 }
 

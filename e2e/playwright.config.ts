@@ -42,12 +42,17 @@ export default defineConfig<object, StackOptions>({
   use: { actionTimeout: 15_000, navigationTimeout: 20_000, trace: 'off' },
   projects: stacksInUse().flatMap((stackName) => {
     const { caCerts, loopbackNames } = settingsOf(stackName);
-    return selectedBrowsers()
-      .filter((browserName) => specsFor(stackName, browserName).length > 0)
-      .map((browserName) => ({
-        name: `${stackName}-${browserName}`,
-        testMatch: specsFor(stackName, browserName),
-        use: { stackName, browserName, launchOptions: launchOptions(browserName, caCerts, loopbackNames) },
-      }));
+    return selectedBrowsers().flatMap((browserName) => {
+      const use = { stackName, browserName, launchOptions: launchOptions(browserName, caCerts, loopbackNames) };
+      const name = `${stackName}-${browserName}`;
+      const [specs, last] = [specsFor(stackName, browserName), specsFor(stackName, browserName, true)];
+      // The specs that take both cores (coverage.ts, runsLast) start once the others are done.
+      return [
+        ...(specs.length > 0 ? [{ name, testMatch: specs, use }] : []),
+        ...(last.length > 0
+          ? [{ name: `${name}-last`, testMatch: last, use, dependencies: specs.length > 0 ? [name] : [] }]
+          : []),
+      ];
+    });
   }),
 });

@@ -10,7 +10,8 @@ import { expressExactAllowlist, expressReflectingAll, YOURS, type Fixture } from
 // on the compose stack's Docker engine and run as a user runs it: `docker run` against a server
 // on this machine (the container shares its network), and `docker compose run check` against the
 // lab. Its verdicts are written from the rules, and must be the host's on the same server. On the
-// compose stack only (coverage.ts); the engines are the image's own, whichever project runs this.
+// compose stack only, after its other specs (coverage.ts: it takes both cores, and a classroom
+// beside it would measure it); the engines are the image's own, whichever project runs this.
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const IMAGE = 'origin-lab-check';
@@ -86,8 +87,6 @@ async function inImageAndHere(fixture: Fixture): Promise<{ image: Ran; here: Ran
   );
   return { image, here };
 }
-
-test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ stack }) => {
   test.setTimeout(BUILD_MS + 30_000);

@@ -68,7 +68,9 @@ export function selectedStacks(): StackName[] {
 /** The selected stacks that some spec runs on in a selected browser (coverage.ts): the ones to start. */
 export function stacksInUse(): StackName[] {
   const browsers = selectedBrowsers();
-  return selectedStacks().filter((stack) => browsers.some((browser) => specsFor(stack, browser).length > 0));
+  return selectedStacks().filter((stack) =>
+    browsers.some((browser) => specsFor(stack, browser).length + specsFor(stack, browser, true).length > 0),
+  );
 }
 
 /**
