@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { runBounded, type Ran } from '@origin-lab/test-kit';
 import { test, expect } from '../fixtures.js';
 import { composeExecutable } from '../stacks/compose.js';
 import { plainOrigins } from '../stacks/tls-front.js';
@@ -21,22 +21,8 @@ const ALL_ENGINES = ['chromium', 'firefox', 'webkit'];
 /** The engines this run has on this machine (npm test sets E2E_BROWSERS), for the same check here. */
 const HERE = (process.env.E2E_BROWSERS ?? ALL_ENGINES.join(',')).split(',').filter(Boolean).sort();
 
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 function run(command: string, args: readonly string[], timeoutMs: number): Promise<Ran> {
-  return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      { cwd: repoRoot, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
-  });
+  return runBounded(command, args, { cwd: repoRoot, timeoutMs });
 }
 
 interface Finding {

@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runBounded } from '@origin-lab/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expressReflectingAll, YOURS } from './fixtures.js';
 import { ENGINES } from './run-check.js';
@@ -16,27 +16,14 @@ const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-package-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function run(command: string, args: string[], cwd: string, timeoutMs: number, input?: string) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = execFile(
-      command,
-      args,
-      {
-        cwd,
-        timeout: timeoutMs,
-        maxBuffer: 64 * 1024 * 1024,
-        // A user's shell: none of the npm_* variables of the npm that runs these tests (under them
-        // npx takes the tarball for a command to run), npm preferring its cache.
-        env: {
-          ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))),
-          npm_config_prefer_offline: 'true',
-          npm_config_update_notifier: 'false',
-        },
-      },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
-    child.stdin?.end(input ?? '');
-  });
+  // A user's shell: none of the npm_* variables of the npm that runs these tests (under them npx
+  // takes the tarball for a command to run), npm preferring its cache.
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name))),
+    npm_config_prefer_offline: 'true',
+    npm_config_update_notifier: 'false',
+  };
+  return runBounded(command, args, { cwd, env, timeoutMs, input });
 }
 
 /** The tarball, packed once for the file (npm pack runs the bundle first), and what it holds checked. */

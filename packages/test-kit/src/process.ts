@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { stopChild, waitForOutput } from '@origin-lab/server-kit';
 
@@ -108,4 +108,32 @@ export async function startNodeScript(script: string, options: StartNodeOptions)
     await watched.stop(1_000);
     throw err;
   }
+}
+
+/** What a program run to its end said, and how it ended (-1: it was ended, or did not start). */
+export interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions extends SpawnOptions {
+  /** Ended after this long (SIGTERM), and reported with code -1. */
+  timeoutMs: number;
+  /** Written to its standard input, which is then closed. */
+  input?: string;
+}
+
+/** Runs a program to its end within timeoutMs, keeping what it wrote; never rejects. */
+export function runBounded(command: string, args: readonly string[], options: RunOptions): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      command,
+      args,
+      { cwd: options.cwd, env: options.env, timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(options.input ?? '');
+  });
 }
