@@ -48,8 +48,8 @@ const report = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const clean = (text) => String(text).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const prop = (text) => clean(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 for (const finding of report.findings)
-  if (finding.severity === 'high' || finding.severity === 'medium')
-    console.log(`::${finding.severity === 'high' ? 'error' : 'warning'} title=${prop(`origin-lab: ${finding.title}`)}::${clean(finding.detail)}`);
+  if (['critical', 'high', 'medium'].includes(finding.severity))
+    console.log(`::${finding.severity === 'medium' ? 'warning' : 'error'} title=${prop(`origin-lab: ${finding.title}`)}::${clean(finding.detail)}`);
 const file = process.env.EXPECT_FILE;
 if (file && report.expectations) {
   const lines = readFileSync(file, 'utf8').split('\n');

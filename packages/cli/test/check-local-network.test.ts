@@ -128,7 +128,7 @@ describe.skipIf(!ENGINES.includes('chromium'))("check and Chromium's Local Netwo
         const skipped = cases.filter((testcase) => testcase.skipped !== undefined).map((testcase) => testcase.name);
         expect(skipped.sort()).toEqual(
           ['http://attacker.test', 'null (sandboxed-frame)', 'null (data-worker)']
-            .flatMap((origin) => [`${origin} get`, `${origin} get-credentials`])
+            .flatMap((origin) => [`${origin} get`, `${origin} get-credentials`, `${origin} preflight-credentials`])
             .sort(),
         );
         // SARIF: the run did not do all it set out to, and says what it left out.

@@ -106,7 +106,7 @@ describe('origin-lab check: usage', () => {
       ['check', 'https://example.com/', '--from', YOURS, '--connect', 'firefox=http://127.0.0.1:9/'],
       'is not a ws:// or wss:// address',
     ],
-    [['check', 'https://example.com/', '--from', YOURS, '--fail-on', 'critical'], '--fail-on must be one of'],
+    [['check', 'https://example.com/', '--from', YOURS, '--fail-on', 'severe'], '--fail-on must be one of'],
     [['check', 'https://example.com/', '--from', YOURS, '--colour', 'never'], "Unknown option '--colour'"],
     [['explode'], 'unknown command "explode"'],
   ])('%j: exit 2, saying %s', async (args, message) => {
@@ -236,8 +236,12 @@ describe.skipIf(ENGINES.length === 0)('origin-lab check: the report, as other to
       const failing = cases
         .filter((testcase: { failure?: unknown }) => testcase.failure)
         .map((t: { name: string }) => t.name);
-      expect(failing.sort()).toEqual(['http://attacker.test get-credentials']);
-      expect(Number(suites[0].failures)).toBe(1);
+      // The attacker's two requests with credentials read: the plain GET and the preflighted one.
+      expect(failing.sort()).toEqual([
+        'http://attacker.test get-credentials',
+        'http://attacker.test preflight-credentials',
+      ]);
+      expect(Number(suites[0].failures)).toBe(2);
 
       const sarif = JSON.parse(readFileSync(files.sarif, 'utf8'));
       expect(sarif.version).toBe('2.1.0');

@@ -166,3 +166,93 @@ export async function originLabApi(path: string): Promise<Fixture> {
     },
   };
 }
+
+/**
+ * A hand-written middleware that sends one fixed Allow-Origin (and Allow-Credentials) on every
+ * answer, as an nginx add_header line does: nothing in it depends on the Origin.
+ */
+export function expressFixedAllowOrigin(): Promise<Fixture> {
+  const app = express();
+  app.use((_req, res, next) => {
+    res.set({ 'Access-Control-Allow-Origin': YOURS, 'Access-Control-Allow-Credentials': 'true' });
+    next();
+  });
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/** express with cors: yours, a RegExp for any GitHub Pages site, and codepen.io (for demos), with credentials. */
+export function expressTrustsThirdPartyHosting(): Promise<Fixture> {
+  const app = express();
+  app.use(cors({ origin: [YOURS, /\.github\.io$/, 'https://codepen.io'], credentials: true }));
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/** express with cors: yours and any origin that starts with http://localhost (for development), with credentials. */
+export function expressTrustsLocalhostPrefix(): Promise<Fixture> {
+  const app = express();
+  app.use(cors({ origin: [YOURS, /^http:\/\/localhost/], credentials: true }));
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/** express with cors: yours and the development servers left on the allowlist, with credentials. */
+export function expressTrustsDevServers(): Promise<Fixture> {
+  const app = express();
+  app.use(cors({ origin: [YOURS, 'http://localhost:3000', 'http://127.0.0.1:5173'], credentials: true }));
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/**
+ * express with cors and an origin function that compares host names only, after dropping a
+ * trailing dot: another port, the https scheme and the trailing-dot name all pass.
+ */
+export function expressHostOnlyCheck(): Promise<Fixture> {
+  const app = express();
+  app.use(
+    cors({
+      origin: (origin, callback) =>
+        callback(null, origin === undefined || new URL(origin).hostname.replace(/\.$/, '') === 'app.example.test'),
+      credentials: true,
+    }),
+  );
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/**
+ * @koa/cors with an origin function that trusts every subdomain of example.test, over http as
+ * well as https (/^https?:/), with credentials.
+ */
+export function koaCorsTrustsHttpSubdomains(): Promise<Fixture> {
+  const app = new Koa();
+  app.use(
+    koaCors({
+      origin: (ctx) => {
+        const origin = ctx.get('Origin');
+        return /^https?:\/\/([a-z0-9-]+\.)*example\.test$/.test(origin) ? origin : '';
+      },
+      credentials: true,
+    }),
+  );
+  app.use((ctx) => {
+    ctx.body = { me: 'someone' };
+  });
+  const handler = app.callback();
+  return listen(createServer((req, res) => void handler(req, res)));
+}
+
+/**
+ * express with the cors README's "enable pre-flight across-the-board" written as
+ * app.options(path, cors({ origin: true, credentials: true })), and the routes themselves behind
+ * an exact allowlist: every origin's preflight is approved for every method and header.
+ */
+export function expressPreflightForAll(): Promise<Fixture> {
+  const app = express();
+  app.options('/me', cors({ origin: true, credentials: true }));
+  app.use(cors({ origin: [YOURS], credentials: true }));
+  app.all('/me', answer);
+  return listen(createServer(app));
+}

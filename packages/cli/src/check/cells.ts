@@ -1,7 +1,8 @@
 /**
  * The requests of the matrix: what each origin's page sends to the target. Your origins get every
- * cell; a hostile origin gets the two that tell whether it can read at all (with and without
- * credentials). Nothing but GET and OPTIONS leaves unless --methods names more.
+ * cell; a hostile origin gets those that tell whether it can read at all (with and without
+ * credentials), whether its preflight with credentials is approved, and the methods you name.
+ * Nothing but GET and OPTIONS leaves unless --methods names more.
  */
 import { normalizeMethod, unsafeHeaderNames } from '@origin-lab/cors-rules';
 
@@ -127,9 +128,20 @@ export function yourCells(options: MatrixOptions): Cell[] {
   return cells;
 }
 
-/** The cells a hostile origin runs: can it read, without and with credentials? */
-export function hostileCells(): Cell[] {
-  return [
+/** The headers of a hostile origin's preflighted request: a custom one, Authorization and a JSON type. */
+export const HOSTILE_PREFLIGHT_HEADERS: [string, string][] = [
+  ['X-Origin-Lab-Check', '1'],
+  ['Authorization', 'Bearer origin-lab-check'],
+  ['Content-Type', 'application/json'],
+];
+
+/**
+ * The cells a hostile origin runs: can it read, without and with credentials; does the preflight
+ * let it send headers that prove intent (and defeat a custom-header CSRF check) with the user's
+ * cookies; and, only for the methods the user named, does it let it change things as the user.
+ */
+export function hostileCells(options: Pick<MatrixOptions, 'methods' | 'body'>): Cell[] {
+  const cells: Cell[] = [
     {
       id: 'get',
       title: 'a simple GET',
@@ -150,7 +162,33 @@ export function hostileCells(): Cell[] {
       credentials: true,
       body: null,
     },
+    {
+      id: 'preflight-credentials',
+      title: 'a GET with credentials, Authorization, a custom header and a JSON type: preflighted',
+      label: 'preflighted, credentials',
+      api: 'fetch',
+      method: 'GET',
+      headers: HOSTILE_PREFLIGHT_HEADERS,
+      credentials: true,
+      body: null,
+    },
   ];
+  for (const method of options.methods) {
+    const normalized = normalizeMethod(method);
+    if (['GET', 'HEAD'].includes(normalized)) continue;
+    const body = options.body === 'none' ? null : BODIES[options.body];
+    cells.push({
+      id: `method-${normalized.toLowerCase()}-credentials`,
+      title: `${normalized} with credentials${body ? ` and a ${options.body} body` : ''}`,
+      label: `${normalized}, credentials`,
+      api: 'fetch',
+      method: normalized,
+      headers: body ? [['Content-Type', body.type]] : [],
+      credentials: true,
+      body: body?.text ?? null,
+    });
+  }
+  return cells;
 }
 
 /** The headers a preflight for this cell must allow (lower case, sorted): none when it does not preflight. */

@@ -14,7 +14,7 @@ import { checkExpectations, expectedCells, readExpectations, type Expectations }
 import { failsAt, findingsOf, SEVERITY_ORDER } from './findings.js';
 import { notTriedOf } from './not-tried.js';
 import { hostileOrigins, yourOrigins } from './origins.js';
-import { toJson, toJunit, toSarif, type CheckReport } from './report.js';
+import { toJson, toJunit, toSarif, writesOf, type CheckReport } from './report.js';
 import { planRun, runCheck, type ExchangeRecord } from './run-check.js';
 import { renderReport } from './terminal-report.js';
 import { toMarkdown } from './markdown-report.js';
@@ -51,7 +51,10 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     );
   const tried = [
     ...yourOrigins(from),
-    ...hostileOrigins(from[0]!, options.hostile).filter((origin) => !from.includes(origin.origin)),
+    ...hostileOrigins(from[0]!, expectations?.hostile ?? options.hostile, [
+      ...options.alsoHostile,
+      ...(expectations?.alsoHostile ?? []),
+    ]).filter((origin) => !from.includes(origin.origin)),
   ];
   const methods = [
     ...new Set([...options.methods, ...(expectations?.allow.flatMap((entry) => entry.methods) ?? [])]),
@@ -94,6 +97,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     stack: chooseStack(options, result.exchanges),
     lab: { url: options.lab, chosenBy: options.labGiven ? 'option' : 'default' },
     requests: result.requests,
+    writes: writesOf(result.runs),
     exitCode: failed ? EXIT.findings : notTried.length > 0 ? EXIT.incomplete : EXIT.ok,
   };
 
@@ -101,7 +105,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     options.failOn !== 'never' && SEVERITY_ORDER[finding.severity] >= SEVERITY_ORDER[options.failOn];
   write(options.json, toJson(report), io);
   write(options.junit, toJunit(report, failOn), io);
-  write(options.sarif, toSarif(report), io);
+  write(options.sarif, toSarif(report, options.sarifMin), io);
   write(options.markdown, toMarkdown(report), io);
   // The table goes to standard error when a report takes standard output.
   (toStdout ? io.stderr : io.stdout).write(renderReport(report, paint));

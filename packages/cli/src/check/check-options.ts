@@ -13,10 +13,10 @@ import {
 } from '../options.js';
 import { CommandError, type ColorChoice } from '../terminal.js';
 import { ENGINE_NAMES, type EngineName } from '../drivers/driver.js';
-import { HOSTILE_KINDS, type HostileKind } from './origins.js';
+import { HOSTILE_CLASSES, HOSTILE_KINDS, type HostileKind } from './origins.js';
 import { BODY_KINDS, type BodyKind } from './cells.js';
 
-export const SEVERITIES = ['high', 'medium', 'low', 'info'] as const;
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
 export const CHECK_COMMAND: CommandSpec = {
@@ -73,7 +73,13 @@ export const CHECK_COMMAND: CommandSpec = {
       name: 'hostile',
       value: '<list>',
       default: 'all',
-      help: `the attacker origins to try: all, none, or some of ${HOSTILE_KINDS.join(', ')}`,
+      help: 'the attacker origins to try: all, none, or some of the classes below',
+    },
+    {
+      name: 'also-hostile',
+      value: '<origin>',
+      multiple: true,
+      help: 'also try this origin as an attacker (an origin your allowlist should not hold)',
     },
     {
       name: 'expect',
@@ -89,6 +95,12 @@ export const CHECK_COMMAND: CommandSpec = {
     { name: 'json', value: '<file>', help: 'write the whole report as JSON (- for standard output)' },
     { name: 'junit', value: '<file>', help: 'write JUnit XML: one test case per engine, origin and request' },
     { name: 'sarif', value: '<file>', help: 'write SARIF 2.1.0 for code-scanning dashboards: one result per finding' },
+    {
+      name: 'sarif-min',
+      value: '<severity>',
+      default: 'low',
+      help: `the least severity SARIF holds: ${SEVERITIES.join(', ')} (info adds engine differences and *)`,
+    },
     {
       name: 'markdown',
       value: '<file>',
@@ -116,7 +128,7 @@ export const CHECK_COMMAND: CommandSpec = {
     {
       name: 'max-requests',
       value: '<n>',
-      default: '600',
+      default: '1200',
       help: 'most requests the whole run may send (engines and the check itself); more stops it before it starts',
     },
     {
@@ -137,6 +149,9 @@ export const CHECK_COMMAND: CommandSpec = {
     'npx ./origin-lab-0.1.0.tgz check https://api.example.com/me --from https://app.example.com --json -',
   ],
   notes: [
+    'Attacker origins (--hostile), each with the server code that lets it through:',
+    ...HOSTILE_KINDS.map((kind) => `  ${kind.padEnd(19)}${HOSTILE_CLASSES[kind].pattern}`),
+    '',
     'Exit codes: 0 all is well; 1 a finding at or above --fail-on, or an expectation that does not hold;',
     '2 bad usage, a bad expectations file, a missing browser, or a target that cannot be reached; 3 nothing',
     "of 1, but an engine left attacker origins untried (Chromium's Local Network Access stops a public page",
@@ -161,11 +176,14 @@ export interface CheckOptions {
   methods: string[];
   body: BodyKind;
   hostile: HostileKind[];
+  /** --also-hostile: origins tried as attackers, whatever --hostile says. */
+  alsoHostile: string[];
   expectFile: string | null;
   failOn: Severity | 'never';
   json: string | null;
   junit: string | null;
   sarif: string | null;
+  sarifMin: Severity;
   markdown: string | null;
   stack: Stack | null;
   lab: string;
@@ -257,11 +275,13 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     methods,
     body: choice('body', values.body, BODY_KINDS, 'json'),
     hostile,
+    alsoHostile: [...new Set(listOf(values['also-hostile']).map((origin) => parseOrigin(origin, '--also-hostile')))],
     expectFile: typeof values.expect === 'string' ? values.expect : null,
     failOn: choice('fail-on', values['fail-on'], [...SEVERITIES, 'never'] as const, 'medium'),
     json: typeof values.json === 'string' ? values.json : null,
     junit: typeof values.junit === 'string' ? values.junit : null,
     sarif: typeof values.sarif === 'string' ? values.sarif : null,
+    sarifMin: choice('sarif-min', values['sarif-min'], SEVERITIES, 'low'),
     markdown: typeof values.markdown === 'string' ? values.markdown : null,
     stack: values.stack === undefined ? null : choice('stack', values.stack, STACKS, 'express'),
     ...readLab(values.lab),
@@ -269,7 +289,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     delayMs,
     // A pause between requests asks for a gentle run: one origin at a time, unless --pages says otherwise.
     pagesAtOnce: integer('pages', values.pages, 1, 32, delayMs > 0 ? 1 : 4),
-    maxRequests: integer('max-requests', values['max-requests'], 1, 100_000, 600),
+    maxRequests: integer('max-requests', values['max-requests'], 1, 100_000, 1200),
     localNetwork: choice('local-network', values['local-network'], ['grant', 'deny', 'public'] as const, 'grant'),
     color: readColor(values.color),
     quiet: values.quiet === true,

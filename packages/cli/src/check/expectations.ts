@@ -8,8 +8,13 @@
  *     "allow": [
  *       { "origin": "https://app.example.com", "methods": ["GET", "PUT"], "headers": ["Authorization"], "credentials": true }
  *     ],
- *     "othersDenied": true
+ *     "othersDenied": true,
+ *     "hostile": ["arbitrary", "null", "subdomain", "third-party"],
+ *     "alsoHostile": ["https://staging.example.com"]
  *   }
+ *
+ * hostile (the classes to try, as --hostile names them) replaces --hostile; alsoHostile adds to
+ * --also-hostile.
  */
 import { readFileSync } from 'node:fs';
 import { normalizeMethod } from '@origin-lab/cors-rules';
@@ -17,6 +22,7 @@ import { CommandError } from '../terminal.js';
 import type { Cell } from './cells.js';
 import { parseOrigin } from '../options.js';
 import { notTriedOf, notTriedText } from './not-tried.js';
+import { HOSTILE_KINDS, type HostileKind } from './origins.js';
 import type { CellRun } from './run-check.js';
 
 export interface Allowance {
@@ -30,6 +36,9 @@ export interface Expectations {
   file: string;
   allow: Allowance[];
   othersDenied: boolean;
+  /** The attacker classes to try, when the file names them. */
+  hostile: HostileKind[] | null;
+  alsoHostile: string[];
 }
 
 export interface ExpectationResult {
@@ -62,7 +71,7 @@ export function readExpectations(file: string): Expectations {
   }
   const bad = (where: string, what: string) => new CommandError(`--expect ${file}: ${where} ${what}`);
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw bad('the file', 'must be an object');
-  const known = ['$schema', 'allow', 'othersDenied'];
+  const known = ['$schema', 'allow', 'othersDenied', 'hostile', 'alsoHostile'];
   for (const key of Object.keys(json))
     if (!known.includes(key)) throw bad(key, `is not a field (known: ${known.join(', ')})`);
   const { allow, othersDenied } = json as { allow?: unknown; othersDenied?: unknown };
@@ -98,7 +107,31 @@ export function readExpectations(file: string): Expectations {
       credentials: fields.credentials === true,
     };
   });
-  return { file, allow: entries, othersDenied: othersDenied ?? true };
+  const classes = readHostile(json as Record<string, unknown>, bad);
+  return { file, allow: entries, othersDenied: othersDenied ?? true, ...classes };
+}
+
+/** The file's attacker classes (names as --hostile takes them) and extra attacker origins. */
+function readHostile(
+  json: Record<string, unknown>,
+  bad: (where: string, what: string) => CommandError,
+): Pick<Expectations, 'hostile' | 'alsoHostile'> {
+  const { hostile, alsoHostile } = json;
+  const known = HOSTILE_KINDS as readonly string[];
+  if (hostile !== undefined && (!Array.isArray(hostile) || !hostile.every((kind) => known.includes(kind as string))))
+    throw bad('hostile', `must be a list of attacker classes (known: ${HOSTILE_KINDS.join(', ')})`);
+  if (alsoHostile !== undefined && (!Array.isArray(alsoHostile) || !alsoHostile.every((o) => typeof o === 'string')))
+    throw bad('alsoHostile', 'must be a list of origins');
+  return {
+    hostile: hostile === undefined ? null : (hostile as HostileKind[]),
+    alsoHostile: ((alsoHostile as string[] | undefined) ?? []).map((origin, index) => {
+      try {
+        return parseOrigin(origin);
+      } catch {
+        throw bad(`alsoHostile[${index}]`, `"${origin}" must be an origin: scheme://host[:port]`);
+      }
+    }),
+  };
 }
 
 /** The cell that shows one allowed header (a GET carrying it). */

@@ -3,11 +3,41 @@
  * them (findings.ts). Each takes only what the sentence names.
  */
 
+/** What it takes to be an origin of each cost, in words. */
+export const COST_TEXTS = {
+  'any-site': 'any site can be',
+  position:
+    'an attacker with a position can be (a subdomain taken over, the network path, a program on the user’s machine, another service on your host)',
+  'own-host': 'only pages your own host serves can be',
+} as const;
+
+type ByCost = readonly { cost: keyof typeof COST_TEXTS; origins: readonly string[] }[];
+
+/** "any site can be a, b; an attacker with a position can be c". */
+const byCostText = (byCost: ByCost) =>
+  byCost
+    .map(
+      ({ cost, origins }) =>
+        `${COST_TEXTS[cost]} ${origins.length > 6 ? `${origins.slice(0, 6).join(', ')} and ${origins.length - 6} more` : origins.join(', ')}`,
+    )
+    .join('; ');
+
 export const FINDING_TEXTS = {
   'hostile-read-credentials': {
     title: 'Origins you did not name read your API with the user’s credentials',
-    detail: (origins: readonly string[]) =>
-      `${origins.join(', ')} read the answer to a request carrying cookies: any page there can act as a signed-in user and read what they see.`,
+    detail: (byCost: ByCost) =>
+      `They read the answer to a request carrying cookies: a page there can act as a signed-in user and read what they see. Graded by the cheapest attacker: ${byCostText(byCost)}.`,
+  },
+  'hostile-write': {
+    title: (methods: readonly string[]) =>
+      `Origins you did not name send ${methods.join(', ')} with the user’s credentials: their preflight is approved`,
+    detail: (methods: readonly string[], byCost: ByCost, read: boolean) =>
+      `The engine asked the server before sending ${methods.join(', ')} with cookies, the server said yes, and the request went out${read ? ', and the page read the answer' : ''}: another site changes things as the signed-in user. Graded by the cheapest attacker: ${byCostText(byCost)}.`,
+  },
+  'hostile-preflight': {
+    title: 'Origins you did not name pass the preflight with the user’s credentials',
+    detail: (byCost: ByCost) =>
+      `Their request with cookies, Authorization, a custom header and a JSON type was approved and sent, though the answer was not readable: a check that a custom header is present no longer tells your pages from theirs, and any method the preflight also approves goes out the same way (name it with --methods to see). Graded by the cheapest attacker: ${byCostText(byCost)}.`,
   },
   'null-trusted': {
     title: 'The origin "null" may read',
@@ -16,14 +46,14 @@ export const FINDING_TEXTS = {
   },
   'hostile-read': {
     title: 'Origins you did not name may read your API',
-    detail: (origins: readonly string[], kinds: readonly string[]) =>
-      `${origins.join(', ')} read the answer: the server's origin check lets them through (${kinds.join(', ')}).`,
+    detail: (byCost: ByCost, kinds: readonly string[]) =>
+      `They read the answer without cookies: the server's origin check lets them through (${kinds.join(', ')}). Harmless for public data, a leak for what is answered by network or client address. Graded by the cheapest attacker: ${byCostText(byCost)}.`,
   },
   'missing-vary': {
     title: 'An answer that depends on the Origin lacks Vary: Origin',
     /** A permission that follows the Origin, and the origin it was given to. */
     detailPermission: (allowed: string | undefined, origin: string) =>
-      `Access-Control-Allow-Origin follows the request's Origin (${allowed} for ${origin}) with no Vary: Origin: a shared cache may hand that permission to another origin.`,
+      `Access-Control-Allow-Origin follows the request's Origin (${allowed} for ${origin}) with no Vary: Origin: a shared cache between may hand that permission to another origin (low: it takes a cache that ignores the difference).`,
     detailRefusal: `Some origins get Access-Control-Allow-Origin and others none, and the answers without it say nothing in Vary: a shared cache may hand such a refusal to an origin you allow.`,
   },
   wildcard: {
@@ -41,9 +71,12 @@ export const FINDING_TEXTS = {
       `${origins.join(', ')} sent ${methods.join(', ')} and the server answered 403${someRead ? ', which CORS let the page read' : ''}. A request that changes something and is not same-origin is what Fetch-metadata protection refuses (Go's http.CrossOriginProtection, and the CSRF guards of frameworks that read Sec-Fetch-Site): no CORS header changes it. Let these origins through the protection (trusted origins), or check the server's log for what refused it.`,
   },
   'engines-differ': {
-    title: (origin: string, request: string) => `Engines differ: ${origin}, ${request}`,
+    title: (request: string) => `Engines differ: ${request}`,
+    titleMany: (count: number) => `Engines differ on ${count} requests, for one reason`,
     detail: (readIn: readonly string[], refusedIn: readonly { engine: string; why: string }[]) =>
       `Read in ${readIn.join(', ')}; refused in ${refusedIn.map(({ engine, why }) => `${engine} (${why})`).join('; ')}.`,
+    requests: (requests: readonly string[]) =>
+      `The requests: ${requests.slice(0, 4).join('; ')}${requests.length > 4 ? `; and ${requests.length - 4} more (--json lists all)` : ''}.`,
     noReason: 'no reason given',
   },
 } as const;

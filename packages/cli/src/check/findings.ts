@@ -1,14 +1,17 @@
 /**
- * What the run means, graded by what an attacker gets: high when an origin the user did not name
- * reads with credentials; medium when it reads without them, when "null" is trusted, or when an
- * answer carrying a permission that depends on the Origin does not say Vary: Origin; low for a
- * request of the user's own origins that an engine refused (with the rule that refused it), and
- * for refusals without Vary: Origin where other origins are allowed; info for * on an API read
- * without credentials, and for engines that differ. Each finding names its origins and engines,
- * the fix in the user's stack and the playground case that shows it.
+ * What the run means, graded by what an attacker gets and what it costs them to be the origin
+ * that gets it (origins.ts: any site, a position, your own host). A read with credentials is high
+ * from any site, medium from a position (a subdomain taken over, the network path, a program on
+ * the user's machine), low from your own host under another name; a read without them a step
+ * lower, as is "null" trusted without credentials (medium: any site can be null). A missing
+ * Vary: Origin, where the answer really depends on the Origin, is low: only a shared cache in
+ * between hands it on. Low also for a request of the user's own origins that an engine refused
+ * (with the rule that refused it); info for * on an API read without credentials, and for engines
+ * that differ. Each finding names its origins and engines, the fix in the user's stack and the
+ * playground case that shows it.
  */
 import { SAFE_METHODS } from '@origin-lab/contract/fetch-metadata';
-import { variesByOrigin } from '@origin-lab/cors-rules';
+import { needsPreflight, variesByOrigin } from '@origin-lab/cors-rules';
 import {
   FIX_FOR_REFUSAL,
   fixFor,
@@ -20,6 +23,7 @@ import {
 import type { Severity } from './check-options.js';
 import { FINDING_TEXTS } from './finding-texts.js';
 import { originLabel } from './not-tried.js';
+import { costOf, type AttackerCost } from './origins.js';
 import type { CellRun, ExchangeRecord, Reason } from './run-check.js';
 
 export type FindingKind = RiskKind | 'refused' | 'engines-differ';
@@ -42,7 +46,7 @@ export interface Finding {
   playground: string | null;
 }
 
-export const SEVERITY_ORDER: Record<Severity, number> = { high: 3, medium: 2, low: 1, info: 0 };
+export const SEVERITY_ORDER: Record<Severity, number> = { critical: 4, high: 3, medium: 2, low: 1, info: 0 };
 
 export interface FindingContext {
   yours: string[];
@@ -73,7 +77,9 @@ type FindingKindOf = (facts: RunFacts) => Finding[];
  * leave out what another already said (a "null" or other hostile read made with credentials).
  */
 const FINDING_KINDS: readonly FindingKindOf[] = [
+  hostileWrites,
   hostileReadsWithCredentials,
+  hostilePreflights,
   nullTrusted,
   namedHostileReads,
   missingVary,
@@ -120,19 +126,38 @@ function fixOf(
 
 const allowOriginOf = (record: ExchangeRecord) => record.exchange.actual!.headers['access-control-allow-origin'];
 
+/** The severity of a read, by the cheapest attacker among its origins, with or without credentials. */
+const SEVERITY_BY_COST: Record<'credentials' | 'plain', Record<AttackerCost, Severity>> = {
+  credentials: { 'any-site': 'high', position: 'medium', 'own-host': 'low' },
+  plain: { 'any-site': 'medium', position: 'low', 'own-host': 'low' },
+};
+
+/** The highest severity the reads reach, and their origins by what being one costs. */
+function gradeOf(reads: readonly CellRun[], credentials: boolean) {
+  const byCost = new Map<AttackerCost, string[]>();
+  for (const run of reads) {
+    const cost = costOf(run.origin.kind) ?? 'any-site';
+    const origins = byCost.get(cost) ?? [];
+    if (!origins.includes(originLabel(run))) byCost.set(cost, [...origins, originLabel(run)]);
+  }
+  const severities = [...byCost.keys()].map((cost) => SEVERITY_BY_COST[credentials ? 'credentials' : 'plain'][cost]);
+  const severity = severities.sort((a, b) => SEVERITY_ORDER[b] - SEVERITY_ORDER[a])[0] ?? 'info';
+  return { severity, byCost: [...byCost].map(([cost, origins]) => ({ cost, origins })) };
+}
+
 /** Hostile origins that read with credentials: the attacker reads as the user. */
 function hostileReadsWithCredentials({ withCredentials, context }: RunFacts): Finding[] {
   if (withCredentials.length === 0) return [];
-  const origins = unique(withCredentials.map(originLabel));
+  const { severity, byCost } = gradeOf(withCredentials, true);
   const text = FINDING_TEXTS['hostile-read-credentials'];
   return [
     finding({
       kind: 'hostile-read-credentials',
       about: 'credentials',
-      severity: 'high',
+      severity,
       title: text.title,
-      detail: text.detail(origins),
-      origins,
+      detail: text.detail(byCost),
+      origins: unique(withCredentials.map(originLabel)),
       engines: unique(withCredentials.map((run) => run.engine)),
       cells: unique(withCredentials.map((run) => run.cell.id)),
       fix: fixOf(context, 'exact-origins'),
@@ -141,9 +166,101 @@ function hostileReadsWithCredentials({ withCredentials, context }: RunFacts): Fi
   ];
 }
 
-/** "null" read without credentials (with them it is hostileReadsWithCredentials'). */
-function nullTrusted({ hostileReads, credentialed, context }: RunFacts): Finding[] {
-  const reads = hostileReads.filter((run) => run.origin.kind === 'null' && !credentialed.has(originLabel(run)));
+/** A preflighted request of this run that the engine sent: its preflight was approved. */
+export const preflightApproved = (run: CellRun) =>
+  run.couldNot === null && needsPreflight(run.cell.method, run.cell.headers) && run.sent?.value === true;
+
+/** A request that changes state, sent with credentials after its preflight was approved. */
+export const writesAsUser = (run: CellRun) =>
+  run.cell.credentials && !SAFE_METHODS.includes(run.cell.method) && preflightApproved(run);
+
+/** One step above a read with credentials: the attacker changes things as the user. */
+const WRITE_SEVERITY: Record<AttackerCost, Severity> = {
+  'any-site': 'critical',
+  position: 'high',
+  'own-host': 'medium',
+};
+
+/**
+ * Hostile origins whose preflight approved a method you named (--methods) with credentials: the
+ * engine sent it with the user's cookies, whether or not the page could then read the answer.
+ */
+function hostileWrites({ runs, context }: RunFacts): Finding[] {
+  const writes = runs.filter((run) => run.origin.kind !== 'yours' && writesAsUser(run));
+  if (writes.length === 0) return [];
+  const { byCost } = gradeOf(writes, true);
+  const cheapest = byCost
+    .map(({ cost }) => WRITE_SEVERITY[cost])
+    .sort((a, b) => SEVERITY_ORDER[b] - SEVERITY_ORDER[a])[0]!;
+  const methods = unique(writes.map((run) => run.cell.method));
+  const text = FINDING_TEXTS['hostile-write'];
+  return [
+    finding({
+      kind: 'hostile-write',
+      about: methods.join(','),
+      severity: cheapest,
+      title: text.title(methods),
+      detail: text.detail(
+        methods,
+        byCost,
+        writes.some((run) => run.readable),
+      ),
+      origins: unique(writes.map(originLabel)),
+      engines: unique(writes.map((run) => run.engine)),
+      cells: unique(writes.map((run) => run.cell.id)),
+      fix: fixOf(context, 'exact-origins', { method: methods[0], preflight: true }),
+      playground: playgroundLink(context.lab, 'hostile-write', { method: methods[0], preflight: true }),
+    }),
+  ];
+}
+
+/**
+ * Hostile origins whose credentialed preflight (Authorization, a custom header, a JSON type) was
+ * approved though they could not read with credentials: they send such requests as the user,
+ * which defeats a custom-header CSRF check. Those that read are the read's finding.
+ */
+function hostilePreflights({ runs, credentialed, context }: RunFacts): Finding[] {
+  const approved = runs.filter(
+    (run) =>
+      run.origin.kind !== 'yours' &&
+      run.cell.id === 'preflight-credentials' &&
+      preflightApproved(run) &&
+      !credentialed.has(originLabel(run)),
+  );
+  if (approved.length === 0) return [];
+  const { severity, byCost } = gradeOf(approved, true);
+  const text = FINDING_TEXTS['hostile-preflight'];
+  return [
+    finding({
+      kind: 'hostile-preflight',
+      about: 'preflight',
+      severity,
+      title: text.title,
+      detail: text.detail(byCost),
+      origins: unique(approved.map(originLabel)),
+      engines: unique(approved.map((run) => run.engine)),
+      cells: ['preflight-credentials'],
+      fix: fixOf(context, 'exact-origins', { header: 'Authorization', preflight: true }),
+      playground: playgroundLink(context.lab, 'hostile-preflight'),
+    }),
+  ];
+}
+
+/** The origins whose answer was Access-Control-Allow-Origin: * (every origin reads those by design). */
+function starredOrigins(exchanges: readonly ExchangeRecord[]): Set<string> {
+  return new Set(
+    exchanges
+      .filter((record) => record.exchange.actual?.headers['access-control-allow-origin'] === '*')
+      .map((record) => record.origin),
+  );
+}
+
+/** "null" read without credentials (with them it is hostileReadsWithCredentials'); not where * let everyone in. */
+function nullTrusted({ hostileReads, credentialed, exchanges, context }: RunFacts): Finding[] {
+  const starred = starredOrigins(exchanges);
+  const reads = hostileReads.filter(
+    (run) => run.origin.kind === 'null' && !credentialed.has(originLabel(run)) && !starred.has('null'),
+  );
   if (reads.length === 0) return [];
   const text = FINDING_TEXTS['null-trusted'];
   return [
@@ -164,24 +281,21 @@ function nullTrusted({ hostileReads, credentialed, context }: RunFacts): Finding
 
 /** Other hostile origins that read without credentials, where the answer names them (not *). */
 function namedHostileReads({ hostileReads, credentialed, exchanges, context }: RunFacts): Finding[] {
-  const star = (origin: string) =>
-    exchanges.some(
-      (record) => record.origin === origin && record.exchange.actual?.headers['access-control-allow-origin'] === '*',
-    );
+  const starred = starredOrigins(exchanges);
   const named = hostileReads.filter(
-    (run) => run.origin.kind !== 'null' && !credentialed.has(originLabel(run)) && !star(run.origin.origin),
+    (run) => run.origin.kind !== 'null' && !credentialed.has(originLabel(run)) && !starred.has(run.origin.origin),
   );
   if (named.length === 0) return [];
-  const origins = unique(named.map(originLabel));
+  const { severity, byCost } = gradeOf(named, false);
   const text = FINDING_TEXTS['hostile-read'];
   return [
     finding({
       kind: 'hostile-read',
       about: 'origins',
-      severity: 'medium',
+      severity,
       title: text.title,
-      detail: text.detail(origins, unique(named.map((run) => run.origin.kind))),
-      origins,
+      detail: text.detail(byCost, unique(named.map((run) => run.origin.kind))),
+      origins: unique(named.map(originLabel)),
       engines: unique(named.map((run) => run.engine)),
       cells: unique(named.map((run) => run.cell.id)),
       fix: fixOf(context, 'exact-origins'),
@@ -191,21 +305,21 @@ function namedHostileReads({ hostileReads, credentialed, exchanges, context }: R
 }
 
 /**
- * An answer that depends on the Origin without saying so in Vary: medium when a permission may
- * be served to another origin, low when only a refusal may (the allowed origin is then refused).
+ * An answer that depends on the Origin (different origins got different Allow-Origin values)
+ * without saying so in Vary: low, since only a shared cache in between can hand one origin's
+ * answer to another. One fixed Allow-Origin for every request depends on nothing.
  */
 function missingVary({ answers, context }: RunFacts): Finding[] {
   const differs = new Set(answers.map((record) => allowOriginOf(record) ?? '')).size > 1;
   const unvaried = answers.filter((record) => !variesByOrigin(record.exchange.actual!));
-  const permissions = unvaried.filter((record) => allowOriginOf(record) !== undefined && allowOriginOf(record) !== '*');
-  if (permissions.length === 0 && !(differs && unvaried.length > 0)) return [];
-  const permission = permissions[0];
+  if (!differs || unvaried.length === 0) return [];
+  const permission = unvaried.find((record) => allowOriginOf(record) !== undefined && allowOriginOf(record) !== '*');
   const text = FINDING_TEXTS['missing-vary'];
   return [
     finding({
       kind: 'missing-vary',
       about: 'vary',
-      severity: permission ? 'medium' : 'low',
+      severity: 'low',
       title: text.title,
       detail: permission ? text.detailPermission(allowOriginOf(permission), permission.origin) : text.detailRefusal,
       origins: unique(unvaried.map((record) => record.origin)),
@@ -333,7 +447,11 @@ function fetchMetadata({ runs, exchanges, context }: RunFacts): Finding[] {
   ];
 }
 
-/** The same request, read in one engine and refused in another. */
+/**
+ * Requests read in one engine and refused in another, one finding per pattern (which engines read,
+ * which refused and why): a run against an http:// target from https pages has dozens of requests
+ * WebKit refuses as mixed content, one difference said once.
+ */
 function enginesDiffer({ runs }: RunFacts): Finding[] {
   const byCell = new Map<string, CellRun[]>();
   for (const run of runs.filter((r) => r.couldNot === null)) {
@@ -341,27 +459,35 @@ function enginesDiffer({ runs }: RunFacts): Finding[] {
     byCell.set(key, [...(byCell.get(key) ?? []), run]);
   }
   const text = FINDING_TEXTS['engines-differ'];
-  return [...byCell].flatMap(([key, group]) => {
-    const read = group.filter((run) => run.readable);
-    if (read.length === 0 || read.length === group.length) return [];
-    const refusedBy = group.filter((run) => !run.readable);
-    return [
-      finding({
-        kind: 'engines-differ',
-        about: key.replace(/ /g, ':'),
-        severity: 'info',
-        title: text.title(originLabel(group[0]!), group[0]!.cell.title),
-        detail: text.detail(
-          read.map((run) => run.engine),
-          refusedBy.map((run) => ({ engine: run.engine, why: run.reason?.text ?? run.rejection ?? text.noReason })),
-        ),
-        origins: [originLabel(group[0]!)],
-        engines: group.map((run) => run.engine),
-        cells: [group[0]!.cell.id],
-        fix: null,
-        playground: null,
-      }),
-    ];
+  const patterns = new Map<
+    string,
+    { read: string[]; refused: { engine: string; why: string }[]; groups: CellRun[][] }
+  >();
+  for (const group of byCell.values()) {
+    const read = group.filter((run) => run.readable).map((run) => run.engine);
+    if (read.length === 0 || read.length === group.length) continue;
+    const refused = group
+      .filter((run) => !run.readable)
+      .map((run) => ({ engine: run.engine, why: run.reason?.text ?? run.rejection ?? text.noReason }));
+    const key = `${read.join(',')}|${refused.map(({ engine, why }) => `${engine}:${why}`).join('|')}`;
+    const pattern = patterns.get(key) ?? { read, refused, groups: [] };
+    pattern.groups.push(group);
+    patterns.set(key, pattern);
+  }
+  return [...patterns.values()].map(({ read, refused, groups }) => {
+    const requests = groups.map((group) => `${originLabel(group[0]!)}, ${group[0]!.cell.title}`);
+    return finding({
+      kind: 'engines-differ',
+      about: `${read.join(',')}:${refused.map(({ engine }) => engine).join(',')}:${requests[0]}`,
+      severity: 'info',
+      title: requests.length === 1 ? text.title(requests[0]!) : text.titleMany(requests.length),
+      detail: `${text.detail(read, refused)}${requests.length > 1 ? ` ${text.requests(requests)}` : ''}`,
+      origins: unique(groups.map((group) => originLabel(group[0]!))),
+      engines: unique(groups.flatMap((group) => group.map((run) => run.engine))),
+      cells: unique(groups.map((group) => group[0]!.cell.id)),
+      fix: null,
+      playground: null,
+    });
   });
 }
 

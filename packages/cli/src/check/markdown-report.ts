@@ -18,6 +18,7 @@ const cell = (text: string) =>
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
 
 const BADGE: Record<Finding['severity'], string> = {
+  critical: '🟣 CRITICAL',
   high: '🔴 HIGH',
   medium: '🟠 MEDIUM',
   low: '🔵 LOW',
@@ -108,6 +109,10 @@ export function toMarkdown(report: CheckReport): string {
     `**${verdict(report, countsText(report), plain)}**`,
     '',
     `${report.engines.map((engine) => engine.label).join(', ')} · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s`,
+    ...report.writes.map(
+      (write) =>
+        `\n> Sent for real (you named ${write.method}): ${write.requests} ${write.method} requests, from ${write.origins.length} origins, in ${write.engines.join(', ')}`,
+    ),
     ...yourTables(report),
     ...hostileTable(report),
     '',

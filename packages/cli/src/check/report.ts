@@ -3,10 +3,12 @@
  * per engine, origin and request, plus one per expectation), SARIF 2.1.0 (one result per
  * finding, for code-scanning dashboards).
  */
+import { SAFE_METHODS } from '@origin-lab/contract/fetch-metadata';
 import type { Stack } from '@origin-lab/cors-rules/advice';
 import type { Cell } from './cells.js';
 import type { ExpectationResult } from './expectations.js';
-import type { Finding } from './findings.js';
+import type { Severity } from './check-options.js';
+import { SEVERITY_ORDER, type Finding } from './findings.js';
 import { notTriedText, originLabel, type NotTried } from './not-tried.js';
 import type { TriedOrigin } from './origins.js';
 import type { CellRun, EngineInfo, ExchangeRecord } from './run-check.js';
@@ -31,7 +33,30 @@ export interface CheckReport {
   /** Where the playground links point, and whether --lab said so or it is npm start's default. */
   lab: { url: string; chosenBy: 'option' | 'default' };
   requests: number;
+  /** The requests that change state the engines sent (only methods you named), by method. */
+  writes: WritesSent[];
   exitCode: number;
+}
+
+export interface WritesSent {
+  method: string;
+  /** How many went out, from how many origins (yours and others), in which engines. */
+  requests: number;
+  origins: string[];
+  engines: string[];
+}
+
+/** What the run sent that changes state: each method you named, as often as the engines sent it. */
+export function writesOf(runs: readonly CellRun[]): WritesSent[] {
+  const byMethod = new Map<string, CellRun[]>();
+  for (const run of runs.filter((r) => !SAFE_METHODS.includes(r.cell.method) && r.sent?.value === true))
+    byMethod.set(run.cell.method, [...(byMethod.get(run.cell.method) ?? []), run]);
+  return [...byMethod].map(([method, sent]) => ({
+    method,
+    requests: sent.length,
+    origins: [...new Set(sent.map(originLabel))],
+    engines: [...new Set(sent.map((run) => run.engine))],
+  }));
 }
 
 export function toJson(report: CheckReport): string {
@@ -58,6 +83,14 @@ function findingsOf(report: CheckReport, run: CellRun): Finding[] {
   );
 }
 
+/**
+ * A request the engine stopped before CORS was asked (mixed content, Local Network Access): it
+ * proves nothing about the server's CORS either way, so a dashboard skips it rather than blaming
+ * the engine that would not send it. The findings still say what stopped it.
+ */
+const neverAsked = (run: CellRun) =>
+  run.reason !== null && ['mixed-content', 'local-network-access'].includes(run.reason.rule);
+
 export function toJunit(report: CheckReport, failOn: (finding: Finding) => boolean): string {
   const suites = report.engines.map((engine) => {
     const runs = report.results.filter((run) => run.engine === engine.name);
@@ -70,12 +103,11 @@ export function toJunit(report: CheckReport, failOn: (finding: Finding) => boole
         : run.readable
           ? `read: status ${run.status}, headers ${run.visibleHeaders?.join(', ') || 'none'}`
           : `refused: ${run.reason?.text ?? run.rejection ?? ''}`;
-      // An attacker origin's request stopped before CORS was asked proves nothing either way.
-      const notTried = run.origin.kind !== 'yours' && run.reason?.rule === 'local-network-access';
+      const notTried = neverAsked(run);
       const body = run.couldNot
         ? `<skipped message="${xml(run.couldNot)}"/>`
         : notTried
-          ? `<skipped message="${xml(`not tried: ${run.reason!.text}`)}"/>`
+          ? `<skipped message="${xml(`not sent: ${run.reason!.text}`)}"/>`
           : failing.length > 0
             ? failing
                 .map(
@@ -86,10 +118,10 @@ export function toJunit(report: CheckReport, failOn: (finding: Finding) => boole
             : '';
       return `    <testcase classname="${xml(`${engine.label}.${origin}`)}" name="${xml(name)}"><system-out>${xml(outcome)}</system-out>${body}</testcase>`;
     });
-    const failures = runs.filter((run) => !run.couldNot && findingsOf(report, run).some(failOn)).length;
-    const skipped = runs.filter(
-      (run) => run.couldNot || (run.origin.kind !== 'yours' && run.reason?.rule === 'local-network-access'),
+    const failures = runs.filter(
+      (run) => !run.couldNot && !neverAsked(run) && findingsOf(report, run).some(failOn),
     ).length;
+    const skipped = runs.filter((run) => run.couldNot || neverAsked(run)).length;
     return `  <testsuite name="${xml(`${engine.label} → ${report.target}`)}" tests="${runs.length}" failures="${failures}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   if (report.expectations) {
@@ -104,11 +136,16 @@ export function toJunit(report: CheckReport, failOn: (finding: Finding) => boole
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="origin-lab check ${xml(report.target)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
-const SARIF_LEVEL = { high: 'error', medium: 'warning', low: 'note', info: 'note' } as const;
-const SARIF_SCORE = { high: '8.1', medium: '5.3', low: '3.1', info: '0.0' } as const;
+const SARIF_LEVEL = { critical: 'error', high: 'error', medium: 'warning', low: 'note', info: 'note' } as const;
+const SARIF_SCORE = { critical: '9.1', high: '8.1', medium: '5.3', low: '3.1', info: '0.0' } as const;
 
-export function toSarif(report: CheckReport): string {
-  const kinds = [...new Set(report.findings.map((finding) => finding.kind))];
+/**
+ * SARIF for code-scanning dashboards: one result per finding at or above least (info findings,
+ * such as engines that differ, are for people reading the report: --sarif-min info adds them).
+ */
+export function toSarif(report: CheckReport, least: Severity = 'low'): string {
+  const findings = report.findings.filter((finding) => SEVERITY_ORDER[finding.severity] >= SEVERITY_ORDER[least]);
+  const kinds = [...new Set(findings.map((finding) => finding.kind))];
   const stack = report.stack?.name;
   const sarif = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -121,7 +158,7 @@ export function toSarif(report: CheckReport): string {
             version: report.version,
             informationUri: 'https://github.com/origin-lab/origin-lab',
             rules: kinds.map((kind) => {
-              const sample = report.findings.find((finding) => finding.kind === kind)!;
+              const sample = findings.find((finding) => finding.kind === kind)!;
               return {
                 id: kind,
                 name: kind.replace(/(^|-)(\w)/g, (_, __, c: string) => c.toUpperCase()),
@@ -143,7 +180,7 @@ export function toSarif(report: CheckReport): string {
             })),
           },
         ],
-        results: report.findings.map((finding) => ({
+        results: findings.map((finding) => ({
           ruleId: finding.kind,
           level: SARIF_LEVEL[finding.severity],
           message: {

@@ -123,7 +123,7 @@ export function planRun(
   expected: readonly Cell[] = [],
 ): RunPlan {
   const yours = [...yourCells(matrix), ...expected];
-  const hostile = hostileCells();
+  const hostile = hostileCells(matrix);
   return { target, origins, cellsFor: (origin) => (origin.kind === 'yours' ? yours : hostile) };
 }
 

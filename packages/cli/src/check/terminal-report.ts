@@ -6,8 +6,10 @@
 import { STACK_NAMES } from '@origin-lab/cors-rules/advice';
 import { seeItHappen } from '../lab-link.js';
 import { wrap } from '../options.js';
+import { NOT_SERVED_HERE } from '../drivers/driver.js';
 import type { Paint, Style } from '../terminal.js';
-import type { Finding } from './findings.js';
+import { SEVERITIES } from './check-options.js';
+import { preflightApproved, writesAsUser, type Finding } from './findings.js';
 import { notTriedText, triedOriginLabel } from './not-tried.js';
 import type { CheckReport } from './report.js';
 import type { CellRun } from './run-check.js';
@@ -30,7 +32,13 @@ const SHORT: Record<string, string> = {
   'engine-only': 'refused',
 };
 
-const SEVERITY_STYLE: Record<Finding['severity'], Style> = { high: 'red', medium: 'yellow', low: 'cyan', info: 'dim' };
+const SEVERITY_STYLE: Record<Finding['severity'], Style> = {
+  critical: 'red',
+  high: 'red',
+  medium: 'yellow',
+  low: 'cyan',
+  info: 'dim',
+};
 
 const pad = (text: string, width: number) =>
   text.length >= width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
@@ -60,8 +68,12 @@ export function cellText(run: CellRun | undefined): [string, Style | null] {
 /** What a hostile origin could do in one engine: nothing, read, or read with credentials. */
 export function hostileText(runs: CellRun[]): [string, Style | null] {
   if (runs.length === 0) return ['', null];
+  if (runs.every((run) => run.couldNot?.startsWith(NOT_SERVED_HERE))) return ['– driver cannot', 'dim'];
   if (runs.every((run) => run.couldNot)) return ['– not an origin here', 'dim'];
+  if (runs.some(writesAsUser)) return ['✘ writes with cookies', 'red'];
   if (runs.some((run) => run.readable && run.cell.credentials)) return ['✘ reads with cookies', 'red'];
+  if (runs.some((run) => run.cell.id === 'preflight-credentials' && preflightApproved(run)))
+    return ['✘ passes preflight', 'red'];
   if (runs.some((run) => run.readable)) return ['✘ reads', 'yellow'];
   const notCors = runs.find(
     (run) => run.reason && ['mixed-content', 'local-network-access', 'timeout'].includes(run.reason.rule),
@@ -70,13 +82,21 @@ export function hostileText(runs: CellRun[]): [string, Style | null] {
   return ['✔ refused', 'green'];
 }
 
-/** What the dashes of the attacker table mean: neither refused nor read. */
+/** What the attacker table's marks that are neither refused nor read mean. */
 export const HOSTILE_LEGEND: [string, string][] = [
+  [
+    '✘ passes preflight',
+    'the server approved its preflight with cookies, Authorization and a custom header: the request went out as the user, though the answer was not readable.',
+  ],
   [
     '– local network',
     "not tried: Chromium's Local Network Access stopped the requests before CORS was asked (a page it counts as public reaching a loopback or private address; an http:// page even when the user allows it). --local-network public tries them, as once the server is on a public address.",
   ],
   ['– not an origin here', 'the engine cannot be this origin: its URL parser refuses the name.'],
+  [
+    '– driver cannot',
+    'not tried: WebKit’s driver talks to the browser on 127.0.0.1, so the check cannot serve a page at a 127.0.0.1 origin in WebKit (a limit of the check, not the engine).',
+  ],
   ['– mixed content', 'not tried: an https page may not fetch an http:// URL, so the request never left.'],
   ['– timeout', 'no answer in time: not tried.'],
 ];
@@ -128,6 +148,14 @@ function findingLines(finding: Finding, report: CheckReport, paint: Paint): stri
 /** After the tables: the findings, which stack the fixes are for, the expectations, the verdict. */
 function closingLines(report: CheckReport, paint: Paint): string[] {
   const lines: string[] = [];
+  for (const write of report.writes)
+    lines.push(
+      '',
+      paint(
+        'yellow',
+        `Sent for real (you named ${write.method}): ${write.requests} ${write.method} requests, from ${write.origins.length} origins, in ${write.engines.join(', ')}`,
+      ),
+    );
   lines.push('', paint('bold', report.findings.length > 0 ? 'Findings' : 'Findings: none'));
   const stack = report.stack;
   for (const finding of report.findings) lines.push(...findingLines(finding, report, paint));
@@ -160,8 +188,9 @@ function closingLines(report: CheckReport, paint: Paint): string[] {
 
 /** How many findings of each severity, or "no findings". */
 export function countsText(report: CheckReport): string {
-  const counts = (['high', 'medium', 'low', 'info'] as const)
-    .map((severity) => [severity, report.findings.filter((finding) => finding.severity === severity).length] as const)
+  const counts = SEVERITIES.map(
+    (severity) => [severity, report.findings.filter((finding) => finding.severity === severity).length] as const,
+  )
     .filter(([, count]) => count > 0)
     .map(([severity, count]) => `${count} ${severity}`);
   return counts.join(', ') || 'no findings';

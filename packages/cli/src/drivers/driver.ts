@@ -71,3 +71,6 @@ export const SILENT: EngineReport = {
   preflight: null,
   answered: null,
 };
+
+/** How a refusal that is the driver's, not the engine's, begins (the reports tell the two apart). */
+export const NOT_SERVED_HERE = 'not tried: the driver cannot serve a page at this address';

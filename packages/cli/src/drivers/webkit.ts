@@ -9,7 +9,14 @@ import {
   type ProbeRequest,
   type ProbeResult,
 } from './probe-page.js';
-import { SILENT, type DriverLaunch, type NotThisOrigin, type OriginPage, type ProbeDriver } from './driver.js';
+import {
+  NOT_SERVED_HERE,
+  SILENT,
+  type DriverLaunch,
+  type NotThisOrigin,
+  type OriginPage,
+  type ProbeDriver,
+} from './driver.js';
 import { ProbeProxy, selfSignedCertificates } from './probe-proxy.js';
 
 /** The address WebKit's driver reaches the browser at: it never goes through the proxy. */
@@ -76,7 +83,7 @@ export class WebKitProbeDriver implements ProbeDriver {
   async openOrigin(origin: string): Promise<OriginPage | NotThisOrigin> {
     if (URL.canParse(origin) && new URL(origin).hostname === DRIVER_LOOPBACK)
       return {
-        refused: `WebKit's driver talks to the browser on ${DRIVER_LOOPBACK}, so no probe page can be served there`,
+        refused: `${NOT_SERVED_HERE}: WebKit's driver talks to the browser on ${DRIVER_LOOPBACK}, so no probe page can be served there`,
       };
     try {
       await withTimeout(this.session.browser.url(`${origin}${PROBE_PATH}`), this.timeoutMs, `loading ${origin}`);

@@ -12,6 +12,10 @@ import { playgroundAddress } from './playground-address.js';
 /** What a case is about beyond the Fetch rules' refusals: the risks `check` finds. */
 export type RiskKind =
   | 'hostile-read-credentials'
+  /** Another origin's preflight approved with credentials: it may send Authorization and custom headers as the user. */
+  | 'hostile-preflight'
+  /** Another origin's preflight approved a method that changes state, with credentials. */
+  | 'hostile-write'
   | 'hostile-read'
   | 'null-trusted'
   | 'missing-vary'
@@ -70,6 +74,22 @@ export function playgroundFields(kind: RefusalRule | RiskKind, detail: CaseDetai
       return { method: 'POST', body: 'string', protect: 'on' };
     case 'hostile-read-credentials':
       return { 'allow-origin': 'origin', 'allow-credentials': 'on', credentials: 'include' };
+    case 'hostile-preflight':
+      return {
+        'allow-origin': 'origin',
+        'allow-credentials': 'on',
+        credentials: 'include',
+        headers: 'Authorization: Bearer demo',
+        'allow-headers': 'Authorization',
+      };
+    case 'hostile-write':
+      return {
+        method,
+        'allow-methods': method,
+        'allow-origin': 'origin',
+        'allow-credentials': 'on',
+        credentials: 'include',
+      };
     case 'hostile-read':
       return { 'allow-origin': 'origin' };
     case 'null-trusted':
