@@ -4,6 +4,7 @@
  * finding, for code-scanning dashboards).
  */
 import type { Stack } from '@origin-lab/cors-rules/advice';
+import type { BaselineDiff } from './baseline.js';
 import type { Cell } from './cells.js';
 import type { ExpectationResult } from './expectations.js';
 import type { Finding } from './findings.js';
@@ -32,6 +33,8 @@ export interface CheckReport {
   lab: { url: string; chosenBy: 'option' | 'default' };
   requests: number;
   exitCode: number;
+  /** This run beside an earlier report (--baseline): who gained or lost access. */
+  baseline: BaselineDiff | null;
 }
 
 export function toJson(report: CheckReport): string {
