@@ -39,6 +39,7 @@ describe('origin-lab check: usage', () => {
       '--body',
       '--hostile',
       '--expect',
+      '--baseline',
       '--fail-on',
       '--json',
       '--junit',

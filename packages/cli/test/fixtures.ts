@@ -66,6 +66,25 @@ export function expressExactAllowlist(): Promise<Fixture> {
 }
 
 /**
+ * The same allowlist, widened by a regular expression that trusts every subdomain of
+ * example.test (a change such as "let our preview deployments in"): any subdomain then reads,
+ * with credentials.
+ */
+export function expressAllowlistAndSubdomains(): Promise<Fixture> {
+  const app = express();
+  app.use(
+    cors({
+      origin: [YOURS, /^http:\/\/[a-z0-9-]+\.example\.test$/],
+      credentials: true,
+      allowedHeaders: ['X-Origin-Lab-Check', 'Authorization'],
+      maxAge: 600,
+    }),
+  );
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/**
  * express with cors and an exact allowlist of the given origins, counting every request that
  * reaches it (preflights included): what the server saw, for a refusal that stops a request
  * before it leaves.

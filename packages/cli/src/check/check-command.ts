@@ -9,6 +9,7 @@ import { chooseEngines, programsOf } from '../drivers/launch.js';
 import { discoverEngines } from '../engines/engines-command.js';
 import type { EngineName } from '../drivers/driver.js';
 import { colorEnabled, CommandError, EXIT, painter, Progress, type CommandIO } from '../terminal.js';
+import { compareRuns, readBaseline } from './baseline.js';
 import { CHECK_COMMAND, readCheckOptions, type CheckOptions } from './check-options.js';
 import { checkExpectations, expectedCells, readExpectations, type Expectations } from './expectations.js';
 import { failsAt, findingsOf, SEVERITY_ORDER } from './findings.js';
@@ -27,6 +28,8 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     return EXIT.ok;
   }
   const expectations = options.expectFile ? readExpectations(options.expectFile) : null;
+  // Read before any engine starts: a bad earlier report stops the run at once.
+  const earlier = options.baselineFile ? readBaseline(options.baselineFile, options.target) : null;
   const from = [...new Set([...options.from, ...(expectations?.allow.map((entry) => entry.origin) ?? [])])];
   if (from.length === 0)
     throw new CommandError(
@@ -75,7 +78,12 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
   });
   const findings = findingsOf(result.runs, result.exchanges, { yours: from, lab: options.lab });
   const expectationResults = expectations ? checkExpectations(expectations, result.runs) : null;
-  const failed = failsAt(findings, options.failOn) || (expectationResults?.some((r) => !r.holds) ?? false);
+  const now = { target: options.target.href, startedAt: null, engines: result.engines, results: result.runs };
+  const baseline = earlier ? compareRuns(earlier, now, expectations) : null;
+  const failed =
+    failsAt(findings, options.failOn) ||
+    (expectationResults?.some((r) => !r.holds) ?? false) ||
+    (baseline?.gained.some((gain) => gain.fails) ?? false);
   const notTried = notTriedOf(result.runs);
   const allCells = [
     ...new Map(tried.flatMap((origin) => plan.cellsFor(origin)).map((cell) => [cell.id, cell])).values(),
@@ -99,6 +107,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     requests: result.requests,
     writes: writesOf(result.runs),
     exitCode: failed ? EXIT.findings : notTried.length > 0 ? EXIT.incomplete : EXIT.ok,
+    baseline,
   };
 
   const failOn = (finding: { severity: keyof typeof SEVERITY_ORDER }) =>

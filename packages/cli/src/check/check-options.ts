@@ -87,6 +87,11 @@ export const CHECK_COMMAND: CommandSpec = {
       help: 'an expectations file (origin-lab.check.json): which origins must read what; every other origin must not',
     },
     {
+      name: 'baseline',
+      value: '<file>',
+      help: 'an earlier --json report of this URL: the reports begin with the origins and requests that gained or lost access since, per engine; an origin not yours that gained access fails the run unless --expect allows it (files over 50 MB are refused)',
+    },
+    {
       name: 'fail-on',
       value: '<severity>',
       default: 'medium',
@@ -146,16 +151,19 @@ export const CHECK_COMMAND: CommandSpec = {
     'origin-lab check https://api.example.com/items --from https://app.example.com --methods PUT,DELETE --header "Authorization: Bearer test"',
     'origin-lab check http://localhost:3000/api/posts --from http://localhost:5173 --engines chromium,firefox',
     'origin-lab check https://api.example.com/ --expect origin-lab.check.json --junit report.xml --sarif cors.sarif',
+    'origin-lab check https://api.example.com/me --from https://app.example.com --baseline before.json --json after.json',
     'npx ./origin-lab-0.1.0.tgz check https://api.example.com/me --from https://app.example.com --json -',
   ],
   notes: [
     'Attacker origins (--hostile), each with the server code that lets it through:',
     ...HOSTILE_KINDS.map((kind) => `  ${kind.padEnd(19)}${HOSTILE_CLASSES[kind].pattern}`),
     '',
-    'Exit codes: 0 all is well; 1 a finding at or above --fail-on, or an expectation that does not hold;',
-    '2 bad usage, a bad expectations file, a missing browser, or a target that cannot be reached; 3 nothing',
-    "of 1, but an engine left attacker origins untried (Chromium's Local Network Access stops a public page",
-    'reaching a loopback or private address, an http:// one always: --local-network public tries them).',
+    'Exit codes: 0 all is well; 1 a finding at or above --fail-on, a failing expectation or --baseline gain;',
+    '2 bad usage, a bad expectations or baseline file, a missing browser, or a target that cannot be',
+    "reached (no report then); 3 nothing of 1, but an engine left attacker origins untried (Chromium's Local",
+    'Network Access stops a public page reaching a loopback or private address, an http:// one always:',
+    '--local-network public tries them). A --baseline gain fails when an origin not yours reads in an engine',
+    'what it could not in the earlier report and --expect does not allow it (othersDenied: false allows it).',
     'Engines: Chromium, Chrome or Edge and Firefox through Playwright, WebKitGTK through its WebDriver, found',
     'by --browser, CHROMIUM_PATH, FIREFOX_PATH, WEBKIT_DRIVER_PATH (with MINIBROWSER_PATH, the browser that',
     "driver starts), Playwright's cache, where installers put them, or PATH: origin-lab engines lists them.",
@@ -179,6 +187,8 @@ export interface CheckOptions {
   /** --also-hostile: origins tried as attackers, whatever --hostile says. */
   alsoHostile: string[];
   expectFile: string | null;
+  /** An earlier JSON report to compare this run with. */
+  baselineFile: string | null;
   failOn: Severity | 'never';
   json: string | null;
   junit: string | null;
@@ -277,6 +287,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     hostile,
     alsoHostile: [...new Set(listOf(values['also-hostile']).map((origin) => parseOrigin(origin, '--also-hostile')))],
     expectFile: typeof values.expect === 'string' ? values.expect : null,
+    baselineFile: typeof values.baseline === 'string' ? values.baseline : null,
     failOn: choice('fail-on', values['fail-on'], [...SEVERITIES, 'never'] as const, 'medium'),
     json: typeof values.json === 'string' ? values.json : null,
     junit: typeof values.junit === 'string' ? values.junit : null,

@@ -1,6 +1,7 @@
 /**
  * The report as Markdown, for a CI job's summary (GitHub's $GITHUB_STEP_SUMMARY, a GitLab or
- * Jenkins page, a pull request comment): the verdict, your origins' requests and the attacker
+ * Jenkins page, a pull request comment): the verdict, what changed since an earlier report
+ * (--baseline), your origins' requests and the attacker
  * origins by engine (the terminal report's own cell texts), then each finding with where it was
  * seen, its fix and its playground case, and the expectations.
  */
@@ -10,6 +11,7 @@ import { painter } from '../terminal.js';
 import type { Finding } from './findings.js';
 import type { CheckReport } from './report.js';
 import { triedOriginLabel } from './not-tried.js';
+import { baselineHeading, changeLines, contextLines, NOTHING_CHANGED } from './baseline.js';
 import { cellText, countsText, HOSTILE_LEGEND, hostileText, verdict } from './terminal-report.js';
 
 /** Text safe in a table cell: no pipe or line break ends the cell early; < and > shown as written. */
@@ -31,6 +33,23 @@ function table(head: string[], rows: string[][]): string[] {
     `|${head.map(() => '---').join('|')}|`,
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ];
+}
+
+/** What changed since the earlier report: one item per origin and direction, then the rest. */
+function baselineSection(report: CheckReport): string[] {
+  const diff = report.baseline;
+  if (!diff) return [];
+  const lines = ['', `### ${baselineHeading(diff).replace(diff.file, code(diff.file))}`, ''];
+  const changes = changeLines(diff);
+  if (changes.length === 0) lines.push(`- ${NOTHING_CHANGED}`);
+  for (const line of changes) {
+    const verb = line.direction === 'gained' ? 'can now read' : 'can no longer read';
+    const mark = line.direction === 'lost' ? '' : line.fails ? '🔴 ' : '🟡 ';
+    const note = line.note ? ` (${line.note})` : '';
+    lines.push(`- ${mark}**${line.direction}:** ${code(line.origin)} ${verb} ${cell(line.what)}${note}`);
+  }
+  lines.push(...contextLines(diff).map((line) => `- ${cell(line)}`));
+  return lines;
 }
 
 function yourTables(report: CheckReport): string[] {
@@ -109,6 +128,7 @@ export function toMarkdown(report: CheckReport): string {
     `**${verdict(report, countsText(report), plain)}**`,
     '',
     `${report.engines.map((engine) => engine.label).join(', ')} · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s`,
+    ...baselineSection(report),
     ...report.writes.map(
       (write) =>
         `\n> Sent for real (you named ${write.method}): ${write.requests} ${write.method} requests, from ${write.origins.length} origins, in ${write.engines.join(', ')}`,

@@ -5,6 +5,7 @@
  */
 import { SAFE_METHODS } from '@origin-lab/contract/fetch-metadata';
 import type { Stack } from '@origin-lab/cors-rules/advice';
+import type { BaselineDiff } from './baseline.js';
 import type { Cell } from './cells.js';
 import type { ExpectationResult } from './expectations.js';
 import type { Severity } from './check-options.js';
@@ -36,6 +37,8 @@ export interface CheckReport {
   /** The requests that change state the engines sent (only methods you named), by method. */
   writes: WritesSent[];
   exitCode: number;
+  /** This run beside an earlier report (--baseline): who gained or lost access. */
+  baseline: BaselineDiff | null;
 }
 
 export interface WritesSent {

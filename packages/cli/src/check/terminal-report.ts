@@ -1,6 +1,6 @@
 /**
- * The report as people read it in a terminal: your origins' requests by engine, the attacker
- * origins by engine, then the findings with their fix and playground link, the expectations,
+ * The report as people read it in a terminal: what changed since an earlier report (--baseline),
+ * your origins' requests by engine, the attacker origins by engine, then the findings with their fix and playground link, the expectations,
  * and the verdict. Colour only where the terminal takes it (terminal.ts).
  */
 import { STACK_NAMES } from '@origin-lab/cors-rules/advice';
@@ -9,6 +9,14 @@ import { wrap } from '../options.js';
 import { NOT_SERVED_HERE } from '../drivers/driver.js';
 import type { Paint, Style } from '../terminal.js';
 import { SEVERITIES } from './check-options.js';
+import {
+  baselineHeading,
+  changeLines,
+  changeText,
+  contextLines,
+  failingGainsText,
+  NOTHING_CHANGED,
+} from './baseline.js';
 import { preflightApproved, writesAsUser, type Finding } from './findings.js';
 import { notTriedText, triedOriginLabel } from './not-tried.js';
 import type { CheckReport } from './report.js';
@@ -186,14 +194,33 @@ function closingLines(report: CheckReport, paint: Paint): string[] {
   return lines;
 }
 
-/** How many findings of each severity, or "no findings". */
+/** How many findings of each severity, or "no findings"; and the origins whose gain fails the run. */
 export function countsText(report: CheckReport): string {
   const counts = SEVERITIES.map(
     (severity) => [severity, report.findings.filter((finding) => finding.severity === severity).length] as const,
   )
     .filter(([, count]) => count > 0)
     .map(([severity, count]) => `${count} ${severity}`);
-  return counts.join(', ') || 'no findings';
+  const gains = failingGainsText(report.baseline);
+  return `${counts.join(', ') || 'no findings'}${gains ? `; ${gains}` : ''}`;
+}
+
+/**
+ * What changed since the earlier report (--baseline), one line per origin: the gains that fail
+ * the run, the other gains, the losses; then what the runs could not compare, and where they differ.
+ */
+function baselineLines(report: CheckReport, paint: Paint): string[] {
+  const diff = report.baseline;
+  if (!diff) return [];
+  const lines = ['', paint('bold', baselineHeading(diff))];
+  const changes = changeLines(diff);
+  if (changes.length === 0) lines.push(`  ${paint('green', NOTHING_CHANGED)}`);
+  for (const line of changes) {
+    const style: Style = line.direction === 'lost' ? 'cyan' : line.fails ? 'red' : 'yellow';
+    lines.push(`  ${paint(style, `${line.direction}:`)} ${changeText(line)}`);
+  }
+  for (const line of contextLines(diff)) lines.push(`  ${paint('dim', line)}`);
+  return lines;
 }
 
 export function renderReport(report: CheckReport, paint: Paint): string {
@@ -212,6 +239,7 @@ export function renderReport(report: CheckReport, paint: Paint): string {
       `${engines.map((engine) => engine.label).join(', ')} · ${report.requests} requests · ${(report.durationMs / 1000).toFixed(1)} s`,
     ),
   );
+  lines.push(...baselineLines(report, paint));
   const header = () =>
     row(
       '',
