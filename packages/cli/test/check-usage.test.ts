@@ -108,6 +108,15 @@ describe('origin-lab check: usage', () => {
       'is not a ws:// or wss:// address',
     ],
     [['check', 'https://example.com/', '--from', YOURS, '--fail-on', 'severe'], '--fail-on must be one of'],
+    [
+      ['check', 'https://example.com/', '--from', YOURS, '--quick', '--hostile', 'null'],
+      '--quick and --hostile both choose the attacker origins',
+    ],
+    [
+      ['check', 'https://example.com/', '--from', YOURS, '--also-hostile', 'evil.example'],
+      '--also-hostile "evil.example"',
+    ],
+    [['check', 'https://example.com/', '--from', YOURS, '--sarif-min', 'none'], '--sarif-min must be one of'],
     [['check', 'https://example.com/', '--from', YOURS, '--colour', 'never'], "Unknown option '--colour'"],
     [['explode'], 'unknown command "explode"'],
   ])('%j: exit 2, saying %s', async (args, message) => {

@@ -31,6 +31,12 @@ export const HOSTILE_KINDS = [
 ] as const;
 export type HostileKind = (typeof HOSTILE_KINDS)[number];
 
+/**
+ * What --quick tries: the classes most often behind a real finding (reflecting every origin,
+ * trusting null, a prefix or suffix check, any subdomain, the http:// twin), one origin or two each.
+ */
+export const QUICK_KINDS: readonly HostileKind[] = ['arbitrary', 'null', 'prefix', 'suffix', 'subdomain', 'http-twin'];
+
 /** An origin the user named as hostile (--also-hostile): tried whatever --hostile says. */
 export type ListedKind = 'listed';
 
