@@ -195,6 +195,8 @@ describe('--baseline: the diff of two reports', () => {
       file: 'origin-lab.check.json',
       allow: [{ origin: YOURS, methods: [], headers: [], credentials: true }],
       othersDenied: false,
+      hostile: null,
+      alsoHostile: [],
     };
     const diff = diffOf(report(earlier, [CHROMIUM]), report(now, [CHROMIUM]), expectations);
     expect(lines(diff)).toEqual([`gained: ${EVIL} can now read GET in chromium (the expectations allow it)`]);

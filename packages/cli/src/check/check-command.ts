@@ -8,13 +8,14 @@ import { helpText } from '../options.js';
 import { chooseEngines, programsOf } from '../drivers/launch.js';
 import { discoverEngines } from '../engines/engines-command.js';
 import type { EngineName } from '../drivers/driver.js';
-import { colorEnabled, CommandError, EXIT, painter, Progress, type CommandIO } from '../terminal.js';
+import { colorEnabled, CommandError, EXIT, painter, Progress, type CommandIO, type Paint } from '../terminal.js';
 import { compareRuns, readBaseline } from './baseline.js';
 import { CHECK_COMMAND, readCheckOptions, type CheckOptions } from './check-options.js';
 import { checkExpectations, expectedCells, readExpectations, type Expectations } from './expectations.js';
 import { failsAt, findingsOf, SEVERITY_ORDER } from './findings.js';
 import { notTriedOf } from './not-tried.js';
 import { hostileOrigins, yourOrigins } from './origins.js';
+import { proofCases, writeProofs } from './proof.js';
 import { toJson, toJunit, toSarif, writesOf, type CheckReport } from './report.js';
 import { planRun, runCheck, type ExchangeRecord } from './run-check.js';
 import { renderReport } from './terminal-report.js';
@@ -39,8 +40,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
   const discovery = await discoverEngines(options.browsers, false);
   const engines = chooseEngines(options.engines, Object.keys(options.connect) as EngineName[], discovery);
   const progress = new Progress(io.stderr, options.quiet);
-  const toStdout = [options.json, options.junit, options.sarif, options.markdown].includes('-');
-  const paint = painter(colorEnabled(options.color, toStdout ? io.stderr : io.stdout));
+  const paint = painter(colorEnabled(options.color, tableStream(options, io)));
 
   if (
     options.methods.length > 0 ||
@@ -108,18 +108,35 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     writes: writesOf(result.runs),
     exitCode: failed ? EXIT.findings : notTried.length > 0 ? EXIT.incomplete : EXIT.ok,
     baseline,
+    proofs: options.proof
+      ? writeProofs(
+          options.proof,
+          proofCases(findings, result.runs, result.engines, {
+            target: options.target.href,
+            version: io.version,
+            startedAt: startedAt.toISOString(),
+          }),
+        )
+      : null,
   };
+  publish(report, options, io, paint);
+  return report.exitCode;
+}
 
+/** Writes the report in every format asked for; the table goes to standard error when a report takes standard output. */
+function publish(report: CheckReport, options: CheckOptions, io: CommandIO, paint: Paint): void {
   const failOn = (finding: { severity: keyof typeof SEVERITY_ORDER }) =>
     options.failOn !== 'never' && SEVERITY_ORDER[finding.severity] >= SEVERITY_ORDER[options.failOn];
   write(options.json, toJson(report), io);
   write(options.junit, toJunit(report, failOn), io);
   write(options.sarif, toSarif(report, options.sarifMin), io);
   write(options.markdown, toMarkdown(report), io);
-  // The table goes to standard error when a report takes standard output.
-  (toStdout ? io.stderr : io.stdout).write(renderReport(report, paint));
-  return report.exitCode;
+  tableStream(options, io).write(renderReport(report, paint));
 }
+
+/** Where the table goes: standard error when a report takes standard output. */
+const tableStream = (options: CheckOptions, io: CommandIO) =>
+  [options.json, options.junit, options.sarif, options.markdown].includes('-') ? io.stderr : io.stdout;
 
 function write(file: string | null, text: string, io: CommandIO): void {
   if (file === null) return;

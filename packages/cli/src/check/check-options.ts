@@ -103,6 +103,11 @@ export const CHECK_COMMAND: CommandSpec = {
       help: `exit 1 on a finding at or above: ${SEVERITIES.join(', ')}, or never`,
     },
     { name: 'json', value: '<file>', help: 'write the whole report as JSON (- for standard output)' },
+    {
+      name: 'proof',
+      value: '<dir>',
+      help: 'write a proof page for each high or critical finding and origin: hosted at that origin and opened signed in, it sends the same request and shows what it could read (the check never opens them)',
+    },
     { name: 'junit', value: '<file>', help: 'write JUnit XML: one test case per engine, origin and request' },
     { name: 'sarif', value: '<file>', help: 'write SARIF 2.1.0 for code-scanning dashboards: one result per finding' },
     {
@@ -196,6 +201,8 @@ export interface CheckOptions {
   baselineFile: string | null;
   failOn: Severity | 'never';
   json: string | null;
+  /** --proof: the folder for proof pages. */
+  proof: string | null;
   junit: string | null;
   sarif: string | null;
   sarifMin: Severity;
@@ -299,6 +306,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     baselineFile: typeof values.baseline === 'string' ? values.baseline : null,
     failOn: choice('fail-on', values['fail-on'], [...SEVERITIES, 'never'] as const, 'medium'),
     json: typeof values.json === 'string' ? values.json : null,
+    proof: typeof values.proof === 'string' ? values.proof : null,
     junit: typeof values.junit === 'string' ? values.junit : null,
     sarif: typeof values.sarif === 'string' ? values.sarif : null,
     sarifMin: choice('sarif-min', values['sarif-min'], SEVERITIES, 'low'),

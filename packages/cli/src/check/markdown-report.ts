@@ -12,6 +12,7 @@ import type { Finding } from './findings.js';
 import type { CheckReport } from './report.js';
 import { triedOriginLabel } from './not-tried.js';
 import { baselineHeading, changeLines, contextLines, NOTHING_CHANGED } from './baseline.js';
+import { proofsText } from './proof.js';
 import { cellText, countsText, HOSTILE_LEGEND, hostileText, verdict } from './terminal-report.js';
 
 /** Text safe in a table cell: no pipe or line break ends the cell early; < and > shown as written. */
@@ -138,6 +139,7 @@ export function toMarkdown(report: CheckReport): string {
     '',
     report.findings.length > 0 ? '### Findings' : '### Findings: none',
     ...report.findings.flatMap((finding) => findingLines(finding, report)),
+    ...(report.proofs ? ['', proofsText(report.proofs)] : []),
     ...expectationLines(report),
   ];
   return `${lines.join('\n')}\n`;

@@ -6,6 +6,7 @@
 import { SAFE_METHODS } from '@origin-lab/contract/fetch-metadata';
 import type { Stack } from '@origin-lab/cors-rules/advice';
 import type { BaselineDiff } from './baseline.js';
+import type { Proof } from './proof.js';
 import type { Cell } from './cells.js';
 import type { ExpectationResult } from './expectations.js';
 import type { Severity } from './check-options.js';
@@ -39,6 +40,8 @@ export interface CheckReport {
   exitCode: number;
   /** This run beside an earlier report (--baseline): who gained or lost access. */
   baseline: BaselineDiff | null;
+  /** The proof pages written (--proof), one per high or critical finding and attacker origin. */
+  proofs: { dir: string; pages: Proof[] } | null;
 }
 
 export interface WritesSent {

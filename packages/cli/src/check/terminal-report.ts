@@ -19,6 +19,7 @@ import {
 } from './baseline.js';
 import { preflightApproved, writesAsUser, type Finding } from './findings.js';
 import { notTriedText, triedOriginLabel } from './not-tried.js';
+import { proofsText } from './proof.js';
 import type { CheckReport } from './report.js';
 import type { CellRun } from './run-check.js';
 
@@ -167,6 +168,7 @@ function closingLines(report: CheckReport, paint: Paint): string[] {
   lines.push('', paint('bold', report.findings.length > 0 ? 'Findings' : 'Findings: none'));
   const stack = report.stack;
   for (const finding of report.findings) lines.push(...findingLines(finding, report, paint));
+  if (report.proofs) lines.push('', `  ${proofsText(report.proofs)}`);
   if (!stack && report.findings.some((finding) => finding.fix))
     lines.push(
       '',

@@ -73,6 +73,8 @@ export class ProbeProxy {
     origins: readonly string[],
     certificates: ReadonlyMap<string, HostCertificate>,
     timeoutMs: number,
+    /** The document served at the probe path of each origin (another than the probe's: a proof page). */
+    documentFor: (origin: string) => string = () => probeDocument(),
   ): Promise<ProbeProxy> {
     const probeOrigins = new Set(origins);
     const serveProbe = (req: IncomingMessage, res: ServerResponse, origin: string) => {
@@ -82,7 +84,7 @@ export class ProbeProxy {
         return;
       }
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(probeDocument());
+      res.end(documentFor(origin));
     };
     // The probe pages of https origins, behind the TLS this proxy ends itself.
     const inner = createServer((req, res) => serveProbe(req, res, `https://${req.headers.host ?? ''}`));
