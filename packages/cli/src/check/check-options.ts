@@ -137,13 +137,13 @@ export const CHECK_COMMAND: CommandSpec = {
       name: 'pages',
       value: '<n>',
       default: '4',
-      help: 'origins one engine tries at once, each in a fresh profile (WebKit: always 1); 1 when --delay is set, 8 with --quick',
+      help: 'origins one engine tries at once, each in a page of its own (WebKit: always 1); 1 when --delay is set, 8 with --quick',
     },
     { name: 'delay', value: '<ms>', default: '0', help: 'pause between two requests of one engine' },
     {
       name: 'max-requests',
       value: '<n>',
-      default: '1200',
+      default: '2000',
       help: 'most requests the whole run may send (engines and the check itself); more stops it before it starts',
     },
     {
@@ -318,7 +318,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     // A pause between requests asks for a gentle run: one origin at a time, unless --pages says
     // otherwise; a quick run's few origins all at once.
     pagesAtOnce: integer('pages', values.pages, 1, 32, delayMs > 0 ? 1 : values.quick === true ? 8 : 4),
-    maxRequests: integer('max-requests', values['max-requests'], 1, 100_000, 1200),
+    maxRequests: integer('max-requests', values['max-requests'], 1, 100_000, 2000),
     localNetwork: choice('local-network', values['local-network'], ['grant', 'deny', 'public'] as const, 'grant'),
     color: readColor(values.color),
     quiet: values.quiet === true,

@@ -41,9 +41,12 @@ export interface ProbeDriver {
   /** e.g. "Chromium 156", "WebKit (GTK) 2.50". */
   readonly label: string;
   readonly version: string;
-  /** How many origins' pages it can hold open at once (each in a profile of its own). */
+  /** How many origins' pages it can hold open at once. */
   readonly pagesAtOnce: number;
-  /** Loads the probe page at origin (a fresh profile per origin: no cookie or cache carries over). */
+  /**
+   * Loads the probe page at origin: no cookie carries over from another origin, nor any cache of
+   * the same site (a page is reused only for sites it has not held).
+   */
   openOrigin(origin: string): Promise<OriginPage | NotThisOrigin>;
   close(): Promise<void>;
 }

@@ -26,7 +26,8 @@ const SETTLE_MAX_MS = 2_000;
  * (page.route), which is removed before any request goes out: while a route is set, Playwright
  * answers every CORS preflight itself with a permissive 204 (measured in both engines), so a
  * route left in place would fake exactly what the check looks at. Every request to the target
- * then goes to the real network.
+ * then goes to the real network. A page done with one origin loads the next (a new page costs
+ * each engine about half a second of its main thread), never one of a site it has held.
  *
  * What the engine says of a request: Chromium through its DevTools protocol (the preflight and
  * its status, whether the answer arrived, the CORS error's kind and parameter) and its console
@@ -81,35 +82,33 @@ export class PlaywrightProbeDriver implements ProbeDriver {
     return new PlaywrightProbeDriver(name, label, version, browser, launch);
   }
 
+  /** Pages whose origin is done, kept to load the next one (a new page costs the engine more than a navigation). */
+  private readonly idle: ProbePage[] = [];
+
   async openOrigin(origin: string): Promise<OriginPage | NotThisOrigin> {
+    const site = siteOf(origin);
+    const reused = this.idle.findIndex((page) => !page.hosted.has(site));
+    const page = reused >= 0 ? this.idle.splice(reused, 1)[0]! : await this.newProbePage();
+    try {
+      const refused = await page.load(origin, this.launch.timeoutMs);
+      if (refused === null) return page;
+      await page.discard();
+      return { refused };
+    } catch (err) {
+      await page.discard();
+      throw err;
+    }
+  }
+
+  /** A page in a context of its own, with the engine's reports of it attached once. */
+  private async newProbePage(): Promise<ProbePage> {
     const context = await this.browser.newContext();
     try {
       if (this.name === 'chromium' && this.launch.localNetwork === 'grant')
         await context.grantPermissions(['local-network-access']).catch(() => undefined);
       const page = await context.newPage();
-      const probeUrl = `${origin}${PROBE_PATH}`;
-      let served = false;
-      await page.route(
-        (url) => url.pathname === PROBE_PATH,
-        (route) => {
-          served = true;
-          return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: probeDocument() });
-        },
-      );
-      try {
-        await page.goto(probeUrl, { timeout: this.launch.timeoutMs, waitUntil: 'load' });
-      } catch (err) {
-        await context.close();
-        return { refused: firstLine(err) };
-      }
-      await page.unrouteAll({ behavior: 'wait' });
-      const at = await page.evaluate(() => location.origin);
-      if (!served || !(await page.evaluate(() => '__originLabProbe' in self))) {
-        await context.close();
-        return { refused: `the engine showed ${at}, not the probe page` };
-      }
       const cdp = this.name === 'chromium' ? await context.newCDPSession(page) : null;
-      return await ProbePage.start(this.name, context, page, at, cdp);
+      return await ProbePage.start(this.name, context, page, cdp, (done) => this.idle.push(done));
     } catch (err) {
       await context.close().catch(() => undefined);
       throw err;
@@ -119,6 +118,18 @@ export class PlaywrightProbeDriver implements ProbeDriver {
   async close(): Promise<void> {
     await this.browser.close().catch(() => undefined);
   }
+}
+
+/**
+ * The site an origin belongs to, roughly (scheme and the host's last two labels): a page is
+ * reused only for origins of sites it has not held, so that nothing a site's responses left in
+ * the engine's per-site caches (HTTP cache, preflight cache) meets another origin of that site.
+ */
+function siteOf(origin: string): string {
+  const match = /^([a-z]+):\/\/([^/:]*)/i.exec(origin);
+  if (!match) return origin;
+  const labels = match[2]!.split('.');
+  return `${match[1]}://${labels.slice(-2).join('.')}`;
 }
 
 /** What Chromium's DevTools protocol told of the requests of one send. */
@@ -171,7 +182,15 @@ class NetworkLog {
   }
 }
 
+/**
+ * One page of the engine, loaded at one tried origin after another: the probe page there, the
+ * sends, then back to the driver for the next origin (its cookies cleared first). The engine's
+ * reports of it (console, page errors, Chromium's network log) are attached once.
+ */
 class ProbePage implements OriginPage {
+  origin = '';
+  /** The sites this page has been at. */
+  readonly hosted = new Set<string>();
   private words: string[] = [];
   private lastWords = 0;
 
@@ -179,19 +198,19 @@ class ProbePage implements OriginPage {
     private readonly engine: 'chromium' | 'firefox',
     private readonly context: BrowserContext,
     private readonly page: Page,
-    readonly origin: string,
     private readonly network: NetworkLog | null,
+    private readonly release: (page: ProbePage) => void,
   ) {}
 
   static async start(
     engine: 'chromium' | 'firefox',
     context: BrowserContext,
     page: Page,
-    origin: string,
     cdp: CDPSession | null,
+    release: (page: ProbePage) => void,
   ): Promise<ProbePage> {
     if (cdp) await cdp.send('Network.enable');
-    const probe = new ProbePage(engine, context, page, origin, cdp ? new NetworkLog(cdp) : null);
+    const probe = new ProbePage(engine, context, page, cdp ? new NetworkLog(cdp) : null, release);
     // Chromium prints each CORS refusal to the console; Firefox raises it as a page error.
     page.on('console', (message) => {
       if (message.type() === 'error' && /CORS|Cross-Origin|blocked|mixed content/i.test(message.text())) {
@@ -206,6 +225,31 @@ class ProbePage implements OriginPage {
       }
     });
     return probe;
+  }
+
+  /** Loads the probe page at origin: null when it is there, else why the engine could not be that origin. */
+  async load(origin: string, timeoutMs: number): Promise<string | null> {
+    this.hosted.add(siteOf(origin));
+    await this.context.clearCookies();
+    let served = false;
+    await this.page.route(
+      (url) => url.pathname === PROBE_PATH,
+      (route) => {
+        served = true;
+        return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: probeDocument() });
+      },
+    );
+    try {
+      await this.page.goto(`${origin}${PROBE_PATH}`, { timeout: timeoutMs, waitUntil: 'load' });
+    } catch (err) {
+      return firstLine(err);
+    } finally {
+      await this.page.unrouteAll({ behavior: 'wait' });
+    }
+    this.origin = await this.page.evaluate(() => location.origin);
+    if (!served || !(await this.page.evaluate(() => '__originLabProbe' in self)))
+      return `the engine showed ${this.origin}, not the probe page`;
+    return null;
   }
 
   async send(context: Context, request: ProbeRequest) {
@@ -242,7 +286,13 @@ class ProbePage implements OriginPage {
     }
   }
 
+  /** Done with this origin: the page goes back to the driver for the next one. */
   async close(): Promise<void> {
+    this.release(this);
+  }
+
+  /** Not to be used again (it failed to load an origin, or the engine failed). */
+  async discard(): Promise<void> {
     await this.context.close().catch(() => undefined);
   }
 }
