@@ -9,9 +9,8 @@ import {
   koaCorsDefaults,
   koaCorsTrustsHttpSubdomains,
   YOURS,
-  type Fixture,
 } from './fixtures.js';
-import { check, ENGINES, findingsOf, oneEngine, sorted } from './run-check.js';
+import { against, check, ENGINES, findingsOf, oneEngine, sorted } from './run-check.js';
 
 // The attacker's whole reach: the origin classes scanners try and the check did not, hostile
 // preflights and writes, each against the real middleware configuration that causes it.
@@ -21,15 +20,6 @@ import { check, ENGINES, findingsOf, oneEngine, sorted } from './run-check.js';
 // own host under another name low. A write as the user is one step above the read.
 
 const CHECK_MS = 240_000;
-
-async function against(fixture: Promise<Fixture>, args: string[]) {
-  const server = await fixture;
-  try {
-    return await check(server.url, ['--from', YOURS, ...args]);
-  } finally {
-    await server.stop();
-  }
-}
 
 const withoutDifferences = (findings: ReturnType<typeof findingsOf>) =>
   findings.filter((finding) => finding.kind !== 'engines-differ');

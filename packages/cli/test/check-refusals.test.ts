@@ -9,9 +9,8 @@ import {
   koaCorsDefaults,
   originLabApi,
   YOURS,
-  type Fixture,
 } from './fixtures.js';
-import { check, ENGINES, findingsOf, oneEngine, runProgram, sorted } from './run-check.js';
+import { against, check, ENGINES, findingsOf, oneEngine, runProgram, sorted } from './run-check.js';
 
 // Expectations written from the rules (Fetch's CORS check and the preflight's checks): what each
 // configuration refuses the user's own origin, and why.
@@ -19,15 +18,6 @@ import { check, ENGINES, findingsOf, oneEngine, runProgram, sorted } from './run
 const CHECK_MS = 240_000;
 const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-check-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-async function against(fixture: Promise<Fixture>, args: string[]) {
-  const server = await fixture;
-  try {
-    return await check(server.url, ['--from', YOURS, ...args]);
-  } finally {
-    await server.stop();
-  }
-}
 
 describe.skipIf(ENGINES.length === 0)(`check, against servers that refuse too much (${ENGINES.join(', ')})`, () => {
   it(

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
 import type { CheckReport } from '../src/check/report.js';
+import { YOURS, type Fixture } from './fixtures.js';
 import { ENGINES } from './test-engines.js';
 
 export { ENGINES };
@@ -117,4 +118,14 @@ export const sorted = (expected: Expected[]) =>
 /** The engines in which a finding holds: every one of this run, unless an engine difference says otherwise. */
 export function enginesOf(report: CheckReport, kind: string): string[] {
   return [...(report.findings.find((finding) => finding.kind === kind)?.engines ?? [])].sort();
+}
+
+/** A check of a fixture from YOURS with args, the fixture stopped after it (also on failure). */
+export async function against(fixture: Promise<Fixture>, args: readonly string[]) {
+  const server = await fixture;
+  try {
+    return await check(server.url, ['--from', YOURS, ...args]);
+  } finally {
+    await server.stop();
+  }
 }
