@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { MatrixOptions } from '../src/check/cells.js';
 import { hostileOrigins, yourOrigins } from '../src/check/origins.js';
 import { planRun, plannedRequests } from '../src/check/run-check.js';
@@ -14,6 +17,8 @@ import { check, ENGINES, findingsOf, oneEngine, runProgram, sorted } from './run
 
 const CHECK_MS = 240_000;
 const ATTACKER = 'http://attacker.test';
+const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-also-url-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** A check of the fixture's /me, with --also-url its path (on the same server). */
 async function against(fixture: Promise<Fixture>, path: string, args: string[]) {
@@ -116,9 +121,12 @@ describe.skipIf(ENGINES.length === 0)(`check --also-url, CORS on error answers (
   it(
     'a 404 handler with cors({ origin: true, credentials: true }), /me behind an exact allowlist: any site reads the 404 with credentials (high)',
     async () => {
+      const proofs = join(scratch, 'proofs');
       const { code, report, errorUrl } = await against(expressNotFoundReflectsAll(), '/no-such-page', [
         '--hostile',
         'arbitrary',
+        '--proof',
+        proofs,
         ...oneEngine('firefox'),
       ]);
       expect(findingsOf(report)).toEqual(
@@ -133,6 +141,10 @@ describe.skipIf(ENGINES.length === 0)(`check --also-url, CORS on error answers (
         ['also-1-get', 404],
         ['also-1-get-credentials', 404],
       ]);
+      // The proof page sends the request that was read: to the error URL, not the target.
+      expect(report.proofs?.pages.map((page) => page.origin)).toEqual([ATTACKER]);
+      const page = readFileSync(join(proofs, report.proofs!.pages[0]!.file), 'utf8');
+      expect(page).toContain(`<code>GET ${errorUrl}</code>`);
       // Your origin reads the 404 too: nothing of yours is refused.
       expect(report.results.filter((run) => run.origin.kind === 'yours').every((run) => run.readable)).toBe(true);
       expect(code).toBe(1);
