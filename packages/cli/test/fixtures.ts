@@ -275,3 +275,38 @@ export function expressPreflightForAll(): Promise<Fixture> {
   app.all('/me', answer);
   return listen(createServer(app));
 }
+
+// Error answers (--also-url): middlewares that send CORS headers on success only, or on errors only.
+
+/**
+ * express with an authentication middleware for /private that answers 401 before cors runs, and
+ * cors (an exact allowlist, with credentials) after it for everything else: /me is read, the 401
+ * carries no CORS header at all.
+ */
+export function expressAuthBeforeCors(): Promise<Fixture> {
+  const app = express();
+  app.use('/private', (req, res, next) =>
+    req.get('Authorization') ? next() : res.status(401).json({ error: 'sign in' }),
+  );
+  app.use(cors({ origin: [YOURS], credentials: true }));
+  app.get('/me', answer);
+  app.get('/private', answer);
+  return listen(createServer(app));
+}
+
+/**
+ * express with an exact allowlist on its routes, and a 404 handler with a cors of its own,
+ * cors({ origin: true, credentials: true }) ("so that every page can read the 404"): the 404
+ * reflects any origin, with credentials.
+ */
+export function expressNotFoundReflectsAll(): Promise<Fixture> {
+  const app = express();
+  const routes = express.Router();
+  routes.use(cors({ origin: [YOURS], credentials: true }));
+  routes.get('/me', answer);
+  app.use(routes);
+  app.use(cors({ origin: true, credentials: true }), (_req: express.Request, res: express.Response) => {
+    res.status(404).json({ error: 'not found' });
+  });
+  return listen(createServer(app));
+}

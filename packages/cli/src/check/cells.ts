@@ -2,6 +2,7 @@
  * The requests of the matrix: what each origin's page sends to the target. Your origins get every
  * cell; a hostile origin gets those that tell whether it can read at all (with and without
  * credentials), whether its preflight with credentials is approved, and the methods you name.
+ * Each URL of an error answer you name (--also-url) gets an origin's reads again, sent there.
  * Nothing but GET and OPTIONS leaves unless --methods names more.
  */
 import { normalizeMethod, unsafeHeaderNames } from '@origin-lab/cors-rules';
@@ -22,6 +23,10 @@ export interface Cell {
   body: string | null;
   /** The same request again, to see whether the engine kept the preflight's answer. */
   repeats?: string;
+  /** Where it goes, when not to the run's target: the URL of an error answer (--also-url). */
+  url?: string;
+  /** For such a cell: the id of the same request sent to the target. */
+  sameAs?: string;
 }
 
 const BODIES: Record<Exclude<BodyKind, 'none'>, { type: string; text: string }> = {
@@ -35,6 +40,8 @@ export interface MatrixOptions {
   headers: [string, string][];
   methods: string[];
   body: BodyKind;
+  /** URLs that answer an error (--also-url): each origin's reads go there too. */
+  alsoUrls?: readonly URL[];
 }
 
 /**
@@ -194,4 +201,32 @@ export function hostileCells(options: Pick<MatrixOptions, 'methods' | 'body'>): 
 /** The headers a preflight for this cell must allow (lower case, sorted): none when it does not preflight. */
 export function preflightHeaders(cell: Cell): string[] {
   return unsafeHeaderNames(cell.headers);
+}
+
+/** The requests that tell whether an origin can read at all: a simple GET, without and with credentials. */
+const READS = ['get', 'get-credentials'];
+
+/** A URL as a table row names it: its path when it is on the target's origin, else host and path. */
+function shortUrl(url: URL, target: URL): string {
+  const path = `${url.pathname}${url.search}`;
+  return url.origin === target.origin ? path : `${url.host}${path}`;
+}
+
+/**
+ * The reads among cells sent again to each URL of an error answer (--also-url), in the order the
+ * URLs were given: also-1-get, also-1-get-credentials, also-2-get, ... Each names its URL and the
+ * request it repeats there, so a refusal or a read is told apart from the target's.
+ */
+export function alsoUrlCells(urls: readonly URL[], cells: readonly Cell[], target: URL): Cell[] {
+  const reads = cells.filter((cell) => READS.includes(cell.id));
+  return urls.flatMap((url, index) =>
+    reads.map((cell) => ({
+      ...cell,
+      id: `also-${index + 1}-${cell.id}`,
+      title: `${cell.title}, to ${url.href}`,
+      label: `${cell.label} → ${shortUrl(url, target)}`,
+      url: url.href,
+      sameAs: cell.id,
+    })),
+  );
 }

@@ -19,6 +19,9 @@ import { BODY_KINDS, type BodyKind } from './cells.js';
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
+/** The most URLs of error answers one run sends to (--also-url): each adds every origin's reads. */
+export const MAX_ALSO_URLS = 5;
+
 export const CHECK_COMMAND: CommandSpec = {
   name: 'check',
   usage: '<url> --from <origin> [--from <origin>...] [options]',
@@ -79,6 +82,12 @@ export const CHECK_COMMAND: CommandSpec = {
       name: 'quick',
       flag: true,
       help: `try only the attacker classes most often found (${QUICK_KINDS.join(', ')}): seconds, not a minute`,
+    },
+    {
+      name: 'also-url',
+      value: '<url>',
+      multiple: true,
+      help: `a URL that answers an error (a path that 404s, an endpoint that answers 401 without a session, one that answers 500): every origin sends its two reads (a GET, without and with credentials) there too, to see whether its answers carry CORS headers, and for whom; at most ${MAX_ALSO_URLS}`,
     },
     {
       name: 'also-hostile',
@@ -162,6 +171,7 @@ export const CHECK_COMMAND: CommandSpec = {
     'origin-lab check http://localhost:3000/api/posts --from http://localhost:5173 --engines chromium,firefox',
     'origin-lab check https://api.example.com/ --expect origin-lab.check.json --junit report.xml --sarif cors.sarif',
     'origin-lab check https://api.example.com/me --from https://app.example.com --baseline before.json --json after.json',
+    'origin-lab check https://api.example.com/me --from https://app.example.com --also-url https://api.example.com/admin',
     'npx ./origin-lab-0.1.0.tgz check https://api.example.com/me --from https://app.example.com --json -',
   ],
   notes: [
@@ -196,6 +206,8 @@ export interface CheckOptions {
   hostile: HostileKind[];
   /** --also-hostile: origins tried as attackers, whatever --hostile says. */
   alsoHostile: string[];
+  /** --also-url: URLs that answer an error, read from every origin as the target is. */
+  alsoUrls: URL[];
   expectFile: string | null;
   /** An earlier JSON report to compare this run with. */
   baselineFile: string | null;
@@ -225,22 +237,40 @@ export interface CheckOptions {
 /** A token as a header name or method may be (RFC 9110's tchar). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-export function parseTarget(text: string | undefined): URL {
+/** The URL to check, or one an option names (what: "--also-url"): an http(s) URL without credentials. */
+export function parseTarget(text: string | undefined, what = ''): URL {
   if (text === undefined) throw new CommandError('check needs the URL to check (see origin-lab check --help)');
+  const named = `${what ? `${what} ` : ''}"${text}"`;
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new CommandError(`"${text}" is not a URL: write it whole, e.g. https://api.example.com/me`);
+    throw new CommandError(`${named} is not a URL: write it whole, e.g. https://api.example.com/me`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new CommandError(`"${text}" is not an http or https URL`);
+    throw new CommandError(`${named} is not an http or https URL`);
   if (url.username || url.password)
     throw new CommandError(
-      `"${text}" has credentials in it: browsers refuse such URLs in fetch; give the URL without them`,
+      `${named} has credentials in it: browsers refuse such URLs in fetch; give the URL without them`,
     );
   url.hash = '';
   return url;
+}
+
+/** --also-url: each URL once, none the target itself, at most MAX_ALSO_URLS. */
+function parseAlsoUrls(texts: string[], target: URL): URL[] {
+  const urls = new Map<string, URL>();
+  for (const text of texts) {
+    const url = parseTarget(text, '--also-url');
+    if (url.href === target.href)
+      throw new CommandError(`--also-url "${text}" is the URL checked: name one that answers an error`);
+    urls.set(url.href, url);
+  }
+  if (urls.size > MAX_ALSO_URLS)
+    throw new CommandError(
+      `--also-url names ${urls.size} URLs; at most ${MAX_ALSO_URLS}: each adds every origin's reads to the run`,
+    );
+  return [...urls.values()];
 }
 
 function parseHeader(text: string): [string, string] {
@@ -302,6 +332,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     body: choice('body', values.body, BODY_KINDS, 'json'),
     hostile,
     alsoHostile: [...new Set(listOf(values['also-hostile']).map((origin) => parseOrigin(origin, '--also-hostile')))],
+    alsoUrls: parseAlsoUrls(listOfRaw(values['also-url']), target),
     expectFile: typeof values.expect === 'string' ? values.expect : null,
     baselineFile: typeof values.baseline === 'string' ? values.baseline : null,
     failOn: choice('fail-on', values['fail-on'], [...SEVERITIES, 'never'] as const, 'medium'),
@@ -326,7 +357,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
   };
 }
 
-/** --header values are not split at commas: a value may hold one. */
+/** --header and --also-url values are not split at commas: a value or a URL may hold one. */
 function listOfRaw(value: unknown): string[] {
   return Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
 }

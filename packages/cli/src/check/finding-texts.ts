@@ -64,6 +64,18 @@ export const FINDING_TEXTS = {
   refused: {
     title: (origin: string, request: string) => `${origin} cannot read ${request}`,
   },
+  'error-answer-unreadable': {
+    title: (url: string, statuses: readonly number[]) =>
+      `Your pages cannot read the ${statuses.join(', ') || 'error'} answer of ${url}: they get a network error instead`,
+    detail: (origins: readonly string[], statuses: readonly number[], why: string) =>
+      `${origins.join(', ')} read the target in the same engine, but not this answer${statuses.length > 0 ? ` (${statuses.join(', ')})` : ''}. ${why} Script sees a network error (fetch rejects with a TypeError, XHR gets status 0), not the status: the page cannot tell an expired session or a missing page from a server that is down, nor read the error's body. The CORS headers come on success only: an authentication middleware, a 404 handler or an error handler answers before the CORS middleware runs, or outside its scope.`,
+  },
+  /** Error answers (--also-url) among what other origins read, when the target refused them. */
+  errorAnswersOnly: (answers: readonly string[]) =>
+    `What they read is error answers only (--also-url): ${answers.join('; ')}. The target refuses them: the handler that answers the error sends CORS headers of its own.`,
+  /** Error answers among what they read, besides the target. */
+  errorAnswersToo: (answers: readonly string[]) =>
+    `What they read includes error answers (--also-url): ${answers.join('; ')}.`,
   'fetch-metadata': {
     title: (methods: readonly string[]) =>
       `Your origins' ${methods.join(', ')} requests are refused by the server itself (403): not CORS`,

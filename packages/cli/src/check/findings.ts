@@ -6,8 +6,9 @@
  * lower, as is "null" trusted without credentials (medium: any site can be null). A missing
  * Vary: Origin, where the answer really depends on the Origin, is low: only a shared cache in
  * between hands it on. Low also for a request of the user's own origins that an engine refused
- * (with the rule that refused it); info for * on an API read without credentials, and for engines
- * that differ. Each finding names its origins and engines, the fix in the user's stack and the
+ * (with the rule that refused it), and for an error answer (--also-url) they cannot read though
+ * they read the target; info for * on an API read without credentials, and for engines that
+ * differ. Each finding names its origins and engines, the fix in the user's stack and the
  * playground case that shows it.
  */
 import { SAFE_METHODS } from '@origin-lab/contract/fetch-metadata';
@@ -24,9 +25,9 @@ import type { Severity } from './check-options.js';
 import { FINDING_TEXTS } from './finding-texts.js';
 import { originLabel } from './not-tried.js';
 import { costOf, type AttackerCost } from './origins.js';
-import type { CellRun, ExchangeRecord, Reason } from './run-check.js';
+import { NOT_CORS, type CellRun, type ExchangeRecord, type Reason } from './run-check.js';
 
-export type FindingKind = RiskKind | 'refused' | 'engines-differ';
+export type FindingKind = RiskKind | 'refused' | 'error-answer-unreadable' | 'engines-differ';
 
 export interface Finding {
   /** Stable across runs: the kind, and what it is about. */
@@ -40,6 +41,8 @@ export interface Finding {
   engines: string[];
   /** The cells (requests) it is about. */
   cells: string[];
+  /** The URL it is about, when not the target: an error answer's (--also-url). */
+  url?: string;
   reason?: Reason;
   fix: Fix | null;
   /** The playground case that shows the same thing against the lab. */
@@ -84,6 +87,7 @@ const FINDING_KINDS: readonly FindingKindOf[] = [
   namedHostileReads,
   missingVary,
   wildcard,
+  errorAnswersUnreadable,
   refusedRequests,
   fetchMetadata,
   enginesDiffer,
@@ -126,6 +130,27 @@ function fixOf(
 
 const allowOriginOf = (record: ExchangeRecord) => record.exchange.actual!.headers['access-control-allow-origin'];
 
+/** The status of a run's answer: what the page read, else what the check's own request got. */
+function statusOf(run: CellRun, exchanges: readonly ExchangeRecord[]): number | null {
+  if (run.readable) return run.status;
+  const record = exchanges.find((r) => r.origin === run.origin.origin && r.cell === run.cell.id);
+  return record?.exchange.actual?.status ?? null;
+}
+
+/**
+ * A read's detail, and the error answers (--also-url) among what was read, by URL and status:
+ * said apart when they are all that was read (the target itself refused).
+ */
+function readDetail(detail: string, reads: readonly CellRun[]): string {
+  const answers = new Map<string, Set<number | null>>();
+  for (const run of reads)
+    if (run.cell.url !== undefined) answers.set(run.cell.url, (answers.get(run.cell.url) ?? new Set()).add(run.status));
+  if (answers.size === 0) return detail;
+  const named = [...answers].map(([url, statuses]) => `${url} (${[...statuses].join(', ')})`);
+  const only = reads.every((run) => run.cell.url !== undefined);
+  return `${detail} ${only ? FINDING_TEXTS.errorAnswersOnly(named) : FINDING_TEXTS.errorAnswersToo(named)}`;
+}
+
 /** The severity of a read, by the cheapest attacker among its origins, with or without credentials. */
 const SEVERITY_BY_COST: Record<'credentials' | 'plain', Record<AttackerCost, Severity>> = {
   credentials: { 'any-site': 'high', position: 'medium', 'own-host': 'low' },
@@ -156,7 +181,7 @@ function hostileReadsWithCredentials({ withCredentials, context }: RunFacts): Fi
       about: 'credentials',
       severity,
       title: text.title,
-      detail: text.detail(byCost),
+      detail: readDetail(text.detail(byCost), withCredentials),
       origins: unique(withCredentials.map(originLabel)),
       engines: unique(withCredentials.map((run) => run.engine)),
       cells: unique(withCredentials.map((run) => run.cell.id)),
@@ -246,20 +271,24 @@ function hostilePreflights({ runs, credentialed, context }: RunFacts): Finding[]
   ];
 }
 
-/** The origins whose answer was Access-Control-Allow-Origin: * (every origin reads those by design). */
-function starredOrigins(exchanges: readonly ExchangeRecord[]): Set<string> {
-  return new Set(
+/**
+ * Whether a read's answer was Access-Control-Allow-Origin: * (every origin reads those by design),
+ * for its origin at the URL it asked.
+ */
+function starredAnswers(exchanges: readonly ExchangeRecord[]): (run: CellRun) => boolean {
+  const starred = new Set(
     exchanges
       .filter((record) => record.exchange.actual?.headers['access-control-allow-origin'] === '*')
-      .map((record) => record.origin),
+      .map((record) => `${record.origin} ${record.url ?? ''}`),
   );
+  return (run) => starred.has(`${run.origin.origin} ${run.cell.url ?? ''}`);
 }
 
 /** "null" read without credentials (with them it is hostileReadsWithCredentials'); not where * let everyone in. */
 function nullTrusted({ hostileReads, credentialed, exchanges, context }: RunFacts): Finding[] {
-  const starred = starredOrigins(exchanges);
+  const starred = starredAnswers(exchanges);
   const reads = hostileReads.filter(
-    (run) => run.origin.kind === 'null' && !credentialed.has(originLabel(run)) && !starred.has('null'),
+    (run) => run.origin.kind === 'null' && !credentialed.has(originLabel(run)) && !starred(run),
   );
   if (reads.length === 0) return [];
   const text = FINDING_TEXTS['null-trusted'];
@@ -269,7 +298,7 @@ function nullTrusted({ hostileReads, credentialed, exchanges, context }: RunFact
       about: 'null',
       severity: 'medium',
       title: text.title,
-      detail: text.detail,
+      detail: readDetail(text.detail, reads),
       origins: unique(reads.map(originLabel)),
       engines: unique(reads.map((run) => run.engine)),
       cells: unique(reads.map((run) => run.cell.id)),
@@ -281,9 +310,9 @@ function nullTrusted({ hostileReads, credentialed, exchanges, context }: RunFact
 
 /** Other hostile origins that read without credentials, where the answer names them (not *). */
 function namedHostileReads({ hostileReads, credentialed, exchanges, context }: RunFacts): Finding[] {
-  const starred = starredOrigins(exchanges);
+  const starred = starredAnswers(exchanges);
   const named = hostileReads.filter(
-    (run) => run.origin.kind !== 'null' && !credentialed.has(originLabel(run)) && !starred.has(run.origin.origin),
+    (run) => run.origin.kind !== 'null' && !credentialed.has(originLabel(run)) && !starred(run),
   );
   if (named.length === 0) return [];
   const { severity, byCost } = gradeOf(named, false);
@@ -294,7 +323,7 @@ function namedHostileReads({ hostileReads, credentialed, exchanges, context }: R
       about: 'origins',
       severity,
       title: text.title,
-      detail: text.detail(byCost, unique(named.map((run) => run.origin.kind))),
+      detail: readDetail(text.detail(byCost, unique(named.map((run) => run.origin.kind))), named),
       origins: unique(named.map(originLabel)),
       engines: unique(named.map((run) => run.engine)),
       cells: unique(named.map((run) => run.cell.id)),
@@ -305,14 +334,17 @@ function namedHostileReads({ hostileReads, credentialed, exchanges, context }: R
 }
 
 /**
- * An answer that depends on the Origin (different origins got different Allow-Origin values)
- * without saying so in Vary: low, since only a shared cache in between can hand one origin's
- * answer to another. One fixed Allow-Origin for every request depends on nothing.
+ * An answer that depends on the Origin (different origins got different Allow-Origin values from
+ * one URL) without saying so in Vary: low, since only a shared cache in between can hand one
+ * origin's answer to another. One fixed Allow-Origin for every request depends on nothing.
  */
 function missingVary({ answers, context }: RunFacts): Finding[] {
-  const differs = new Set(answers.map((record) => allowOriginOf(record) ?? '')).size > 1;
-  const unvaried = answers.filter((record) => !variesByOrigin(record.exchange.actual!));
-  if (!differs || unvaried.length === 0) return [];
+  const byUrl = new Map<string, ExchangeRecord[]>();
+  for (const record of answers) byUrl.set(record.url ?? '', [...(byUrl.get(record.url ?? '') ?? []), record]);
+  const unvaried = [...byUrl.values()]
+    .filter((group) => new Set(group.map((record) => allowOriginOf(record) ?? '')).size > 1)
+    .flatMap((group) => group.filter((record) => !variesByOrigin(record.exchange.actual!)));
+  if (unvaried.length === 0) return [];
   const permission = unvaried.find((record) => allowOriginOf(record) !== undefined && allowOriginOf(record) !== '*');
   const text = FINDING_TEXTS['missing-vary'];
   return [
@@ -353,8 +385,66 @@ function wildcard({ answers, withCredentials, context }: RunFacts): Finding[] {
 }
 
 /**
+ * A read of your origin's at an error answer's URL (--also-url) that an engine refused by a CORS
+ * rule, where it read the same request to the target: the CORS headers come on success only.
+ */
+function unreadableErrorAnswer(run: CellRun, runs: readonly CellRun[]): boolean {
+  const { reason } = run;
+  return (
+    run.origin.kind === 'yours' &&
+    run.cell.sameAs !== undefined &&
+    run.couldNot === null &&
+    !run.readable &&
+    reason !== null &&
+    !(NOT_CORS as readonly string[]).includes(reason.rule) &&
+    runs.some(
+      (other) =>
+        other.engine === run.engine &&
+        other.origin === run.origin &&
+        other.cell.id === run.cell.sameAs &&
+        other.readable,
+    )
+  );
+}
+
+/**
+ * Error answers (--also-url) your origins cannot read though they read the target: one finding
+ * per URL. The page gets a network error in place of the status; the fix is the order of the
+ * server's middlewares, and the playground case the rule that refused it.
+ */
+function errorAnswersUnreadable({ runs, exchanges, context }: RunFacts): Finding[] {
+  const byUrl = new Map<string, CellRun[]>();
+  for (const run of runs.filter((r) => unreadableErrorAnswer(r, runs)))
+    byUrl.set(run.cell.url!, [...(byUrl.get(run.cell.url!) ?? []), run]);
+  const text = FINDING_TEXTS['error-answer-unreadable'];
+  return [...byUrl].map(([url, group]) => {
+    const reason = group[0]!.reason!;
+    const statuses = unique(group.map((run) => statusOf(run, exchanges))).filter((s): s is number => s !== null);
+    const origins = unique(group.map((run) => run.origin.origin));
+    return finding({
+      kind: 'error-answer-unreadable',
+      about: url,
+      severity: 'low',
+      title: text.title(url, statuses),
+      detail: text.detail(origins, statuses, reason.text),
+      origins,
+      engines: unique(group.map((run) => run.engine)),
+      cells: unique(group.map((run) => run.cell.id)),
+      url,
+      reason,
+      fix: fixOf(context, 'cors-on-errors'),
+      playground:
+        reason.rule in FIX_FOR_REFUSAL
+          ? playgroundLink(context.lab, reason.rule as keyof typeof FIX_FOR_REFUSAL)
+          : null,
+    });
+  });
+}
+
+/**
  * Your origins' requests that an engine refused: one finding per request and reason. A repeat
- * whose first request was refused adds nothing: it is left out.
+ * whose first request was refused adds nothing: it is left out, as is an error answer the
+ * finding above says.
  */
 function refusedRequests({ runs, context }: RunFacts): Finding[] {
   const refusedFirst = (run: CellRun) =>
@@ -367,7 +457,12 @@ function refusedRequests({ runs, context }: RunFacts): Finding[] {
         !first.readable,
     );
   const refused = runs.filter(
-    (run) => run.origin.kind === 'yours' && !run.readable && run.reason && !refusedFirst(run),
+    (run) =>
+      run.origin.kind === 'yours' &&
+      !run.readable &&
+      run.reason &&
+      !refusedFirst(run) &&
+      !unreadableErrorAnswer(run, runs),
   );
   const groups = new Map<string, CellRun[]>();
   for (const run of refused) {
@@ -415,13 +510,8 @@ function refusedRequest(key: string, group: readonly CellRun[], context: Finding
  * refused for want of CORS headers on the 403): what Fetch-metadata protection does. Not CORS.
  */
 function fetchMetadata({ runs, exchanges, context }: RunFacts): Finding[] {
-  const statusOf = (run: CellRun) =>
-    run.status ??
-    exchanges.find((record) => record.origin === run.origin.origin && record.cell === run.cell.id)?.exchange.actual
-      ?.status ??
-    null;
   const forbidden = runs.filter(
-    (run) => run.origin.kind === 'yours' && !SAFE_METHODS.includes(run.cell.method) && statusOf(run) === 403,
+    (run) => run.origin.kind === 'yours' && !SAFE_METHODS.includes(run.cell.method) && statusOf(run, exchanges) === 403,
   );
   if (forbidden.length === 0) return [];
   const methods = unique(forbidden.map((run) => run.cell.method));

@@ -28,6 +28,7 @@ interface ProofCase {
   title: string;
   origin: string;
   context: Context;
+  /** Where the request goes: the run's target, or the error answer's URL it was read at (--also-url). */
   target: string;
   method: string;
   headers: [string, string][];
@@ -69,13 +70,14 @@ export function proofCases(
       const run = bestRun(finding, runs, origin);
       if (!run) continue;
       const same = runs.filter((r) => originLabel(r) === origin && r.cell.id === run.cell.id && r.couldNot === null);
+      const target = run.cell.url ?? meta.target;
       cases.push({
         finding,
         proof: {
-          title: `${origin} ${run.readable ? 'reads' : 'sends'} ${run.cell.method} ${meta.target} with the user’s cookies`,
+          title: `${origin} ${run.readable ? 'reads' : 'sends'} ${run.cell.method} ${target} with the user’s cookies`,
           origin: run.origin.context === 'page' ? run.origin.origin : 'null',
           context: run.origin.context,
-          target: meta.target,
+          target,
           method: run.cell.method,
           headers: run.cell.headers,
           credentials: run.cell.credentials,

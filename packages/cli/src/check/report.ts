@@ -192,7 +192,7 @@ export function toSarif(report: CheckReport, least: Severity = 'low'): string {
           message: {
             text: `${finding.title}. ${finding.detail}${finding.fix ? ` Fix: ${stack ? finding.fix.byStack[stack] : finding.fix.summary}` : ''}${finding.playground ? ` See it happen: ${finding.playground}` : ''}`,
           },
-          locations: [{ physicalLocation: { artifactLocation: { uri: report.target } } }],
+          locations: [{ physicalLocation: { artifactLocation: { uri: finding.url ?? report.target } } }],
           partialFingerprints: { findingId: finding.id },
           properties: {
             severity: finding.severity,

@@ -25,7 +25,7 @@ import type { DriverLaunch, EngineName, EngineReport, OriginPage, ProbeDriver } 
 import type { ProbeResult } from '../drivers/probe-page.js';
 import { CommandError, type Progress } from '../terminal.js';
 import type { Cell } from './cells.js';
-import { hostileCells, yourCells, type MatrixOptions } from './cells.js';
+import { alsoUrlCells, hostileCells, yourCells, type MatrixOptions } from './cells.js';
 import { ATTACKER_SITE, type TriedOrigin } from './origins.js';
 import { isUnreachable, replay, type Replayed } from './replay.js';
 
@@ -33,7 +33,8 @@ import { isUnreachable, replay, type Replayed } from './replay.js';
 export type Source = 'engine' | 'page' | 'rules';
 
 /** Refusals that are not CORS: the engine stopped the request for another reason. */
-export type NotCors = 'mixed-content' | 'local-network-access' | 'timeout' | 'network';
+export const NOT_CORS = ['mixed-content', 'local-network-access', 'timeout', 'network'] as const;
+export type NotCors = (typeof NOT_CORS)[number];
 
 export interface Reason {
   /** The Fetch rule (refusal.ts) or the kind of refusal that is not CORS. */
@@ -71,6 +72,8 @@ export interface CellRun {
 export interface ExchangeRecord {
   origin: string;
   cell: string;
+  /** The URL asked, when not the target: an error answer's (--also-url). */
+  url?: string;
   exchange: Exchange;
   redirectedTo: string | null;
 }
@@ -114,7 +117,8 @@ export interface RunOptions {
 
 /**
  * The cells of each origin: yours get the whole matrix and then the expectation file's own
- * requests (expected), a hostile one the two reads.
+ * requests (expected), a hostile one its reads, preflight and methods; then each origin's reads
+ * again, to every URL of an error answer (--also-url).
  */
 export function planRun(
   target: URL,
@@ -122,9 +126,21 @@ export function planRun(
   matrix: MatrixOptions,
   expected: readonly Cell[] = [],
 ): RunPlan {
-  const yours = [...yourCells(matrix), ...expected];
-  const hostile = hostileCells(matrix);
+  const withErrorAnswers = (cells: Cell[]) => [...cells, ...alsoUrlCells(matrix.alsoUrls ?? [], cells, target)];
+  const yours = withErrorAnswers([...yourCells(matrix), ...expected]);
+  const hostile = withErrorAnswers(hostileCells(matrix));
   return { target, origins, cellsFor: (origin) => (origin.kind === 'yours' ? yours : hostile) };
+}
+
+/** Where a cell's request goes: its own URL (--also-url), else the run's target. */
+const urlOf = (cell: Cell, target: URL): URL => (cell.url === undefined ? target : new URL(cell.url));
+
+/** Every URL a plan sends to: the target first, then the error answers' (--also-url). */
+function urlsOf(plan: RunPlan): URL[] {
+  const urls = new Map([[plan.target.href, plan.target]]);
+  for (const origin of plan.origins)
+    for (const cell of plan.cellsFor(origin)) if (cell.url !== undefined) urls.set(cell.url, new URL(cell.url));
+  return [...urls.values()];
 }
 
 /** The requests a plan sends at most: one per cell and engine, two where a preflight goes out, and the check's own. */
@@ -138,11 +154,29 @@ export function plannedRequests(plan: RunPlan, engines: number): number {
   return total;
 }
 
-/** The target's addresses as ip:port (Chromium's address-space switch takes them so). */
-async function addressesOf(target: URL): Promise<string[]> {
-  const port = target.port || (target.protocol === 'https:' ? '443' : '80');
-  const found = await lookup(target.hostname.replace(/^\[|\]$/g, ''), { all: true }).catch(() => []);
+/** A URL's addresses as ip:port (Chromium's address-space switch takes them so). */
+async function addressesOf(url: URL): Promise<string[]> {
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const found = await lookup(url.hostname.replace(/^\[|\]$/g, ''), { all: true }).catch(() => []);
   return found.map(({ address, family }) => `${family === 6 ? `[${address}]` : address}:${port}`);
+}
+
+/**
+ * Where the run's requests go, and the addresses of each URL: Local Network Access applies to a
+ * URL on this machine or a private network, unless Chromium was told it is public
+ * (--local-network public).
+ */
+async function sceneOf(plan: RunPlan, localNetwork: RunOptions['localNetwork']) {
+  const byUrl = await Promise.all(urlsOf(plan).map(async (url) => ({ url, addresses: await addressesOf(url) })));
+  const isLocal = (addresses: string[]) =>
+    localNetwork !== 'public' &&
+    addresses.some((address) => isLocalAddress(address.slice(0, address.lastIndexOf(':'))));
+  const scene: Scene = {
+    target: plan.target,
+    localHosts: new Set(byUrl.filter(({ addresses }) => isLocal(addresses)).map(({ url }) => url.host)),
+    userAllows: localNetwork === 'grant',
+  };
+  return { scene, addresses: [...new Set(byUrl.flatMap(({ addresses }) => addresses))] };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -160,7 +194,7 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
       `this run would send up to ${budget} requests, over --max-requests ${options.maxRequests}: raise it, or try fewer origins (--hostile), methods or engines`,
     );
   const own = await askItself(plan, options);
-  const targetAddresses = await addressesOf(plan.target);
+  const { scene, addresses } = await sceneOf(plan, options.localNetwork);
   const progress = {
     done: 0,
     total: options.engines.length * plan.origins.reduce((sum, o) => sum + plan.cellsFor(o).length, 0),
@@ -169,18 +203,9 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
     origins: [...new Set(plan.origins.map((origin) => hostPage(origin, plan.target)))],
     timeoutMs: options.timeoutMs,
     localNetwork: options.localNetwork,
-    targetAddresses,
+    targetAddresses: addresses,
     connect: options.connect,
     programs: options.programs,
-  };
-  // Whether Local Network Access applies at all: a target on this machine or a private network,
-  // unless Chromium was told it is public (--local-network public).
-  const scene: Scene = {
-    target: plan.target,
-    targetIsLocal:
-      options.localNetwork !== 'public' &&
-      targetAddresses.some((address) => isLocalAddress(address.slice(0, address.lastIndexOf(':')))),
-    userAllows: options.localNetwork === 'grant',
   };
   const started: ProbeDriver[] = [];
   const runs: CellRun[] = [];
@@ -226,8 +251,8 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
 }
 
 /**
- * The check's own exchanges: each origin's cells, one after the other (the first also tells
- * whether the target answers at all). The engines' runs are judged against these.
+ * The check's own exchanges: each origin's cells, one after the other, each to its URL (the first
+ * also tells whether the target answers at all). The engines' runs are judged against these.
  */
 async function askItself(plan: RunPlan, options: RunOptions) {
   const exchanges: ExchangeRecord[] = [];
@@ -244,11 +269,19 @@ async function askItself(plan: RunPlan, options: RunOptions) {
         `asking ${plan.target.host} itself, as each origin`,
         `${from}: ${cell.title}`,
       );
-      const replayed = await replay(plan.target, from, cell, options.timeoutMs);
-      if (isUnreachable(replayed)) throw new CommandError(`${plan.target.href} cannot be reached: ${replayed.message}`);
+      const url = urlOf(cell, plan.target);
+      const replayed = await replay(url, from, cell, options.timeoutMs);
+      if (isUnreachable(replayed))
+        throw new CommandError(`${cell.url ? '--also-url ' : ''}${url.href} cannot be reached: ${replayed.message}`);
       requests += replayed.requests;
       seen.set(key, replayed);
-      exchanges.push({ origin: from, cell: cell.id, exchange: replayed.exchange, redirectedTo: replayed.redirectedTo });
+      exchanges.push({
+        origin: from,
+        cell: cell.id,
+        ...(cell.url !== undefined && { url: cell.url }),
+        exchange: replayed.exchange,
+        redirectedTo: replayed.redirectedTo,
+      });
       if (options.delayMs > 0) await sleep(options.delayMs);
     }
   }
@@ -299,7 +332,7 @@ class EngineRun {
     const replayed = this.seen.get(`${from} ${cell.id}`)!;
     try {
       const { result, engine: report } = await page.send(origin.context, {
-        url: this.plan.target.href,
+        url: urlOf(cell, this.plan.target).href,
         api: cell.api,
         method: cell.method,
         headers: cell.headers,
@@ -339,10 +372,11 @@ function couldNotRun(engine: EngineName, origin: TriedOrigin, cell: Cell, why: s
   };
 }
 
-/** Where a run's requests go: the target, and whether Local Network Access stands between it and a public page. */
+/** Where a run's requests go: the target, and the URLs' hosts where Local Network Access stands between them and a public page. */
 interface Scene {
   target: URL;
-  targetIsLocal: boolean;
+  /** host:port of each URL of the run on this machine or a private network. */
+  localHosts: ReadonlySet<string>;
   /** --local-network grant: the user allows a secure page through. */
   userAllows: boolean;
 }
@@ -368,7 +402,10 @@ function cellRun(
   const refusal = refusalOf(request, replayed.exchange);
   const reason = result.readable
     ? null
-    : reasonFor(engine, result, report, refusal, scene, hostPage(origin, scene.target));
+    : reasonFor(engine, result, report, refusal, scene, {
+        page: hostPage(origin, scene.target),
+        url: urlOf(cell, scene.target),
+      });
   // Mixed content and Local Network Access stop a request before it leaves, preflight and all.
   const blockedBeforeCors = reason !== null && ['mixed-content', 'local-network-access'].includes(reason.rule);
   const kept = cell.repeats ? preflightKept(engine, cell, report, replayed, earlier) : null;
@@ -419,16 +456,19 @@ function preflightKept(
   return { kept: seconds !== null && seconds > 0, seconds, source: 'rules' };
 }
 
-/** Why the page could not read: not CORS when the engine said so (or the rules see nothing wrong), else the Fetch rule. */
+/**
+ * Why the page could not read: not CORS when the engine said so (or the rules see nothing wrong),
+ * else the Fetch rule. Mixed content and Local Network Access are judged for the page that sent
+ * and the URL it asked.
+ */
 function reasonFor(
   engine: EngineName,
   result: ProbeResult,
   report: EngineReport,
   refusal: Refusal | null,
   scene: Scene,
-  page: string,
+  { page, url }: { page: string; url: URL },
 ): Reason {
-  const { target } = scene;
   const words = report.words;
   if (result.timedOut)
     return {
@@ -437,7 +477,7 @@ function reasonFor(
       source: 'page',
       engineWords: words,
     };
-  if (report.blockedReason === 'mixed-content' || blocksAsMixedContent(engine, result.ranAt, target))
+  if (report.blockedReason === 'mixed-content' || blocksAsMixedContent(engine, result.ranAt, url))
     return {
       rule: 'mixed-content',
       text: `Not CORS: an https page may not fetch an http:// URL that is not loopback (mixed content${engine === 'webkit' ? '; WebKit counts loopback too' : ''}): the request never left.`,
@@ -449,7 +489,7 @@ function reasonFor(
   const saidLocalNetwork =
     (report.corsError !== null && /LocalNetwork|PrivateNetwork/i.test(report.corsError)) ||
     (words !== null && readConsoleMessage(words)?.rule === 'local-network-access');
-  if (saidLocalNetwork || blocksAsLocalNetwork(engine, page, scene.targetIsLocal, scene.userAllows))
+  if (saidLocalNetwork || blocksAsLocalNetwork(engine, page, scene.localHosts.has(url.host), scene.userAllows))
     return {
       rule: 'local-network-access',
       text: 'Not CORS: Local Network Access. Chromium asks the user before a public page reaches a loopback or private address, and refuses an http:// page outright (--local-network public checks CORS alone, as for a server on a public address).',

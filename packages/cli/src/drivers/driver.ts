@@ -58,7 +58,7 @@ export interface DriverLaunch {
   timeoutMs: number;
   /** Local Network Access in Chromium: grant the permission, deny it, or treat the target as public (no check at all). */
   localNetwork: 'grant' | 'deny' | 'public';
-  /** The target's addresses (ip:port), for --local-network public. */
+  /** The addresses (ip:port) of the URLs the run asks, the target's and --also-url's, for --local-network public. */
   targetAddresses: readonly string[];
   /** Engines that already run as a Playwright browser server elsewhere (--connect): its address. */
   connect: Partial<Record<EngineName, string>>;

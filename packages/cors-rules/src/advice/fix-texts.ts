@@ -13,6 +13,7 @@ export type FixTopic =
   | 'methods'
   | 'headers'
   | 'preflight-ok'
+  | 'cors-on-errors'
   | 'preflight-no-redirect'
   | 'expose-headers';
 
@@ -143,6 +144,29 @@ export const FIX_TEXTS: Record<FixTopic, (f: FixFacts) => { summary: string; byS
       aspnet: 'app.UseCors() before app.UseAuthentication() and app.UseAuthorization().',
       nginx: 'if ($request_method = OPTIONS) { return 204; } before auth_request or auth_basic applies.',
       caddy: '@preflight method OPTIONS then respond @preflight 204, ordered before basic_auth / forward_auth.',
+    },
+  }),
+  'cors-on-errors': (f) => ({
+    summary:
+      'Send the CORS headers on every answer, errors included: run the CORS middleware first, before authentication, the routes and the 404 and error handlers, so a 401, 404 or 500 carries them as a 200 does and the page reads its status and body instead of a network error.',
+    byStack: {
+      express: `app.use(cors({ origin: [${f.o}] })) before the authentication middleware, the routers and the 404 and error handlers: cors sets its headers and calls next(), so every answer after it keeps them (express's own 404 and 500 too).`,
+      koa: 'app.use(cors(...)) first, before authentication and any middleware that answers by itself; @koa/cors puts its headers back on a thrown error’s answer (keepHeadersOnError, on by default: leave it on).',
+      fastify:
+        'fastify.register(cors, ...) at the root, before the authentication hooks: its onRequest hook then runs for every route, the 404 handler and errors included.',
+      hono: 'app.use("*", cors(...)) first, before the auth middleware: answers after it keep its headers, app.notFound’s and app.onError’s included.',
+      'go-rs-cors':
+        'wrap everything, authentication and recovery included: c.Handler(recoverer(auth(mux))), so rs/cors sets its headers before any handler answers 401, 404 or 500.',
+      'go-jub0bs-cors':
+        'wrap everything, authentication and recovery included: corsMw.Wrap(recoverer(auth(mux))), so the headers are set before any handler answers.',
+      spring:
+        'http.cors(Customizer.withDefaults()) in the SecurityFilterChain, so the CorsFilter runs before authentication and Spring Security’s 401 and 403 carry the headers; addCorsMappings alone covers the controllers only.',
+      aspnet:
+        'app.UseCors() before app.UseAuthentication() and app.UseAuthorization(), so their 401 and 403 carry the headers.',
+      nginx:
+        'add_header Access-Control-Allow-Origin $cors_origin always; (and every other CORS header with always): without it nginx adds headers to 2xx and 3xx answers only, never to a 401, 404 or 500.',
+      caddy:
+        'the header lines apply before basic_auth and forward_auth in Caddy’s order; an answer made in handle_errors { } needs them there too.',
     },
   }),
   'preflight-no-redirect': () => ({
