@@ -83,7 +83,7 @@ export async function checkBench(options: BenchOptions, log: (line: string) => v
       ratio: median(quick) / value,
       target: '< 15 s',
       met: median(quick) < 15,
-      note: `the median of ${runs} run(s): the six classes most often found, all at once`,
+      note: `the median of ${runs} run(s): the six classes most often found (seven origins)`,
     },
   ];
 }

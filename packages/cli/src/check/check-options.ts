@@ -146,7 +146,7 @@ export const CHECK_COMMAND: CommandSpec = {
       name: 'pages',
       value: '<n>',
       default: '4',
-      help: 'origins one engine tries at once, each in a page of its own (WebKit: always 1); 1 when --delay is set, 8 with --quick',
+      help: 'origins one engine tries at once, each in a page of its own (WebKit: always 1); 1 when --delay is set',
     },
     { name: 'delay', value: '<ms>', default: '0', help: 'pause between two requests of one engine' },
     {
@@ -346,9 +346,8 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     ...readLab(values.lab),
     timeoutMs: integer('timeout', values.timeout, 100, 600_000, 10_000),
     delayMs,
-    // A pause between requests asks for a gentle run: one origin at a time, unless --pages says
-    // otherwise; a quick run's few origins all at once.
-    pagesAtOnce: integer('pages', values.pages, 1, 32, delayMs > 0 ? 1 : values.quick === true ? 8 : 4),
+    // A pause between requests asks for a gentle run: one origin at a time, unless --pages says otherwise.
+    pagesAtOnce: integer('pages', values.pages, 1, 32, delayMs > 0 ? 1 : 4),
     maxRequests: integer('max-requests', values['max-requests'], 1, 100_000, 2000),
     localNetwork: choice('local-network', values['local-network'], ['grant', 'deny', 'public'] as const, 'grant'),
     color: readColor(values.color),
