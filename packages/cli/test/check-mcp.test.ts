@@ -88,7 +88,8 @@ describe('origin-lab mcp, with the SDK’s client over stdio', () => {
               url: server.url,
               from: [YOURS],
               engines: [engine],
-              hostile: ['arbitrary'],
+              quick: true,
+              alsoHostile: ['http://localhost:3000'],
               localNetwork: 'public',
             },
           },
@@ -96,10 +97,17 @@ describe('origin-lab mcp, with the SDK’s client over stdio', () => {
           { timeout: 200_000 },
         );
         expect(result.isError).toBeFalsy();
-        const report = result.structuredContent as { exitCode: number; findings: { kind: string; severity: string }[] };
+        const report = result.structuredContent as {
+          exitCode: number;
+          findings: { kind: string; severity: string; origins: string[] }[];
+        };
         expect(report.findings).toEqual([
           expect.objectContaining({ kind: 'hostile-read-credentials', severity: 'high' }),
         ]);
+        // The quick classes and the origin named as hostile, every one read with credentials.
+        expect(report.findings[0]!.origins).toEqual(
+          expect.arrayContaining(['http://attacker.test', 'http://evil.example.test', 'http://localhost:3000']),
+        );
         expect(report.exitCode).toBe(1);
         expect(textOf(result)).toMatch(/^FAIL: 1 finding\(s\) for http:\/\/127\.0\.0\.1:\d+\/me in /);
         expect(textOf(result)).toContain('HIGH: Origins you did not name read your API with the user’s credentials.');
@@ -111,6 +119,12 @@ describe('origin-lab mcp, with the SDK’s client over stdio', () => {
         });
         expect(bad.isError).toBe(true);
         expect(textOf(bad)).toBe('--from "app.example.test" is not an origin: write scheme://host[:port]');
+        const both = await client.callTool({
+          name: 'check',
+          arguments: { url: server.url, from: [YOURS], quick: true, hostile: ['null'] },
+        });
+        expect(both.isError).toBe(true);
+        expect(textOf(both)).toBe('--quick and --hostile both choose the attacker origins: give one of them');
       } finally {
         await server.stop();
       }

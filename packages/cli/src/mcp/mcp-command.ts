@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { commandArguments, integer, type CommandSpec } from '../options.js';
 import { EXIT, type CommandIO } from '../terminal.js';
 import { notTriedText } from '../check/not-tried.js';
+import { HOSTILE_KINDS, QUICK_KINDS } from '../check/origins.js';
 import type { CheckReport } from '../check/report.js';
 
 export const MCP_COMMAND: CommandSpec = {
@@ -60,7 +61,22 @@ const checkInput = {
   hostile: z
     .array(z.string())
     .optional()
-    .describe('attacker origin classes to try (arbitrary, null, prefix, suffix, ...; default all)'),
+    .describe(`attacker origin classes to try (${HOSTILE_KINDS.join(', ')}; default all)`),
+  quick: z
+    .boolean()
+    .optional()
+    .describe(
+      `only the classes most often found (${QUICK_KINDS.join(', ')}): seconds instead of a minute; not with hostile`,
+    ),
+  alsoHostile: z
+    .array(z.string())
+    .optional()
+    .describe('more origins to try as attackers, e.g. a staging deployment the allowlist must not hold'),
+  alsoUrl: z
+    .array(z.string())
+    .max(5)
+    .optional()
+    .describe('URLs of the same server that answer an error (401, 404, 500): are the CORS headers there too?'),
   methods: z
     .array(z.string())
     .optional()
@@ -69,7 +85,7 @@ const checkInput = {
     .enum(['grant', 'deny', 'public'])
     .optional()
     .describe("Chromium's Local Network Access for a loopback or private target; public tries every origin"),
-  maxRequests: z.number().int().min(1).max(10_000).optional().describe('the bound on requests (default 600)'),
+  maxRequests: z.number().int().min(1).max(10_000).optional().describe('the bound on requests (default 2000)'),
 };
 
 type CheckInput = z.infer<z.ZodObject<typeof checkInput>>;
@@ -79,6 +95,9 @@ function checkArgs(input: CheckInput): string[] {
   const args = ['check', input.url, ...input.from.flatMap((origin) => ['--from', origin])];
   if (input.engines?.length) args.push('--engines', input.engines.join(','));
   if (input.hostile?.length) args.push('--hostile', input.hostile.join(','));
+  if (input.quick) args.push('--quick');
+  for (const origin of input.alsoHostile ?? []) args.push('--also-hostile', origin);
+  for (const url of input.alsoUrl ?? []) args.push('--also-url', url);
   if (input.methods?.length) args.push('--methods', input.methods.join(','));
   if (input.localNetwork) args.push('--local-network', input.localNetwork);
   if (input.maxRequests) args.push('--max-requests', String(input.maxRequests));
@@ -159,7 +178,7 @@ export function originLabServer(version: string, checkTimeoutMs: number): McpSer
     {
       title: 'Check a server’s CORS in real browser engines',
       description:
-        'Loads a page at each of your origins and at origins an attacker could own, in real engines (Chromium, Firefox, WebKit), has it call the URL, and reports what each engine let it send and read: findings graded by severity (high: another origin reads with the user’s cookies), each with its fix. Takes tens of seconds. Methods you name are sent for real.',
+        'Loads a page at each of your origins and at origins an attacker could own, in real engines (Chromium, Firefox, WebKit), has it call the URL, and reports what each engine let it send and read: findings graded by severity and by what it costs an attacker to be the origin (critical: any site sends a write as the user; high: any site reads with the user’s cookies), each with its fix. Takes tens of seconds (quick: about fifteen). Methods you name are sent for real.',
       inputSchema: checkInput,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
