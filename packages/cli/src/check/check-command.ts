@@ -14,7 +14,7 @@ import { CHECK_COMMAND, readCheckOptions, type CheckOptions } from './check-opti
 import { checkExpectations, expectedCells, readExpectations, type Expectations } from './expectations.js';
 import { failsAt, findingsOf, SEVERITY_ORDER } from './findings.js';
 import { notTriedOf } from './not-tried.js';
-import { hostileOrigins, yourOrigins } from './origins.js';
+import { hostileOrigins, yourOrigins, type TriedOrigin } from './origins.js';
 import { proofCases, writeProofs } from './proof.js';
 import { toJson, toJunit, toSarif, writesOf, type CheckReport } from './report.js';
 import { planRun, runCheck, type ExchangeRecord } from './run-check.js';
@@ -42,26 +42,18 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
   const progress = new Progress(io.stderr, options.quiet);
   const paint = painter(colorEnabled(options.color, tableStream(options, io)));
 
-  if (
-    options.methods.length > 0 ||
-    (expectations?.allow.some((entry) => entry.methods.some((m) => m !== 'GET')) ?? false)
-  )
-    progress.note(
-      paint(
-        'yellow',
-        `warning: ${[...new Set([...options.methods, ...(expectations?.allow.flatMap((e) => e.methods) ?? [])])].filter((m) => m !== 'GET').join(', ')} requests reach ${options.target.host} for real, from every engine and origin`,
-      ),
-    );
-  const tried = [
-    ...yourOrigins(from),
-    ...hostileOrigins(from[0]!, expectations?.hostile ?? options.hostile, [
-      ...options.alsoHostile,
-      ...(expectations?.alsoHostile ?? []),
-    ]).filter((origin) => !from.includes(origin.origin)),
-  ];
+  // Methods other than GET, the options' and the expectations': sent for real, from every origin.
   const methods = [
     ...new Set([...options.methods, ...(expectations?.allow.flatMap((entry) => entry.methods) ?? [])]),
   ].filter((method) => method !== 'GET');
+  if (methods.length > 0)
+    progress.note(
+      paint(
+        'yellow',
+        `warning: ${methods.join(', ')} requests reach ${options.target.host} for real, from every engine and origin`,
+      ),
+    );
+  const tried = triedOrigins(from, options, expectations);
   const plan = planRun(options.target, tried, { ...options, methods }, expectations ? expectedCells(expectations) : []);
 
   const startedAt = new Date();
@@ -121,6 +113,13 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
   };
   publish(report, options, io, paint);
   return report.exitCode;
+}
+
+/** Your origins, then the attacker origins of the classes asked for (the expectations' first), none of them yours. */
+function triedOrigins(from: string[], options: CheckOptions, expectations: Expectations | null): TriedOrigin[] {
+  const listed = [...options.alsoHostile, ...(expectations?.alsoHostile ?? [])];
+  const hostile = hostileOrigins(from[0]!, expectations?.hostile ?? options.hostile, listed);
+  return [...yourOrigins(from), ...hostile.filter((origin) => !from.includes(origin.origin))];
 }
 
 /** Writes the report in every format asked for; the table goes to standard error when a report takes standard output. */
