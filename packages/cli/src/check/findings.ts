@@ -193,7 +193,9 @@ function hostileReadsWithCredentials({ withCredentials, context }: RunFacts): Fi
 
 /** A preflighted request of this run that the engine sent: its preflight was approved. */
 export const preflightApproved = (run: CellRun) =>
-  run.couldNot === null && needsPreflight(run.cell.method, run.cell.headers) && run.sent?.value === true;
+  run.couldNot === null &&
+  needsPreflight(run.cell.method, run.cell.headers) &&
+  (run.readable || run.sent?.value === true || run.reason?.stage === 'actual');
 
 /** A request that changes state, sent with credentials after its preflight was approved. */
 export const writesAsUser = (run: CellRun) =>

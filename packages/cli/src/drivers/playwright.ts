@@ -132,6 +132,16 @@ function siteOf(origin: string): string {
   return `${match[1]}://${labels.slice(-2).join('.')}`;
 }
 
+/** Chromium's CORS errors about the answer itself (not its preflight, not before it was sent). */
+const ANSWER_REFUSALS = new Set([
+  'MissingAllowOriginHeader',
+  'MultipleAllowOriginValues',
+  'InvalidAllowOriginValue',
+  'AllowOriginMismatch',
+  'InvalidAllowCredentials',
+  'WildcardOriginNotAllowed',
+]);
+
 /** What Chromium's DevTools protocol told of the requests of one send. */
 class NetworkLog {
   /** When the engine last said anything of this page's requests (performance.now()). */
@@ -166,6 +176,9 @@ class NetworkLog {
     });
     cdp.on('Network.loadingFailed', (event) => {
       if (this.requests.get(event.requestId)?.method === 'OPTIONS') return;
+      // A refusal of the answer's own headers means the answer came: said here at once, where
+      // the answer's extra info may come after the page has its result.
+      if (event.corsErrorStatus && ANSWER_REFUSALS.has(event.corsErrorStatus.corsError)) this.answered = true;
       if (event.corsErrorStatus) {
         this.corsError = event.corsErrorStatus.corsError;
         this.corsParameter = event.corsErrorStatus.failedParameter || null;
