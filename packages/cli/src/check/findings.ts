@@ -157,15 +157,15 @@ const SEVERITY_BY_COST: Record<'credentials' | 'plain', Record<AttackerCost, Sev
   plain: { 'any-site': 'medium', position: 'low', 'own-host': 'low' },
 };
 
-/** The highest severity the reads reach, and their origins by what being one costs. */
-function gradeOf(reads: readonly CellRun[], credentials: boolean) {
+/** The highest severity the runs reach by the table, and their origins by what being one costs. */
+function gradeOf(reads: readonly CellRun[], table: Record<AttackerCost, Severity>) {
   const byCost = new Map<AttackerCost, string[]>();
   for (const run of reads) {
     const cost = costOf(run.origin.kind) ?? 'any-site';
     const origins = byCost.get(cost) ?? [];
     if (!origins.includes(originLabel(run))) byCost.set(cost, [...origins, originLabel(run)]);
   }
-  const severities = [...byCost.keys()].map((cost) => SEVERITY_BY_COST[credentials ? 'credentials' : 'plain'][cost]);
+  const severities = [...byCost.keys()].map((cost) => table[cost]);
   const severity = severities.sort((a, b) => SEVERITY_ORDER[b] - SEVERITY_ORDER[a])[0] ?? 'info';
   return { severity, byCost: [...byCost].map(([cost, origins]) => ({ cost, origins })) };
 }
@@ -173,7 +173,7 @@ function gradeOf(reads: readonly CellRun[], credentials: boolean) {
 /** Hostile origins that read with credentials: the attacker reads as the user. */
 function hostileReadsWithCredentials({ withCredentials, context }: RunFacts): Finding[] {
   if (withCredentials.length === 0) return [];
-  const { severity, byCost } = gradeOf(withCredentials, true);
+  const { severity, byCost } = gradeOf(withCredentials, SEVERITY_BY_COST.credentials);
   const text = FINDING_TEXTS['hostile-read-credentials'];
   return [
     finding({
@@ -195,7 +195,7 @@ function hostileReadsWithCredentials({ withCredentials, context }: RunFacts): Fi
 export const preflightApproved = (run: CellRun) =>
   run.couldNot === null &&
   needsPreflight(run.cell.method, run.cell.headers) &&
-  (run.readable || run.sent?.value === true || run.reason?.stage === 'actual');
+  (run.readable || run.sent?.value === true);
 
 /** A request that changes state, sent with credentials after its preflight was approved. */
 export const writesAsUser = (run: CellRun) =>
@@ -215,17 +215,14 @@ const WRITE_SEVERITY: Record<AttackerCost, Severity> = {
 function hostileWrites({ runs, context }: RunFacts): Finding[] {
   const writes = runs.filter((run) => run.origin.kind !== 'yours' && writesAsUser(run));
   if (writes.length === 0) return [];
-  const { byCost } = gradeOf(writes, true);
-  const cheapest = byCost
-    .map(({ cost }) => WRITE_SEVERITY[cost])
-    .sort((a, b) => SEVERITY_ORDER[b] - SEVERITY_ORDER[a])[0]!;
+  const { severity, byCost } = gradeOf(writes, WRITE_SEVERITY);
   const methods = unique(writes.map((run) => run.cell.method));
   const text = FINDING_TEXTS['hostile-write'];
   return [
     finding({
       kind: 'hostile-write',
       about: methods.join(','),
-      severity: cheapest,
+      severity,
       title: text.title(methods),
       detail: text.detail(
         methods,
@@ -255,7 +252,7 @@ function hostilePreflights({ runs, credentialed, context }: RunFacts): Finding[]
       !credentialed.has(originLabel(run)),
   );
   if (approved.length === 0) return [];
-  const { severity, byCost } = gradeOf(approved, true);
+  const { severity, byCost } = gradeOf(approved, SEVERITY_BY_COST.credentials);
   const text = FINDING_TEXTS['hostile-preflight'];
   return [
     finding({
@@ -317,7 +314,7 @@ function namedHostileReads({ hostileReads, credentialed, exchanges, context }: R
     (run) => run.origin.kind !== 'null' && !credentialed.has(originLabel(run)) && !starred(run),
   );
   if (named.length === 0) return [];
-  const { severity, byCost } = gradeOf(named, false);
+  const { severity, byCost } = gradeOf(named, SEVERITY_BY_COST.plain);
   const text = FINDING_TEXTS['hostile-read'];
   return [
     finding({

@@ -302,15 +302,17 @@ function lookalikeOf(y: Yours): string | null {
   return new URL(`http://${labels.join('.')}`).hostname;
 }
 
+/** The last two labels of a host: a rough registrable domain (the check has no public suffix list). */
+export const baseDomain = (host: string) => host.split('.').slice(-2).join('.');
+
 function partsOf(origin: string): Yours {
   const url = new URL(origin);
-  const labels = url.hostname.split('.');
   return {
     origin,
     scheme: url.protocol,
     host: url.hostname,
     port: url.port ? `:${url.port}` : '',
-    base: labels.length <= 2 ? url.hostname : labels.slice(-2).join('.'),
+    base: baseDomain(url.hostname),
     isAddress: /^[\d.]+$|^\[/.test(url.hostname),
   };
 }

@@ -13,7 +13,7 @@ import type { Severity } from './check-options.js';
 import { SEVERITY_ORDER, type Finding } from './findings.js';
 import { notTriedText, originLabel, type NotTried } from './not-tried.js';
 import type { TriedOrigin } from './origins.js';
-import type { CellRun, EngineInfo, ExchangeRecord } from './run-check.js';
+import { stoppedBeforeSending, type CellRun, type EngineInfo, type ExchangeRecord } from './run-check.js';
 
 export interface CheckReport {
   tool: 'origin-lab check';
@@ -94,8 +94,7 @@ function findingsOf(report: CheckReport, run: CellRun): Finding[] {
  * proves nothing about the server's CORS either way, so a dashboard skips it rather than blaming
  * the engine that would not send it. The findings still say what stopped it.
  */
-const neverAsked = (run: CellRun) =>
-  run.reason !== null && ['mixed-content', 'local-network-access'].includes(run.reason.rule);
+const neverAsked = (run: CellRun) => stoppedBeforeSending(run.reason);
 
 export function toJunit(report: CheckReport, failOn: (finding: Finding) => boolean): string {
   const suites = report.engines.map((engine) => {

@@ -36,6 +36,10 @@ export type Source = 'engine' | 'page' | 'rules';
 export const NOT_CORS = ['mixed-content', 'local-network-access', 'timeout', 'network'] as const;
 export type NotCors = (typeof NOT_CORS)[number];
 
+/** Mixed content and Local Network Access stop a request before it leaves, preflight and all: CORS is never asked. */
+export const stoppedBeforeSending = (reason: Pick<Reason, 'rule'> | null) =>
+  reason !== null && (reason.rule === 'mixed-content' || reason.rule === 'local-network-access');
+
 export interface Reason {
   /** The Fetch rule (refusal.ts) or the kind of refusal that is not CORS. */
   rule: Refusal['rule'] | NotCors | 'engine-only';
@@ -406,8 +410,7 @@ function cellRun(
         page: hostPage(origin, scene.target),
         url: urlOf(cell, scene.target),
       });
-  // Mixed content and Local Network Access stop a request before it leaves, preflight and all.
-  const blockedBeforeCors = reason !== null && ['mixed-content', 'local-network-access'].includes(reason.rule);
+  const blockedBeforeCors = stoppedBeforeSending(reason);
   const kept = cell.repeats ? preflightKept(engine, cell, report, replayed, earlier) : null;
   const preflight: CellRun['preflight'] = report.preflight
     ? { ...report.preflight, source: 'engine' }

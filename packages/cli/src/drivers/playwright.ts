@@ -1,5 +1,6 @@
 import { chromiumLaunch, firefoxLaunch, withTimeout } from '@origin-lab/engines';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { baseDomain } from '../check/origins.js';
 import { PROBE_PATH, PROBE_SCRIPT, probeDocument, runInPage, type Context, type ProbeRequest } from './probe-page.js';
 import {
   SILENT,
@@ -127,9 +128,7 @@ export class PlaywrightProbeDriver implements ProbeDriver {
  */
 function siteOf(origin: string): string {
   const match = /^([a-z]+):\/\/([^/:]*)/i.exec(origin);
-  if (!match) return origin;
-  const labels = match[2]!.split('.');
-  return `${match[1]}://${labels.slice(-2).join('.')}`;
+  return match ? `${match[1]}://${baseDomain(match[2]!)}` : origin;
 }
 
 /** Chromium's CORS errors about the answer itself (not its preflight, not before it was sent). */
