@@ -8,6 +8,7 @@
  * not the class, grades what a read from there is worth.
  */
 
+import { baseDomain } from '../drivers/driver.js';
 import type { Context } from '../drivers/probe-page.js';
 
 export const HOSTILE_KINDS = [
@@ -301,9 +302,6 @@ function lookalikeOf(y: Yours): string | null {
   // The URL parser writes the name as the engines send it: xn--...
   return new URL(`http://${labels.join('.')}`).hostname;
 }
-
-/** The last two labels of a host: a rough registrable domain (the check has no public suffix list). */
-export const baseDomain = (host: string) => host.split('.').slice(-2).join('.');
 
 function partsOf(origin: string): Yours {
   const url = new URL(origin);

@@ -77,3 +77,6 @@ export const SILENT: EngineReport = {
 
 /** How a refusal that is the driver's, not the engine's, begins (the reports tell the two apart). */
 export const NOT_SERVED_HERE = 'not tried: the driver cannot serve a page at this address';
+
+/** The last two labels of a host: a rough registrable domain (the check has no public suffix list). */
+export const baseDomain = (host: string) => host.split('.').slice(-2).join('.');

@@ -1,8 +1,8 @@
 import { chromiumLaunch, firefoxLaunch, withTimeout } from '@origin-lab/engines';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { baseDomain } from '../check/origins.js';
 import { PROBE_PATH, PROBE_SCRIPT, probeDocument, runInPage, type Context, type ProbeRequest } from './probe-page.js';
 import {
+  baseDomain,
   SILENT,
   type DriverLaunch,
   type EngineReport,
