@@ -32,12 +32,14 @@ export function webkitCapabilities(
   certificates: HostCertificate[],
   proxyPort?: number,
   binary: string = miniBrowser,
+  /** More of MiniBrowser's switches (e.g. --enable-itp). */
+  extraArgs: readonly string[] = [],
 ): WebdriverIO.Capabilities {
   return {
     browserName: 'MiniBrowser',
     'webkitgtk:browserOptions': {
       binary,
-      args: ['--automation', '--full-screen'],
+      args: ['--automation', '--full-screen', ...extraArgs],
       ...(certificates.length > 0 ? { certificates } : {}),
     },
     ...(proxyPort !== undefined

@@ -19,6 +19,8 @@ export interface WebKitSessionOptions {
   timeoutMs: number;
   /** WebKit's WebDriver and the MiniBrowser it starts, when found elsewhere than Debian puts them (find-engines.ts). */
   programs?: { driver: string; miniBrowser: string };
+  /** MiniBrowser's own switches beside those every session has (`check --session` adds --enable-itp). */
+  browserArgs?: string[];
 }
 
 /** A session that did not open after its driver started: the driver's last words come with it. */
@@ -59,7 +61,12 @@ export class WebKitSession {
           logLevel: 'silent',
           connectionRetryTimeout: options.timeoutMs,
           connectionRetryCount: 0,
-          capabilities: webkitCapabilities(certificates, options.proxyPort, options.programs?.miniBrowser),
+          capabilities: webkitCapabilities(
+            certificates,
+            options.proxyPort,
+            options.programs?.miniBrowser,
+            options.browserArgs,
+          ),
         }),
         options.timeoutMs,
         'a WebKitWebDriver session',

@@ -2,7 +2,7 @@
  * `origin-lab check`: reads the options (and the expectations file), plans the run, runs it in
  * the engines, grades what happened and writes the report where it was asked for.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
 import { helpText } from '../options.js';
 import { chooseEngines, programsOf } from '../drivers/launch.js';
@@ -18,6 +18,7 @@ import { hostileOrigins, yourOrigins, type TriedOrigin } from './origins.js';
 import { proofCases, writeProofs } from './proof.js';
 import { toJson, toJunit, toSarif, writesOf, type CheckReport } from './report.js';
 import { planRun, runCheck, type ExchangeRecord } from './run-check.js';
+import { cookieHeaderFor, readSession, SESSION_LIMITS, SessionError } from './session-file.js';
 import { renderReport } from './terminal-report.js';
 import { toMarkdown } from './markdown-report.js';
 
@@ -31,6 +32,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
   const expectations = options.expectFile ? readExpectations(options.expectFile) : null;
   // Read before any engine starts: a bad earlier report stops the run at once.
   const earlier = options.baselineFile ? readBaseline(options.baselineFile, options.target) : null;
+  const session = options.sessionFile ? loadSession(options.sessionFile, options.target) : null;
   const from = [...new Set([...options.from, ...(expectations?.allow.map((entry) => entry.origin) ?? [])])];
   if (from.length === 0)
     throw new CommandError(
@@ -67,6 +69,8 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     maxRequests: options.maxRequests,
     localNetwork: options.localNetwork,
     progress,
+    session,
+    trust: extraAuthorities(),
   });
   const findings = findingsOf(result.runs, result.exchanges, { yours: from, lab: options.lab });
   const expectationResults = expectations ? checkExpectations(expectations, result.runs) : null;
@@ -100,6 +104,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     writes: writesOf(result.runs),
     exitCode: failed ? EXIT.findings : notTried.length > 0 ? EXIT.incomplete : EXIT.ok,
     baseline,
+    session: session && { cookies: [...new Set(session.cookies.map((cookie) => cookie.name))] },
     proofs: options.proof
       ? writeProofs(
           options.proof,
@@ -116,6 +121,29 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
 }
 
 /** Your origins, then the attacker origins of the classes asked for (the expectations' first), none of them yours. */
+/**
+ * --session: the file's cookies for the target and the Cookie header they make. The file is
+ * measured before it is read; what is wrong with it is said without any of its values.
+ */
+function loadSession(file: string, target: URL) {
+  if (!existsSync(file) || !statSync(file).isFile()) throw new CommandError(`--session ${file}: no such file`);
+  if (statSync(file).size > SESSION_LIMITS.maxBytes)
+    throw new CommandError(`--session ${file}: over ${SESSION_LIMITS.maxBytes} bytes; a session file holds cookies`);
+  try {
+    const { cookies } = readSession(readFileSync(file, 'utf8'), target);
+    return { cookies, header: cookieHeaderFor(cookies, target) ?? '' };
+  } catch (err) {
+    if (err instanceof SessionError) throw new CommandError(`--session ${file}: ${(err as Error).message}`);
+    throw err;
+  }
+}
+
+/** The authorities Node was told to trust (NODE_EXTRA_CA_CERTS): the engines trust them too. */
+function extraAuthorities(): string[] {
+  const file = process.env.NODE_EXTRA_CA_CERTS;
+  return file && existsSync(file) ? [file] : [];
+}
+
 function triedOrigins(from: string[], options: CheckOptions, expectations: Expectations | null): TriedOrigin[] {
   const listed = [...options.alsoHostile, ...(expectations?.alsoHostile ?? [])];
   const hostile = hostileOrigins(from[0]!, expectations?.hostile ?? options.hostile, listed);

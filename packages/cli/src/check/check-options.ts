@@ -15,6 +15,7 @@ import { CommandError, type ColorChoice } from '../terminal.js';
 import { ENGINE_NAMES, type EngineName } from '../drivers/driver.js';
 import { HOSTILE_CLASSES, HOSTILE_KINDS, QUICK_KINDS, type HostileKind } from './origins.js';
 import { BODY_KINDS, type BodyKind } from './cells.js';
+import { SESSION_LIMITS } from './session-file.js';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -96,6 +97,11 @@ export const CHECK_COMMAND: CommandSpec = {
       help: 'also try this origin as an attacker (an origin your allowlist should not hold)',
     },
     {
+      name: 'session',
+      value: '<file>',
+      help: `your user's signed-in session: a Playwright storage state (JSON), a cookies.txt (curl -c) or a Cookie: line. Its cookies are set in each engine for the target, each engine keeps its own default cookie policy, and the report says per engine and origin whether they went out and the signed-in answer was read. The values never appear in any output (files over ${SESSION_LIMITS.maxBytes / 1_048_576} MB or with over ${SESSION_LIMITS.maxCookies} cookies for the target are refused)`,
+    },
+    {
       name: 'expect',
       value: '<file>',
       help: 'an expectations file (origin-lab.check.json): which origins must read what; every other origin must not',
@@ -172,6 +178,7 @@ export const CHECK_COMMAND: CommandSpec = {
     'origin-lab check https://api.example.com/ --expect origin-lab.check.json --junit report.xml --sarif cors.sarif',
     'origin-lab check https://api.example.com/me --from https://app.example.com --baseline before.json --json after.json',
     'origin-lab check https://api.example.com/me --from https://app.example.com --also-url https://api.example.com/admin',
+    'origin-lab check https://api.example.com/me --from https://app.example.com --session state.json --proof proof/',
     'npx ./origin-lab-0.1.0.tgz check https://api.example.com/me --from https://app.example.com --json -',
   ],
   notes: [
@@ -209,6 +216,8 @@ export interface CheckOptions {
   /** --also-url: URLs that answer an error, read from every origin as the target is. */
   alsoUrls: URL[];
   expectFile: string | null;
+  /** --session: a file of the user's signed-in cookies. */
+  sessionFile: string | null;
   /** An earlier JSON report to compare this run with. */
   baselineFile: string | null;
   failOn: Severity | 'never';
@@ -334,6 +343,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     alsoHostile: [...new Set(listOf(values['also-hostile']).map((origin) => parseOrigin(origin, '--also-hostile')))],
     alsoUrls: parseAlsoUrls(listOfRaw(values['also-url']), target),
     expectFile: typeof values.expect === 'string' ? values.expect : null,
+    sessionFile: readSessionOption(values.session, values.credentials),
     baselineFile: typeof values.baseline === 'string' ? values.baseline : null,
     failOn: choice('fail-on', values['fail-on'], [...SEVERITIES, 'never'] as const, 'medium'),
     json: typeof values.json === 'string' ? values.json : null,
@@ -354,6 +364,14 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     quiet: values.quiet === true,
     help,
   };
+}
+
+/** --session: a file, which needs the credentialed reads its cookies ride on. */
+function readSessionOption(session: unknown, credentials: unknown): string | null {
+  if (typeof session !== 'string') return null;
+  if (credentials === 'omit')
+    throw new CommandError('--session sets cookies that only credentialed requests carry: drop --credentials omit');
+  return session;
 }
 
 /** --header and --also-url values are not split at commas: a value or a URL may hold one. */

@@ -28,6 +28,14 @@ export const FINDING_TEXTS = {
     detail: (byCost: ByCost) =>
       `They read the answer to a request carrying cookies: a page there can act as a signed-in user and read what they see. Graded by the cheapest attacker: ${byCostText(byCost)}.`,
   },
+  'session-leak': {
+    title: 'Origins you did not name read your signed-in user’s answer',
+    detail: (engines: string, byCost: ByCost, body: string) =>
+      `With the session’s cookies set, ${engines} sent them on a cross-origin read and the page read the signed-in answer (${body}), under the engine’s own default cookie policy. Graded by the cheapest attacker: ${byCostText(byCost)}.`,
+  },
+  sessionOutcomes: (outcomes: readonly string[]) => `Signed in (--session): ${outcomes.join('; ')}.`,
+  sessionWithheld:
+    'Every engine held the cookies back, so no signed-in answer was read today; a browser set otherwise (third-party cookies allowed, a SameSite=None cookie) would send them: graded as a read without credentials, and worth the same fix.',
   'hostile-write': {
     title: (methods: readonly string[]) =>
       `Origins you did not name send ${methods.join(', ')} with the user’s credentials: their preflight is approved`,

@@ -25,9 +25,10 @@ import type { Severity } from './check-options.js';
 import { FINDING_TEXTS } from './finding-texts.js';
 import { originLabel } from './not-tried.js';
 import { costOf, type AttackerCost } from './origins.js';
+import { carried } from './session-report.js';
 import { NOT_CORS, type CellRun, type ExchangeRecord, type Reason } from './run-check.js';
 
-export type FindingKind = RiskKind | 'refused' | 'error-answer-unreadable' | 'engines-differ';
+export type FindingKind = RiskKind | 'refused' | 'error-answer-unreadable' | 'engines-differ' | 'session-leak';
 
 export interface Finding {
   /** Stable across runs: the kind, and what it is about. */
@@ -173,6 +174,7 @@ function gradeOf(reads: readonly CellRun[], table: Record<AttackerCost, Severity
 /** Hostile origins that read with credentials: the attacker reads as the user. */
 function hostileReadsWithCredentials({ withCredentials, context }: RunFacts): Finding[] {
   if (withCredentials.length === 0) return [];
+  if (withCredentials.some((run) => run.session)) return signedInReads(withCredentials, context);
   const { severity, byCost } = gradeOf(withCredentials, SEVERITY_BY_COST.credentials);
   const text = FINDING_TEXTS['hostile-read-credentials'];
   return [
@@ -187,6 +189,75 @@ function hostileReadsWithCredentials({ withCredentials, context }: RunFacts): Fi
       cells: unique(withCredentials.map((run) => run.cell.id)),
       fix: fixOf(context, 'exact-origins'),
       playground: playgroundLink(context.lab, 'hostile-read-credentials'),
+    }),
+  ];
+}
+
+/** Per engine, what the session did: "chromium sent the cookies", "firefox held them back: why", or could not tell. */
+function sessionOutcomes(reads: readonly CellRun[]): string[] {
+  const engines = unique(reads.map((run) => run.engine));
+  return engines.map((engine) => {
+    const mine = reads.filter((run) => run.engine === engine);
+    const sent = mine.filter(carried);
+    const origins = unique(sent.map(originLabel));
+    if (sent.length > 0)
+      return `${engine} sent them from ${origins.length > 3 ? `${origins.slice(0, 3).join(', ')} and ${origins.length - 3} more` : origins.join(', ')}`;
+    const withheld = mine.find((run) => run.session?.cookieSent === false);
+    if (withheld && mine.every((run) => run.session?.cookieSent === false))
+      return `${engine} held them back (${withheld.session!.withheld})`;
+    return `${engine}: could not tell (the engine reports no cookies, and the signed-in and signed-out answers are alike or change from one request to the next)`;
+  });
+}
+
+/**
+ * With a session: a read that carried it is a leak of the signed-in answer, graded by what the
+ * origin costs; where every engine held the cookies back, the read is graded as one without
+ * credentials, and the finding says why each engine did.
+ */
+function signedInReads(reads: CellRun[], context: FindingContext): Finding[] {
+  const leaks = reads.filter(carried);
+  const outcomes = FINDING_TEXTS.sessionOutcomes(sessionOutcomes(reads));
+  const base = {
+    origins: unique(reads.map(originLabel)),
+    cells: unique(reads.map((run) => run.cell.id)),
+    fix: fixOf(context, 'exact-origins'),
+    playground: playgroundLink(context.lab, 'hostile-read-credentials'),
+  };
+  if (leaks.length > 0) {
+    const { severity, byCost } = gradeOf(leaks, SEVERITY_BY_COST.credentials);
+    const text = FINDING_TEXTS['session-leak'];
+    const body = leaks.find((run) => run.session?.body)?.session?.body;
+    const engines = unique(leaks.map((run) => run.engine));
+    const bodyText = body
+      ? `${body.length} bytes, SHA-256 ${body.sha256.slice(0, 16)}…`
+      : 'its body was not given back';
+    return [
+      finding({
+        kind: 'session-leak',
+        about: 'session',
+        severity,
+        title: text.title,
+        detail: `${readDetail(text.detail(engines.join(', '), byCost, bodyText), leaks)} ${outcomes}`,
+        engines,
+        ...base,
+        origins: unique(leaks.map(originLabel)),
+      }),
+    ];
+  }
+  const allWithheld = reads.every((run) => run.session?.cookieSent === false);
+  const table = allWithheld ? SEVERITY_BY_COST.plain : SEVERITY_BY_COST.credentials;
+  const { severity, byCost } = gradeOf(reads, table);
+  const text = FINDING_TEXTS['hostile-read-credentials'];
+  const detail = `${readDetail(text.detail(byCost), reads)} ${outcomes}${allWithheld ? ` ${FINDING_TEXTS.sessionWithheld}` : ''}`;
+  return [
+    finding({
+      kind: 'hostile-read-credentials',
+      about: 'credentials',
+      severity,
+      title: text.title,
+      detail,
+      engines: unique(reads.map((run) => run.engine)),
+      ...base,
     }),
   ];
 }

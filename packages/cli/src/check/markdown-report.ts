@@ -12,6 +12,7 @@ import type { Finding } from './findings.js';
 import type { CheckReport } from './report.js';
 import { triedOriginLabel } from './not-tried.js';
 import { baselineHeading, changeLines, contextLines, NOTHING_CHANGED } from './baseline.js';
+import { sessionHeading, sessionLines } from './session-report.js';
 import { proofsText } from './proof.js';
 import { cellText, countsText, HOSTILE_LEGEND, hostileText, verdict } from './terminal-report.js';
 
@@ -121,6 +122,13 @@ function expectationLines(report: CheckReport): string[] {
   return lines;
 }
 
+/** What the session did, per engine and origin (--session). */
+function sessionSection(report: CheckReport): string[] {
+  if (!report.session) return [];
+  const rows = sessionLines(report.results).map((line) => [line.engine, line.leak ? `**${line.said}**` : line.said]);
+  return ['', `### ${sessionHeading(report.session.cookies)}`, '', ...table(['Engine', 'The cookies'], rows)];
+}
+
 export function toMarkdown(report: CheckReport): string {
   const plain = painter(false);
   const lines = [
@@ -136,6 +144,7 @@ export function toMarkdown(report: CheckReport): string {
     ),
     ...yourTables(report),
     ...hostileTable(report),
+    ...sessionSection(report),
     '',
     report.findings.length > 0 ? '### Findings' : '### Findings: none',
     ...report.findings.flatMap((finding) => findingLines(finding, report)),

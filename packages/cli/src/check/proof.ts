@@ -42,7 +42,7 @@ interface ProofCase {
 }
 
 /** The kinds a proof page can show: an attacker origin's request with the user's cookies. */
-const PROVABLE = new Set(['hostile-read-credentials', 'hostile-write', 'hostile-preflight']);
+const PROVABLE = new Set(['hostile-read-credentials', 'session-leak', 'hostile-write', 'hostile-preflight']);
 
 /** The run that best shows a finding from one origin: a read with credentials, else what was sent. */
 function bestRun(finding: Finding, runs: readonly CellRun[], origin: string): CellRun | undefined {

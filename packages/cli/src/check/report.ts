@@ -42,6 +42,8 @@ export interface CheckReport {
   baseline: BaselineDiff | null;
   /** The proof pages written (--proof), one per high or critical finding and attacker origin. */
   proofs: { dir: string; pages: Proof[] } | null;
+  /** The signed-in session (--session): its cookies' names (never their values). */
+  session: { cookies: string[] } | null;
 }
 
 export interface WritesSent {

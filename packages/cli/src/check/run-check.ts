@@ -21,13 +21,21 @@ import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
 import { lookup } from 'node:dns/promises';
 import pLimit from 'p-limit';
 import { startDriver } from '../drivers/launch.js';
-import type { DriverLaunch, EngineName, EngineReport, OriginPage, ProbeDriver } from '../drivers/driver.js';
+import type {
+  DriverLaunch,
+  EngineName,
+  EngineReport,
+  OriginPage,
+  ProbeDriver,
+  SessionCookieSpec,
+} from '../drivers/driver.js';
 import type { ProbeResult } from '../drivers/probe-page.js';
 import { CommandError, type Progress } from '../terminal.js';
 import type { Cell } from './cells.js';
 import { alsoUrlCells, hostileCells, yourCells, type MatrixOptions } from './cells.js';
 import { ATTACKER_SITE, type TriedOrigin } from './origins.js';
 import { isUnreachable, replay, type Replayed } from './replay.js';
+import { sessionAnswers, sessionRead, type SessionAnswers, type SessionRead } from './session-outcome.js';
 
 /** Where a fact came from: the engine itself, what the page's script saw, or the rules reading the check's own exchange. */
 export type Source = 'engine' | 'page' | 'rules';
@@ -71,6 +79,8 @@ export interface CellRun {
   /** For the repeat of a preflighted request: whether the engine kept the preflight's answer. */
   preflightKept: { kept: boolean; seconds: number | null; source: Source } | null;
   reason: Reason | null;
+  /** With a session (--session), for a credentialed GET: whether its cookies went out and the signed-in answer was read. */
+  session?: SessionRead;
 }
 
 export interface ExchangeRecord {
@@ -117,7 +127,14 @@ export interface RunOptions {
   /** How many origins one engine may have open at once (each engine caps it: ProbeDriver.pagesAtOnce). */
   pagesAtOnce: number;
   progress: Progress;
+  /** The user's signed-in session (--session): its cookies for the target, and their Cookie header. */
+  session: { cookies: readonly SessionCookieSpec[]; header: string } | null;
+  /** Certificate authorities the engines trust beside the system's (NODE_EXTRA_CA_CERTS). */
+  trust: readonly string[];
 }
+
+/** A credentialed GET: the read a session's cookies ride on. */
+const readsAsUser = (cell: Cell) => cell.credentials && cell.method === 'GET';
 
 /**
  * The cells of each origin: yours get the whole matrix and then the expectation file's own
@@ -210,6 +227,9 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
     targetAddresses: addresses,
     connect: options.connect,
     programs: options.programs,
+    session: options.session && { url: plan.target.href, cookies: options.session.cookies },
+    trust: options.trust,
+    urls: urlsOf(plan).map((url) => url.href),
   };
   const started: ProbeDriver[] = [];
   const runs: CellRun[] = [];
@@ -222,7 +242,7 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
     );
     const engine = await startDriver(name, launch);
     started.push(engine);
-    const run = new EngineRun(engine, plan, own.seen, options, progress, scene);
+    const run = new EngineRun(engine, plan, own, options, progress, scene);
     // A few origins at once; the results keep the origins' order, whichever page loaded first.
     const limit = pLimit(Math.min(options.pagesAtOnce, engine.pagesAtOnce));
     const perOrigin = await Promise.all(plan.origins.map((origin) => limit(() => run.origin(origin))));
@@ -289,7 +309,16 @@ async function askItself(plan: RunPlan, options: RunOptions) {
       if (options.delayMs > 0) await sleep(options.delayMs);
     }
   }
-  return { exchanges, seen, requests };
+  const signedIn = new Map<string, SessionAnswers>();
+  if (options.session)
+    for (const url of urlsOf(plan)) {
+      options.progress.update(exchanges.length, 0, `asking ${url.host} itself, signed in and signed out`);
+      const answers = await sessionAnswers(url, options.session.header, options.timeoutMs);
+      if (isUnreachable(answers)) throw new CommandError(`${url.href} cannot be reached: ${answers.message}`);
+      requests += 2;
+      signedIn.set(url.href, answers);
+    }
+  return { exchanges, seen, requests, signedIn };
 }
 
 /** One engine's part of the run: each origin's page, and its cells sent one after the other. */
@@ -299,7 +328,7 @@ class EngineRun {
   constructor(
     private readonly engine: ProbeDriver,
     private readonly plan: RunPlan,
-    private readonly seen: ReadonlyMap<string, Replayed>,
+    private readonly own: { seen: ReadonlyMap<string, Replayed>; signedIn: ReadonlyMap<string, SessionAnswers> },
     private readonly options: RunOptions,
     private readonly progress: { done: number; total: number },
     private readonly scene: Scene,
@@ -333,19 +362,26 @@ class EngineRun {
 
   private async send(page: OriginPage, origin: TriedOrigin, cell: Cell, earlier: readonly CellRun[]): Promise<CellRun> {
     const from = origin.context === 'page' ? origin.origin : 'null';
-    const replayed = this.seen.get(`${from} ${cell.id}`)!;
+    const replayed = this.own.seen.get(`${from} ${cell.id}`)!;
+    const url = urlOf(cell, this.plan.target);
+    const session = this.options.session && readsAsUser(cell) ? this.options.session : null;
     try {
       const { result, engine: report } = await page.send(origin.context, {
-        url: urlOf(cell, this.plan.target).href,
+        url: url.href,
         api: cell.api,
         method: cell.method,
         headers: cell.headers,
         credentials: cell.credentials,
         body: cell.body,
         timeoutMs: this.options.timeoutMs,
+        readBody: session !== null,
       });
       this.requests += 1 + ((report.preflight?.sent ?? needsPreflight(cell.method, cell.headers)) ? 1 : 0);
-      return cellRun(this.engine.name, origin, cell, result, report, replayed, earlier, this.scene);
+      const run = cellRun(this.engine.name, origin, cell, result, report, replayed, earlier, this.scene);
+      if (!session || run.couldNot !== null) return run;
+      const at = result.ranAt === 'null' ? 'null' : hostPage(origin, this.plan.target);
+      const answers = this.own.signedIn.get(url.href)!;
+      return { ...run, session: sessionRead(this.engine.name, at, url, result, report, session.cookies, answers) };
     } catch (err) {
       return couldNotRun(this.engine.name, origin, cell, `the engine failed to send it: ${firstLine(err)}`);
     }

@@ -17,6 +17,7 @@ import {
   failingGainsText,
   NOTHING_CHANGED,
 } from './baseline.js';
+import { carried, sessionHeading, sessionLines } from './session-report.js';
 import { preflightApproved, writesAsUser, type Finding } from './findings.js';
 import { notTriedText, triedOriginLabel } from './not-tried.js';
 import { proofsText } from './proof.js';
@@ -80,7 +81,12 @@ export function hostileText(runs: CellRun[]): [string, Style | null] {
   if (runs.every((run) => run.couldNot?.startsWith(NOT_SERVED_HERE))) return ['– driver cannot', 'dim'];
   if (runs.every((run) => run.couldNot)) return ['– not an origin here', 'dim'];
   if (runs.some(writesAsUser)) return ['✘ writes with cookies', 'red'];
-  if (runs.some((run) => run.readable && run.cell.credentials)) return ['✘ reads with cookies', 'red'];
+  const credentialed = runs.filter((run) => run.readable && run.cell.credentials);
+  // Signed in (--session): whether the reads carried the user's cookies, as far as was seen.
+  if (credentialed.some(carried)) return ['✘ reads signed in', 'red'];
+  if (credentialed.length > 0 && credentialed.every((run) => run.session?.cookieSent === false))
+    return ['✘ reads, no cookies', 'yellow'];
+  if (credentialed.length > 0) return ['✘ reads with cookies', 'red'];
   if (runs.some((run) => run.cell.id === 'preflight-credentials' && preflightApproved(run)))
     return ['✘ passes preflight', 'red'];
   if (runs.some((run) => run.readable)) return ['✘ reads', 'yellow'];
@@ -93,6 +99,11 @@ export function hostileText(runs: CellRun[]): [string, Style | null] {
 
 /** What the attacker table's marks that are neither refused nor read mean. */
 export const HOSTILE_LEGEND: [string, string][] = [
+  ['✘ reads signed in', 'with your session (--session), the cookies went out and the page read the answer.'],
+  [
+    '✘ reads, no cookies',
+    'the server lets it read with credentials, but with your session the engine held the cookies back (its cookie policy): what it read was the signed-out answer.',
+  ],
   [
     '✘ passes preflight',
     'the server approved its preflight with cookies, Authorization and a custom header: the request went out as the user, though the answer was not readable.',
@@ -303,6 +314,17 @@ export function renderReport(report: CheckReport, paint: Paint): string {
         lines.push(
           ...wrap(`${text}: ${meaning}`, 98).map((line, n) => paint('dim', `${n === 0 ? '  ' : '    '}${line}`)),
         );
+  }
+
+  if (report.session) {
+    lines.push('', paint('bold', sessionHeading(report.session.cookies)));
+    for (const line of sessionLines(report.results))
+      lines.push(
+        ...wrap(`${line.engine}: ${line.said}`, 98).map((text, n) => {
+          const indented = `${n === 0 ? '  ' : '    '}${text}`;
+          return line.leak ? paint('red', indented) : indented;
+        }),
+      );
   }
 
   lines.push(...closingLines(report, paint));

@@ -21,6 +21,30 @@ export interface EngineReport {
   preflight: { sent: boolean; status: number | null } | null;
   /** Whether the request itself got an answer from the server (headers arrived): Chromium only. */
   answered: boolean | null;
+  /**
+   * The request's cookies as the engine reported them (Chromium's network log, Firefox's request
+   * headers): the names it sent, and those it held back with its own reason where it gave one.
+   * Never a value.
+   */
+  cookies: { sent: string[]; withheld: { name: string; reason: string | null }[] } | null;
+}
+
+/**
+ * A cookie of the user's session (--session), as the check sets it in every engine: the shape the
+ * session file gives (check/session-file.ts), said again here because drivers do not import the
+ * commands.
+ */
+export interface SessionCookieSpec {
+  name: string;
+  value: string;
+  domain: string;
+  hostOnly: boolean;
+  path: string;
+  secure: boolean;
+  httpOnly: boolean;
+  sameSite: 'Strict' | 'Lax' | 'None' | null;
+  partitioned: boolean;
+  expires: number;
 }
 
 export interface OriginPage {
@@ -64,6 +88,15 @@ export interface DriverLaunch {
   connect: Partial<Record<EngineName, string>>;
   /** The program each engine runs, where it was found (origin-lab engines lists them). */
   programs: Partial<Record<EngineName, FoundEngine>>;
+  /**
+   * The user's signed-in session (--session): set in each engine for the target, which then runs
+   * with its own default cookie policy; null without one.
+   */
+  session: { url: string; cookies: readonly SessionCookieSpec[] } | null;
+  /** Certificate authorities every engine trusts beside the system's (PEM files: NODE_EXTRA_CA_CERTS). */
+  trust: readonly string[];
+  /** The URLs the run asks: the target's and --also-url's. */
+  urls: readonly string[];
 }
 
 /** An EngineReport that says nothing. */
@@ -73,6 +106,7 @@ export const SILENT: EngineReport = {
   blockedReason: null,
   preflight: null,
   answered: null,
+  cookies: null,
 };
 
 /** How a refusal that is the driver's, not the engine's, begins (the reports tell the two apart). */

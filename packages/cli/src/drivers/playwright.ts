@@ -1,5 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromiumLaunch, firefoxLaunch, withTimeout } from '@origin-lab/engines';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page, Request } from 'playwright-core';
 import { PROBE_PATH, PROBE_SCRIPT, probeDocument, runInPage, type Context, type ProbeRequest } from './probe-page.js';
 import {
   baseDomain,
@@ -9,6 +12,7 @@ import {
   type NotThisOrigin,
   type OriginPage,
   type ProbeDriver,
+  type SessionCookieSpec,
 } from './driver.js';
 
 /**
@@ -34,6 +38,11 @@ const SETTLE_MAX_MS = 2_000;
  * its status, whether the answer arrived, the CORS error's kind and parameter) and its console
  * line; Firefox through the page error Playwright reports for a CORS refusal ("Cross-Origin
  * Request Blocked", with its reason). Firefox reports no preflight to a driver.
+ *
+ * With a session (--session) each context gets the user's cookies after its own are cleared.
+ * Chromium then runs in one profile of its own (a persistent context) set as Google Chrome ships:
+ * third-party cookies allowed (this Chromium's own profiles block them, measured; Chrome's users
+ * mostly have them on). Firefox keeps its default, Total Cookie Protection.
  */
 export class PlaywrightProbeDriver implements ProbeDriver {
   /** A browser context each: as many as the run asks for. */
@@ -43,8 +52,10 @@ export class PlaywrightProbeDriver implements ProbeDriver {
     readonly name: 'chromium' | 'firefox',
     readonly label: string,
     readonly version: string,
-    private readonly browser: Browser,
+    private readonly browser: Browser | null,
     private readonly launch: DriverLaunch,
+    /** The one context every page shares: Chromium's profile with a session. */
+    private readonly shared: { context: BrowserContext; dir: string } | null = null,
   ) {}
 
   static async start(name: 'chromium' | 'firefox', launch: DriverLaunch): Promise<PlaywrightProbeDriver> {
@@ -54,6 +65,7 @@ export class PlaywrightProbeDriver implements ProbeDriver {
     const server = launch.connect[name];
     const program = launch.programs[name];
     let browser: Browser;
+    if (name === 'chromium' && !server && launch.session) return PlaywrightProbeDriver.signedIn(launch);
     if (server) {
       if (name === 'chromium' && launch.localNetwork === 'public')
         throw new Error(
@@ -61,26 +73,45 @@ export class PlaywrightProbeDriver implements ProbeDriver {
         );
       browser = await (name === 'chromium' ? chromium : firefox).connect(server, { timeout: launch.timeoutMs * 3 });
     } else if (name === 'chromium') {
-      const options = { ...chromiumLaunch(), ...(program && { executablePath: program.path }) };
-      // Chromium's own switch for an address's space: the target counts as public, so no Local
-      // Network Access check applies (--local-network public).
-      if (launch.localNetwork === 'public' && launch.targetAddresses.length > 0)
-        options.args = [
-          ...(options.args ?? []),
-          `--ip-address-space-overrides=${launch.targetAddresses.map((address) => `${address}=public`).join(',')}`,
-        ];
-      browser = await chromium.launch({ ...options, timeout: launch.timeoutMs * 3 });
+      browser = await chromium.launch({ ...chromiumOptions(launch), timeout: launch.timeoutMs * 3 });
     } else
       browser = await firefox.launch({
-        ...firefoxLaunch(),
+        ...firefoxLaunch(launch.trust),
         ...(program && { executablePath: program.path }),
         timeout: launch.timeoutMs * 3,
       });
     const version = browser.version();
-    // The product the program said it is (Google Chrome, Firefox ESR...); a connected one by its family.
-    const product = server ? undefined : program?.product;
-    const label = `${product ?? (name === 'chromium' ? 'Chromium' : 'Firefox')} ${version.split('.')[0]}`;
-    return new PlaywrightProbeDriver(name, label, version, browser, launch);
+    return new PlaywrightProbeDriver(
+      name,
+      labelOf(name, version, server ? undefined : program?.product),
+      version,
+      browser,
+      launch,
+    );
+  }
+
+  /** Chromium with the user's session: one profile, Chrome's cookie settings, the cookies set once. */
+  private static async signedIn(launch: DriverLaunch): Promise<PlaywrightProbeDriver> {
+    const { chromium } = await import('playwright-core');
+    const dir = mkdtempSync(join(tmpdir(), 'origin-lab-profile-'));
+    try {
+      // Google Chrome's default: third-party cookies allowed (0); this Chromium starts at "block".
+      mkdirSync(join(dir, 'Default'));
+      writeFileSync(join(dir, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: 0 } }));
+      const context = await chromium.launchPersistentContext(dir, {
+        ...chromiumOptions(launch),
+        timeout: launch.timeoutMs * 3,
+      });
+      if (launch.localNetwork === 'grant')
+        await context.grantPermissions(['local-network-access']).catch(() => undefined);
+      await context.addCookies(playwrightCookies(launch.session?.cookies ?? []));
+      const version = context.browser()?.version() ?? (await versionOf(context));
+      const label = labelOf('chromium', version, launch.programs.chromium?.product);
+      return new PlaywrightProbeDriver('chromium', label, version, null, launch, { context, dir });
+    } catch (err) {
+      rmSync(dir, { recursive: true, force: true });
+      throw err;
+    }
   }
 
   /** Pages whose origin is done, kept to load the next one (a new page costs the engine more than a navigation). */
@@ -101,24 +132,85 @@ export class PlaywrightProbeDriver implements ProbeDriver {
     }
   }
 
-  /** A page in a context of its own, with the engine's reports of it attached once. */
+  /** A page in a context of its own (or in the shared one), with the engine's reports of it attached once. */
   private async newProbePage(): Promise<ProbePage> {
-    const context = await this.browser.newContext();
+    const shared = this.shared?.context ?? null;
+    const context = shared ?? (await this.browser!.newContext());
+    const page = await context.newPage().catch(async (err: unknown) => {
+      if (!shared) await context.close().catch(() => undefined);
+      throw err;
+    });
     try {
-      if (this.name === 'chromium' && this.launch.localNetwork === 'grant')
+      if (!shared && this.name === 'chromium' && this.launch.localNetwork === 'grant')
         await context.grantPermissions(['local-network-access']).catch(() => undefined);
-      const page = await context.newPage();
       const cdp = this.name === 'chromium' ? await context.newCDPSession(page) : null;
-      return await ProbePage.start(this.name, context, page, cdp, (done) => this.idle.push(done));
+      const session = shared
+        ? { cookies: null, shared: true }
+        : { cookies: this.launch.session?.cookies ?? null, shared: false };
+      return await ProbePage.start(this.name, context, page, cdp, session, (done) => this.idle.push(done));
     } catch (err) {
-      await context.close().catch(() => undefined);
+      await (shared ? page.close() : context.close()).catch(() => undefined);
       throw err;
     }
   }
 
   async close(): Promise<void> {
-    await this.browser.close().catch(() => undefined);
+    await this.browser?.close().catch(() => undefined);
+    if (this.shared) {
+      await this.shared.context.close().catch(() => undefined);
+      rmSync(this.shared.dir, { recursive: true, force: true });
+    }
   }
+}
+
+/** Chromium's launch: the trusted authorities, and the target counted public where asked. */
+function chromiumOptions(launch: DriverLaunch) {
+  const program = launch.programs.chromium;
+  const options = { ...chromiumLaunch(launch.trust), ...(program && { executablePath: program.path }) };
+  // Chromium's own switch for an address's space: the target counts as public, so no Local
+  // Network Access check applies (--local-network public).
+  if (launch.localNetwork === 'public' && launch.targetAddresses.length > 0)
+    options.args = [
+      ...(options.args ?? []),
+      `--ip-address-space-overrides=${launch.targetAddresses.map((address) => `${address}=public`).join(',')}`,
+    ];
+  return options;
+}
+
+/** The product the program said it is (Google Chrome, Firefox ESR...), else the family, and the major version. */
+function labelOf(name: 'chromium' | 'firefox', version: string, product: string | undefined): string {
+  return `${product ?? (name === 'chromium' ? 'Chromium' : 'Firefox')} ${version.split('.')[0]}`;
+}
+
+/** A persistent context's browser version, from a page's user agent where Playwright gives no browser. */
+async function versionOf(context: BrowserContext): Promise<string> {
+  const page = await context.newPage();
+  try {
+    const agent = await page.evaluate(() => navigator.userAgent);
+    return /Chrom(?:e|ium)\/([\d.]+)/.exec(agent)?.[1] ?? 'unknown';
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * The session's cookies as Playwright sets them: a Domain cookie's domain with its leading dot; a
+ * partitioned one under the target's own site, where the target itself would have set it.
+ */
+function playwrightCookies(cookies: readonly SessionCookieSpec[]) {
+  return cookies.map((cookie) => ({
+    name: cookie.name,
+    value: cookie.value,
+    // A host-only cookie is set by its URL: Playwright's domain form makes a Domain cookie.
+    ...(cookie.hostOnly
+      ? { url: `${cookie.secure ? 'https' : 'http'}://${cookie.domain}${cookie.path}` }
+      : { domain: `.${cookie.domain}`, path: cookie.path }),
+    expires: cookie.expires,
+    httpOnly: cookie.httpOnly,
+    secure: cookie.secure,
+    ...(cookie.sameSite && { sameSite: cookie.sameSite }),
+    ...(cookie.partitioned && { partitionKey: `https://${baseDomain(cookie.domain)}` }),
+  }));
 }
 
 /**
@@ -151,6 +243,8 @@ class NetworkLog {
   corsError: string | null = null;
   corsParameter: string | null = null;
   blockedReason: string | null = null;
+  /** Each request's cookies, as Chromium decided them (sent, or blocked with its reasons). */
+  private readonly cookiesOf = new Map<string, { name: string; reasons: string[] }[]>();
 
   constructor(cdp: CDPSession) {
     for (const name of [
@@ -173,6 +267,12 @@ class NetworkLog {
       if (request && request.method !== 'OPTIONS') this.answered = true;
       if (request?.method === 'OPTIONS') this.preflight = { sent: true, status: event.statusCode };
     });
+    cdp.on('Network.requestWillBeSentExtraInfo', (event) =>
+      this.cookiesOf.set(
+        event.requestId,
+        event.associatedCookies.map(({ cookie, blockedReasons }) => ({ name: cookie.name, reasons: blockedReasons })),
+      ),
+    );
     cdp.on('Network.loadingFailed', (event) => {
       if (this.requests.get(event.requestId)?.method === 'OPTIONS') return;
       // A refusal of the answer's own headers means the answer came: said here at once, where
@@ -186,7 +286,21 @@ class NetworkLog {
     });
   }
 
+  /** The cookies of the send's request (not its preflight, which carries none): null when Chromium said nothing. */
+  cookies(): EngineReport['cookies'] {
+    const id = [...this.requests].find(([, request]) => request.method !== 'OPTIONS')?.[0];
+    const decided = id === undefined ? undefined : this.cookiesOf.get(id);
+    if (!decided) return null;
+    return {
+      sent: decided.filter(({ reasons }) => reasons.length === 0).map(({ name }) => name),
+      withheld: decided
+        .filter(({ reasons }) => reasons.length > 0)
+        .map(({ name, reasons }) => ({ name, reason: reasons.join(', ') })),
+    };
+  }
+
   reset(): void {
+    this.cookiesOf.clear();
     this.requests.clear();
     this.preflight = { sent: false, status: null };
     this.answered = false;
@@ -205,12 +319,16 @@ class ProbePage implements OriginPage {
   readonly hosted = new Set<string>();
   private words: string[] = [];
   private lastWords = 0;
+  /** The send's request as the page made it (Firefox reports its cookies in its headers). */
+  private request: { url: string; seen: Request | null } | null = null;
 
   private constructor(
     private readonly engine: 'chromium' | 'firefox',
     private readonly context: BrowserContext,
     private readonly page: Page,
     private readonly network: NetworkLog | null,
+    /** The session's cookies, set after each clearing; shared: one context for all pages, never cleared. */
+    private readonly session: { cookies: readonly SessionCookieSpec[] | null; shared: boolean },
     private readonly release: (page: ProbePage) => void,
   ) {}
 
@@ -219,10 +337,15 @@ class ProbePage implements OriginPage {
     context: BrowserContext,
     page: Page,
     cdp: CDPSession | null,
+    session: ProbePage['session'],
     release: (page: ProbePage) => void,
   ): Promise<ProbePage> {
     if (cdp) await cdp.send('Network.enable');
-    const probe = new ProbePage(engine, context, page, cdp ? new NetworkLog(cdp) : null, release);
+    const probe = new ProbePage(engine, context, page, cdp ? new NetworkLog(cdp) : null, session, release);
+    page.on('request', (request) => {
+      if (probe.request && request.method() !== 'OPTIONS' && request.url() === probe.request.url)
+        probe.request.seen = request;
+    });
     // Chromium prints each CORS refusal to the console; Firefox raises it as a page error.
     page.on('console', (message) => {
       if (message.type() === 'error' && /CORS|Cross-Origin|blocked|mixed content/i.test(message.text())) {
@@ -242,7 +365,10 @@ class ProbePage implements OriginPage {
   /** Loads the probe page at origin: null when it is there, else why the engine could not be that origin. */
   async load(origin: string, timeoutMs: number): Promise<string | null> {
     this.hosted.add(siteOf(origin));
-    await this.context.clearCookies();
+    if (!this.session.shared) {
+      await this.context.clearCookies();
+      if (this.session.cookies) await this.context.addCookies(playwrightCookies(this.session.cookies));
+    }
     let served = false;
     await this.page.route(
       (url) => url.pathname === PROBE_PATH,
@@ -267,6 +393,7 @@ class ProbePage implements OriginPage {
   async send(context: Context, request: ProbeRequest) {
     this.words = [];
     this.network?.reset();
+    this.request = { url: new URL(request.url).href, seen: null };
     const result = await withTimeout(
       this.page.evaluate(runInPage, { context, request, script: PROBE_SCRIPT }),
       request.timeoutMs + 10_000,
@@ -282,9 +409,22 @@ class ProbePage implements OriginPage {
           blockedReason: network.blockedReason,
           preflight: { ...network.preflight },
           answered: network.answered,
+          cookies: network.cookies(),
         }
-      : { ...SILENT, words: this.words[0] ?? null };
+      : { ...SILENT, words: this.words[0] ?? null, cookies: await this.headerCookies() };
     return { result, engine };
+  }
+
+  /** The cookie names in the request's own headers, as Firefox reported them (null: no request seen). */
+  private async headerCookies(): Promise<EngineReport['cookies']> {
+    const seen = this.request?.seen;
+    if (!seen) return null;
+    const header = await seen.headerValue('cookie').catch(() => null);
+    const sent = (header ?? '')
+      .split(';')
+      .map((pair) => pair.slice(0, pair.indexOf('=') >>> 0).trim())
+      .filter(Boolean);
+    return { sent, withheld: [] };
   }
 
   /** Waits until, since the page got its answer, neither the console nor the network log has said anything for QUIET_MS (bounded). */
@@ -305,7 +445,7 @@ class ProbePage implements OriginPage {
 
   /** Not to be used again (it failed to load an origin, or the engine failed). */
   async discard(): Promise<void> {
-    await this.context.close().catch(() => undefined);
+    await (this.session.shared ? this.page.close() : this.context.close()).catch(() => undefined);
   }
 }
 

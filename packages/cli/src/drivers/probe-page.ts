@@ -16,6 +16,8 @@ export interface ProbeRequest {
   credentials: boolean;
   body: string | null;
   timeoutMs: number;
+  /** Give back the answer's text when readable (--session: its hash tells a signed-in answer from another). */
+  readBody: boolean;
 }
 
 /** What the page's script could see of it. */
@@ -37,7 +39,15 @@ export interface ProbeResult {
   finalUrl: string | null;
   /** The context could not be made in this engine (e.g. a data: worker refused): why. */
   unsupported: string | null;
+  /**
+   * The answer's text, when readable and asked for (readBody), at most BODY_TEXT_MAX characters:
+   * only ever hashed by the check, never written anywhere.
+   */
+  text: string | null;
 }
+
+/** The most of an answer's text a page gives back (and the check hashes). */
+export const BODY_TEXT_MAX = 1_048_576;
 
 /** The path of the probe document on every tried origin. */
 export const PROBE_PATH = '/__origin-lab-check__/probe';
@@ -61,7 +71,10 @@ function probeMain(): void {
       redirected: false,
       finalUrl: null as string | null,
       unsupported: null,
+      text: null as string | null,
     };
+    // BODY_TEXT_MAX (this function may use nothing from outside).
+    const cap = (text: string) => text.slice(0, 1_048_576);
     if (request.api === 'xhr')
       return new Promise<typeof base>((resolve) => {
         const xhr = new XMLHttpRequest();
@@ -76,7 +89,8 @@ function probeMain(): void {
             .split(/[\r\n]+/)
             .filter(Boolean)
             .map((line) => line.slice(0, line.indexOf(':')).trim().toLowerCase());
-          resolve({ ...base, readable: true, status: xhr.status, headers: names, finalUrl: xhr.responseURL });
+          const text = request.readBody ? cap(xhr.responseText) : null;
+          resolve({ ...base, readable: true, status: xhr.status, headers: names, finalUrl: xhr.responseURL, text });
         };
         xhr.onerror = () => resolve({ ...base, rejection: `XMLHttpRequest error (status ${xhr.status})` });
         xhr.ontimeout = () => resolve({ ...base, rejection: 'XMLHttpRequest timeout', timedOut: true });
@@ -95,7 +109,12 @@ function probeMain(): void {
       });
       const headers: string[] = [];
       answer.headers.forEach((_value, name) => headers.push(name));
-      await answer.arrayBuffer().catch(() => undefined);
+      const text = request.readBody
+        ? await answer.text().then(cap, () => null)
+        : await answer.arrayBuffer().then(
+            () => null,
+            () => null,
+          );
       return {
         ...base,
         readable: true,
@@ -103,6 +122,7 @@ function probeMain(): void {
         headers,
         redirected: answer.redirected,
         finalUrl: answer.url,
+        text,
       };
     } catch (err) {
       const error = err as Error;
@@ -137,6 +157,7 @@ export function runInPage(args: { context: Context; request: ProbeRequest; scrip
     redirected: false,
     finalUrl: null,
     unsupported: why,
+    text: null,
   });
   return new Promise<ProbeResult>((resolve) => {
     const timer = setTimeout(() => finish(unsupported('no answer from it in time')), request.timeoutMs + 5_000);

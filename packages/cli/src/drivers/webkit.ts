@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { connect as tlsConnect } from 'node:tls';
 import { WebKitSession, withTimeout } from '@origin-lab/engines';
 import {
   PROBE_PATH,
@@ -16,6 +17,7 @@ import {
   type NotThisOrigin,
   type OriginPage,
   type ProbeDriver,
+  type SessionCookieSpec,
 } from './driver.js';
 import { ProbeProxy, selfSignedCertificates } from './probe-proxy.js';
 
@@ -29,6 +31,11 @@ const DRIVER_LOOPBACK = '127.0.0.1';
  * target go to the real network (through the proxy's tunnel, or straight to 127.0.0.1). WebKit
  * tells a driver nothing of its network and has no console over classic WebDriver: what it did
  * comes from the page alone, and why from the rules.
+ *
+ * With a session (--session), its cookies are set once, through WebDriver on a page of the target
+ * (the one way WebDriver adds a cookie), and kept for the whole run: WebKit's own cookie policy
+ * then decides what goes out, with Intelligent Tracking Prevention on as Safari has it (WebKitGTK's
+ * own default leaves it off). WebDriver cannot set a Partitioned cookie; such a cookie is left out.
  */
 export class WebKitProbeDriver implements ProbeDriver {
   readonly name = 'webkit';
@@ -49,6 +56,7 @@ export class WebKitProbeDriver implements ProbeDriver {
       .filter((origin) => origin.startsWith('https:') && URL.canParse(origin))
       .map((origin) => new URL(origin).hostname);
     const certificates = await selfSignedCertificates([...new Set(https)]);
+    const targets = await vouchedCertificates(launch);
     const proxy = await ProbeProxy.start(launch.origins, certificates, launch.timeoutMs);
     try {
       const proxyUrl = `http://${DRIVER_LOOPBACK}:${proxy.port}`;
@@ -56,16 +64,20 @@ export class WebKitProbeDriver implements ProbeDriver {
         env: { http_proxy: proxyUrl, https_proxy: proxyUrl, no_proxy: DRIVER_LOOPBACK },
         // Written under the session's own HOME, removed with it.
         certificates: (home) =>
-          [...certificates].map(([host, { cert }], index) => {
+          [...certificates, ...targets].map(([host, { cert }], index) => {
             const certificateFile = join(home, `probe-${index}.pem`);
             writeFileSync(certificateFile, cert);
             return { host, certificateFile };
           }),
         timeoutMs: launch.timeoutMs * 3,
+        // With a session, WebKit as Safari ships: Intelligent Tracking Prevention on, which blocks
+        // third-party cookies (WebKitGTK leaves it off by default and sends them: measured).
+        ...(launch.session && { browserArgs: ['--enable-itp'] }),
         ...(launch.programs.webkit?.miniBrowser && {
           programs: { driver: launch.programs.webkit.path, miniBrowser: launch.programs.webkit.miniBrowser },
         }),
       });
+      if (launch.session) await setSession(session, launch.session, launch.timeoutMs);
       const version = session.version;
       return new WebKitProbeDriver(
         `WebKit (GTK) ${version.split('.').slice(0, 2).join('.')}`,
@@ -116,4 +128,66 @@ export class WebKitProbeDriver implements ProbeDriver {
     await this.session.close();
     await this.proxy.stop();
   }
+}
+
+/**
+ * The certificates of the run's https hosts that an authority the user named vouches for
+ * (NODE_EXTRA_CA_CERTS, which Node's TLS already trusts): WebKit takes a certificate per host,
+ * not an authority, so each is fetched, checked by Node, and given to WebKit for its host.
+ */
+async function vouchedCertificates(launch: DriverLaunch): Promise<[string, { cert: string }][]> {
+  if (launch.trust.length === 0) return [];
+  const hosts = new Map<string, number>();
+  for (const url of launch.urls.map((href) => new URL(href)))
+    if (url.protocol === 'https:') hosts.set(url.hostname, Number(url.port || 443));
+  const fetched = await Promise.all(
+    [...hosts].map(([host, port]) => certificateOf(host, port, launch.timeoutMs).then((cert) => [host, cert] as const)),
+  );
+  return fetched
+    .filter((entry): entry is [string, string] => entry[1] !== null)
+    .map(([host, cert]) => [host, { cert }]);
+}
+
+/** The certificate a host shows, as PEM, when Node trusts it; null when it cannot be had or is not trusted. */
+function certificateOf(host: string, port: number, timeoutMs: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const socket = tlsConnect({ host, port, servername: host, timeout: timeoutMs }, () => {
+      const raw = socket.getPeerCertificate().raw;
+      socket.end();
+      const base64 = raw?.toString('base64').replace(/.{64}/g, '$&\n');
+      resolve(base64 ? `-----BEGIN CERTIFICATE-----\n${base64}\n-----END CERTIFICATE-----\n` : null);
+    });
+    socket.on('timeout', () => socket.destroy());
+    socket.on('error', () => resolve(null));
+    socket.on('close', () => resolve(null));
+  });
+}
+
+/** Sets the session's cookies through WebDriver, from a page of the target (Partitioned ones cannot be). */
+async function setSession(
+  session: WebKitSession,
+  { url, cookies }: NonNullable<DriverLaunch['session']>,
+  timeoutMs: number,
+): Promise<void> {
+  await withTimeout(session.browser.url(url), timeoutMs, `loading ${url} to set the session's cookies`);
+  const settable = cookies.filter((cookie) => !cookie.partitioned);
+  await withTimeout(
+    session.browser.setCookies(settable.map(webDriverCookie)),
+    timeoutMs,
+    "setting the session's cookies",
+  );
+}
+
+/** A cookie as WebDriver's Add Cookie takes it: a Domain cookie by its domain, a host-only one without. */
+function webDriverCookie(cookie: SessionCookieSpec) {
+  return {
+    name: cookie.name,
+    value: cookie.value,
+    path: cookie.path,
+    ...(!cookie.hostOnly && { domain: `.${cookie.domain}` }),
+    secure: cookie.secure,
+    httpOnly: cookie.httpOnly,
+    ...(cookie.expires > 0 && { expiry: Math.floor(cookie.expires) }),
+    ...(cookie.sameSite && { sameSite: cookie.sameSite }),
+  };
 }
