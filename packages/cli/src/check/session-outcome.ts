@@ -28,6 +28,8 @@ export interface SessionRead {
   /** Whether the session's cookies went out: from the engine's own report, else from the answer read; null unknown. */
   cookieSent: boolean | null;
   source: 'engine' | 'page';
+  /** The session's cookies that went out, by name, where the engine reports them (Chromium, Firefox); else null. */
+  sentNames: string[] | null;
   /** Why they stayed home, when they did: the engine's reason where it gave one, else its documented policy. */
   withheld: string | null;
   /** Whether the page read the signed-in answer; null when the answers cannot tell (equal, or changing). */
@@ -155,6 +157,7 @@ export function sessionRead(
   return {
     cookieSent,
     source: reported === null ? 'page' : 'engine',
+    sentNames: report.cookies ? report.cookies.sent.filter((name) => names.has(name)) : null,
     withheld: cookieSent === false ? withheldWhy(engine, report.cookies, cookies, crossSite) : null,
     signedInRead,
     body,

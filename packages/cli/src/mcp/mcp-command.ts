@@ -81,6 +81,12 @@ const checkInput = {
     .array(z.string())
     .optional()
     .describe('more methods your pages send (these requests reach the server for real)'),
+  session: z
+    .string()
+    .optional()
+    .describe(
+      "a file of your user's signed-in session (Playwright storage state, cookies.txt or a Cookie: line): set in each engine, to see whether its cookies go out under the engine's own cookie policy. Give a file path, never the cookies themselves; no value ever comes back",
+    ),
   localNetwork: z
     .enum(['grant', 'deny', 'public'])
     .optional()
@@ -99,6 +105,7 @@ function checkArgs(input: CheckInput): string[] {
   for (const origin of input.alsoHostile ?? []) args.push('--also-hostile', origin);
   for (const url of input.alsoUrl ?? []) args.push('--also-url', url);
   if (input.methods?.length) args.push('--methods', input.methods.join(','));
+  if (input.session) args.push('--session', input.session);
   if (input.localNetwork) args.push('--local-network', input.localNetwork);
   if (input.maxRequests) args.push('--max-requests', String(input.maxRequests));
   return [...args, '--json', '-', '--quiet', '--color', 'never'];
