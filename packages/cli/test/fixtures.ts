@@ -310,3 +310,25 @@ export function expressNotFoundReflectsAll(): Promise<Fixture> {
   });
   return listen(createServer(app));
 }
+
+/**
+ * A development server as most are written: express on 127.0.0.1, a JSON route, no CORS and no
+ * check of Host. Any name that points to 127.0.0.1 gets its answers.
+ */
+export function expressDevServer(): Promise<Fixture> {
+  const app = express();
+  app.get('/me', answer);
+  return listen(createServer(app));
+}
+
+/**
+ * The MCP TypeScript SDK's express app for Streamable HTTP servers, createMcpExpressApp: on its
+ * default host (127.0.0.1) it validates Host (DNS rebinding protection); told host 0.0.0.0, as
+ * servers reachable from a container or a LAN are, it does not. /me is one of the server's routes.
+ */
+export async function mcpSdkExpressApp(protection: 'default' | 'none'): Promise<Fixture> {
+  const { createMcpExpressApp } = await import('@modelcontextprotocol/sdk/server/express.js');
+  const app = createMcpExpressApp(protection === 'default' ? {} : { host: '0.0.0.0' });
+  app.get('/me', answer);
+  return listen(createServer(app));
+}

@@ -27,7 +27,25 @@ export interface Cell {
   url?: string;
   /** For such a cell: the id of the same request sent to the target. */
   sameAs?: string;
+  /**
+   * Sent to the page's own origin at the target's path (the rebinding page's request): same-origin
+   * to the engine, so no Origin header and nothing for CORS to decide.
+   */
+  sameOrigin?: true;
 }
+
+/** The rebinding page's one request: a GET of the target's path from its own origin (--profile local). */
+export const REBINDING_CELL: Cell = {
+  id: 'rebinding-get',
+  title: "a GET of the target's path from the page's own origin, its name now resolving to your server",
+  label: 'GET, same origin (rebound)',
+  api: 'fetch',
+  method: 'GET',
+  headers: [],
+  credentials: false,
+  body: null,
+  sameOrigin: true,
+};
 
 const BODIES: Record<Exclude<BodyKind, 'none'>, { type: string; text: string }> = {
   json: { type: 'application/json', text: '{"origin-lab":"check"}' },

@@ -2,7 +2,9 @@
  * `origin-lab check`: reads the options (and the expectations file), plans the run, runs it in
  * the engines, grades what happened and writes the report where it was asked for.
  */
+import { lookup } from 'node:dns/promises';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { isLocalAddress } from '@origin-lab/cors-rules';
 import { STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
 import { helpText } from '../options.js';
 import { chooseEngines, programsOf } from '../drivers/launch.js';
@@ -14,7 +16,7 @@ import { CHECK_COMMAND, readCheckOptions, type CheckOptions } from './check-opti
 import { checkExpectations, expectedCells, readExpectations, type Expectations } from './expectations.js';
 import { failsAt, findingsOf, SEVERITY_ORDER } from './findings.js';
 import { notTriedOf } from './not-tried.js';
-import { hostileOrigins, yourOrigins, type TriedOrigin } from './origins.js';
+import { hostileOrigins, REBINDING_HOST, rebindingOrigin, yourOrigins, type TriedOrigin } from './origins.js';
 import { proofCases, writeProofs } from './proof.js';
 import { toJson, toJunit, toSarif, writesOf, type CheckReport } from './report.js';
 import { planRun, runCheck, type ExchangeRecord } from './run-check.js';
@@ -55,8 +57,15 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
         `warning: ${methods.join(', ')} requests reach ${options.target.host} for real, from every engine and origin`,
       ),
     );
-  const tried = triedOrigins(from, options, expectations);
-  const plan = planRun(options.target, tried, { ...options, methods }, expectations ? expectedCells(expectations) : []);
+  const rebinding = options.profile === 'local' ? await rebindingFor(options.target, progress, paint) : null;
+  const tried = [...triedOrigins(from, options, expectations), ...(rebinding ? [rebindingOrigin(options.target)] : [])];
+  const plan = planRun(
+    options.target,
+    tried,
+    { ...options, methods },
+    expectations ? expectedCells(expectations) : [],
+    rebinding,
+  );
 
   const startedAt = new Date();
   const result = await runCheck(plan, {
@@ -136,6 +145,33 @@ function loadSession(file: string, target: URL) {
     if (err instanceof SessionError) throw new CommandError(`--session ${file}: ${(err as Error).message}`);
     throw err;
   }
+}
+
+/**
+ * --profile local: the target must be on this machine or a private network; its address is where
+ * the rebinding name will point. Over https a rebound name fails the certificate (it names your
+ * host): said, and the rebinding attempt left out.
+ */
+async function rebindingFor(target: URL, progress: Progress, paint: Paint) {
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  const found = await lookup(host, { all: true }).catch(() => []);
+  if (found.length === 0) throw new CommandError(`--profile local: ${target.hostname} does not resolve`);
+  const public_ = found.find(({ address }) => !isLocalAddress(address));
+  if (public_)
+    throw new CommandError(
+      `--profile local is for a server on this machine or a private network: ${target.hostname} is at ${public_.address}`,
+    );
+  if (target.protocol === 'https:') {
+    progress.note(
+      paint(
+        'dim',
+        'an https target: DNS rebinding cannot reach it (its certificate names your host, not the attacker’s)',
+      ),
+    );
+    return null;
+  }
+  const address = (found.find(({ family }) => family === 4) ?? found[0]!).address;
+  return { host: REBINDING_HOST, address };
 }
 
 /** The authorities Node was told to trust (NODE_EXTRA_CA_CERTS): the engines trust them too. */

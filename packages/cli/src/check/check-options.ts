@@ -97,6 +97,12 @@ export const CHECK_COMMAND: CommandSpec = {
       help: 'also try this origin as an attacker (an origin your allowlist should not hold)',
     },
     {
+      name: 'profile',
+      value: '<name>',
+      default: 'cors',
+      help: `what kind of server this is: cors (a server on the web), or local (on this machine or a private network: also tries DNS rebinding, a page under an attacker's name that then points to your server, which only a check of Host refuses)`,
+    },
+    {
       name: 'session',
       value: '<file>',
       help: `your user's signed-in session: a Playwright storage state (JSON), a cookies.txt (curl -c) or a Cookie: line. Its cookies are set in each engine for the target, each engine keeps its own default cookie policy, and the report says per engine and origin whether they went out and the signed-in answer was read. The values never appear in any output (files over ${SESSION_LIMITS.maxBytes / 1_048_576} MB or with over ${SESSION_LIMITS.maxCookies} cookies for the target are refused)`,
@@ -179,6 +185,7 @@ export const CHECK_COMMAND: CommandSpec = {
     'origin-lab check https://api.example.com/me --from https://app.example.com --baseline before.json --json after.json',
     'origin-lab check https://api.example.com/me --from https://app.example.com --also-url https://api.example.com/admin',
     'origin-lab check https://api.example.com/me --from https://app.example.com --session state.json --proof proof/',
+    'origin-lab check http://127.0.0.1:3845/health --from http://localhost:5173 --profile local',
     'npx ./origin-lab-0.1.0.tgz check https://api.example.com/me --from https://app.example.com --json -',
   ],
   notes: [
@@ -218,6 +225,8 @@ export interface CheckOptions {
   expectFile: string | null;
   /** --session: a file of the user's signed-in cookies. */
   sessionFile: string | null;
+  /** --profile: a server on the web (cors), or on this machine or a private network (local). */
+  profile: 'cors' | 'local';
   /** An earlier JSON report to compare this run with. */
   baselineFile: string | null;
   failOn: Severity | 'never';
@@ -344,6 +353,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     alsoUrls: parseAlsoUrls(listOfRaw(values['also-url']), target),
     expectFile: typeof values.expect === 'string' ? values.expect : null,
     sessionFile: readSessionOption(values.session, values.credentials),
+    profile: choice('profile', values.profile, ['cors', 'local'] as const, 'cors'),
     baselineFile: typeof values.baseline === 'string' ? values.baseline : null,
     failOn: choice('fail-on', values['fail-on'], [...SEVERITIES, 'never'] as const, 'medium'),
     json: typeof values.json === 'string' ? values.json : null,

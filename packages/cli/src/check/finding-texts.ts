@@ -28,6 +28,11 @@ export const FINDING_TEXTS = {
     detail: (byCost: ByCost) =>
       `They read the answer to a request carrying cookies: a page there can act as a signed-in user and read what they see. Graded by the cheapest attacker: ${byCostText(byCost)}.`,
   },
+  'dns-rebinding': {
+    title: 'Any site can read this server through DNS rebinding: it answers a name that is not its own',
+    detail: (origin: string, engines: readonly string[], status: string, stopped: readonly string[]) =>
+      `A page at ${origin}, whose name then pointed to your server, read ${status} in ${engines.join(', ')}: to the engine that is one origin, so CORS is never asked and only the server's check of Host could refuse. Anyone can own such a name and point it anywhere.${stopped.length > 0 ? ` ${stopped.join(', ')} stopped it with Local Network Access (a public page reaching a loopback or private address): not CORS, and a user may allow it.` : ''}`,
+  },
   'session-leak': {
     title: 'Origins you did not name read your signed-in user’s answer',
     detail: (engines: string, byCost: ByCost, body: string) =>

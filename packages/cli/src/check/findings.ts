@@ -28,7 +28,8 @@ import { costOf, type AttackerCost } from './origins.js';
 import { carried } from './session-report.js';
 import { NOT_CORS, type CellRun, type ExchangeRecord, type Reason } from './run-check.js';
 
-export type FindingKind = RiskKind | 'refused' | 'error-answer-unreadable' | 'engines-differ' | 'session-leak';
+export type FindingKind =
+  RiskKind | 'refused' | 'error-answer-unreadable' | 'engines-differ' | 'session-leak' | 'dns-rebinding';
 
 export interface Finding {
   /** Stable across runs: the kind, and what it is about. */
@@ -82,6 +83,7 @@ type FindingKindOf = (facts: RunFacts) => Finding[];
  */
 const FINDING_KINDS: readonly FindingKindOf[] = [
   hostileWrites,
+  dnsRebinding,
   hostileReadsWithCredentials,
   hostilePreflights,
   nullTrusted,
@@ -99,7 +101,10 @@ export function findingsOf(
   exchanges: readonly ExchangeRecord[],
   context: FindingContext,
 ): Finding[] {
-  const hostileReads = runs.filter((run) => run.origin.kind !== 'yours' && run.readable);
+  // The rebinding page reads its own origin: dnsRebinding's, not a cross-origin read.
+  const hostileReads = runs.filter(
+    (run) => run.origin.kind !== 'yours' && run.origin.kind !== 'rebinding' && run.readable,
+  );
   const withCredentials = hostileReads.filter((run) => run.cell.credentials);
   const facts: RunFacts = {
     runs,
@@ -258,6 +263,39 @@ function signedInReads(reads: CellRun[], context: FindingContext): Finding[] {
       detail,
       engines: unique(reads.map((run) => run.engine)),
       ...base,
+    }),
+  ];
+}
+
+/**
+ * --profile local: the rebinding page read the target's path from its own origin and the server
+ * answered it (below 400): any site can read it, whatever its CORS says. Engines that Local
+ * Network Access stopped are said apart: that is not the server refusing.
+ */
+function dnsRebinding({ runs, context }: RunFacts): Finding[] {
+  const rebound = runs.filter((run) => run.origin.kind === 'rebinding' && run.couldNot === null);
+  const read = rebound.filter((run) => run.readable && run.status !== null && run.status < 400);
+  if (read.length === 0) return [];
+  const stopped = rebound.filter((run) => !run.readable && run.reason?.rule === 'local-network-access');
+  const statuses = unique(read.map((run) => run.status)).join(', ');
+  const text = FINDING_TEXTS['dns-rebinding'];
+  return [
+    finding({
+      kind: 'dns-rebinding',
+      about: 'host',
+      severity: 'high',
+      title: text.title,
+      detail: text.detail(
+        originLabel(read[0]!),
+        unique(read.map((run) => run.engine)),
+        `a ${statuses} answer`,
+        unique(stopped.map((run) => run.engine)),
+      ),
+      origins: unique(read.map(originLabel)),
+      engines: unique(read.map((run) => run.engine)),
+      cells: ['rebinding-get'],
+      fix: fixOf(context, 'host-check'),
+      playground: null,
     }),
   ];
 }

@@ -42,6 +42,27 @@ export const QUICK_KINDS: readonly HostileKind[] = ['arbitrary', 'null', 'prefix
 export type ListedKind = 'listed';
 
 /**
+ * --profile local: a name any site can register whose address the attacker's DNS turns into the
+ * target's once the page is loaded (DNS rebinding). The page and the target are then one origin
+ * to the engine: no CORS asks anything, and only the server's check of Host can refuse.
+ */
+export type RebindingKind = 'rebinding';
+
+/** The name the check plays the rebinding attacker under (resolved to the target's address in each engine). */
+export const REBINDING_HOST = 'rebind.attacker.test';
+
+/** The rebinding origin for a target: its scheme and port, under the attacker's name. */
+export function rebindingOrigin(target: URL): TriedOrigin {
+  const port = target.port ? `:${target.port}` : '';
+  return {
+    origin: `${target.protocol}//${REBINDING_HOST}${port}`,
+    kind: 'rebinding',
+    context: 'page',
+    why: `DNS rebinding: ${REBINDING_HOST} answers with your server's address once its page is loaded; a server that does not check Host answers it as its own`,
+  };
+}
+
+/**
  * What it takes to be such an origin: any site (a name anyone can register or a page anyone can
  * publish), a position (a subdomain taken over, the network path, a program on the user's
  * machine, another service on your host), or your own host's pages under another name.
@@ -52,7 +73,7 @@ export interface TriedOrigin {
   /** The origin as written (what the engine is asked to load); "null" for an opaque one. */
   origin: string;
   /** Yours (from --from or the expectations), or the attack it stands for. */
-  kind: 'yours' | HostileKind | ListedKind;
+  kind: 'yours' | HostileKind | ListedKind | RebindingKind;
   /** Where the page runs; an opaque origin lives in a frame or worker of an arbitrary page. */
   context: Context;
   /** One line for the report: what kind of broken check lets this origin through. */
@@ -335,7 +356,7 @@ export function hostileOrigins(
 /** What it costs an attacker to be this origin (listed ones: any site, as the user says). */
 export function costOf(kind: TriedOrigin['kind']): AttackerCost | null {
   if (kind === 'yours') return null;
-  return kind === 'listed' ? 'any-site' : HOSTILE_CLASSES[kind].cost;
+  return kind === 'listed' || kind === 'rebinding' ? 'any-site' : HOSTILE_CLASSES[kind].cost;
 }
 
 /** The user's own origins, as tried origins. */

@@ -34,12 +34,18 @@ function ask(
   method: 'OPTIONS' | 'GET',
   headers: Record<string, string>,
   timeoutMs: number,
+  address?: string,
 ): Promise<Answer | Unreachable> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
+    // A name the check resolves itself (the rebinding name): sent to that address, Host kept.
     const req = send(
-      url,
-      { method, headers: { 'user-agent': 'origin-lab-check', ...headers }, timeout: timeoutMs },
+      address ? new URL(url.href.replace(url.hostname, address.includes(':') ? `[${address}]` : address)) : url,
+      {
+        method,
+        headers: { 'user-agent': 'origin-lab-check', ...(address && { host: url.host }), ...headers },
+        timeout: timeoutMs,
+      },
       (res) => {
         let bytes = 0;
         res.on('data', (chunk: Buffer) => {
@@ -84,13 +90,15 @@ export const isUnreachable = <T extends object>(value: T | Unreachable): value i
 
 /**
  * The exchange for one cell from one origin: the preflight when the rules say one goes out, then
- * the actual request when it is a GET and the preflight (if any) passed its status.
+ * the actual request when it is a GET and the preflight (if any) passed its status. A same-origin
+ * cell goes without Origin, as an engine sends a same-origin GET, to address where given.
  */
 export async function replay(
   target: URL,
   origin: string,
   cell: Cell,
   timeoutMs: number,
+  address?: string,
 ): Promise<Replayed | Unreachable> {
   const exchange: Exchange = {};
   let requests = 0;
@@ -112,7 +120,8 @@ export async function replay(
     if (preflight.status < 200 || preflight.status > 299) return { exchange, redirectedTo: null, requests };
   }
   if (cell.method !== 'GET') return { exchange, redirectedTo: null, requests };
-  const actual = await ask(target, 'GET', { ...Object.fromEntries(cell.headers), origin }, timeoutMs);
+  const headers = { ...Object.fromEntries(cell.headers), ...(!cell.sameOrigin && { origin }) };
+  const actual = await ask(target, 'GET', headers, timeoutMs, address);
   requests += 1;
   if (isUnreachable(actual)) return actual;
   exchange.actual = actual;

@@ -32,7 +32,7 @@ import type {
 import type { ProbeResult } from '../drivers/probe-page.js';
 import { CommandError, type Progress } from '../terminal.js';
 import type { Cell } from './cells.js';
-import { alsoUrlCells, hostileCells, yourCells, type MatrixOptions } from './cells.js';
+import { alsoUrlCells, hostileCells, REBINDING_CELL, yourCells, type MatrixOptions } from './cells.js';
 import { ATTACKER_SITE, type TriedOrigin } from './origins.js';
 import { isUnreachable, replay, type Replayed } from './replay.js';
 import { sessionAnswers, sessionRead, type SessionAnswers, type SessionRead } from './session-outcome.js';
@@ -97,6 +97,8 @@ export interface RunPlan {
   readonly target: URL;
   readonly origins: TriedOrigin[];
   readonly cellsFor: (origin: TriedOrigin) => Cell[];
+  /** --profile local: the rebinding name and the address it stands for (the target's). */
+  readonly rebinding: { host: string; address: string } | null;
 }
 
 export interface EngineInfo {
@@ -146,17 +148,25 @@ export function planRun(
   origins: TriedOrigin[],
   matrix: MatrixOptions,
   expected: readonly Cell[] = [],
+  rebinding: RunPlan['rebinding'] = null,
 ): RunPlan {
   const withErrorAnswers = (cells: Cell[]) => [...cells, ...alsoUrlCells(matrix.alsoUrls ?? [], cells, target)];
   const yours = withErrorAnswers([...yourCells(matrix), ...expected]);
   const hostile = withErrorAnswers(hostileCells(matrix));
-  return { target, origins, cellsFor: (origin) => (origin.kind === 'yours' ? yours : hostile) };
+  const cellsFor = (origin: TriedOrigin) =>
+    origin.kind === 'yours' ? yours : origin.kind === 'rebinding' ? [REBINDING_CELL] : hostile;
+  return { target, origins, cellsFor, rebinding };
 }
 
-/** Where a cell's request goes: its own URL (--also-url), else the run's target. */
-const urlOf = (cell: Cell, target: URL): URL => (cell.url === undefined ? target : new URL(cell.url));
+/** Where a cell's request goes: its own URL (--also-url), the page's own origin (rebinding), else the run's target. */
+const urlOf = (cell: Cell, target: URL, origin: TriedOrigin): URL =>
+  cell.sameOrigin
+    ? new URL(`${target.pathname}${target.search}`, origin.origin)
+    : cell.url === undefined
+      ? target
+      : new URL(cell.url);
 
-/** Every URL a plan sends to: the target first, then the error answers' (--also-url). */
+/** Every URL a plan sends to: the target first, then the error answers' (--also-url); not the rebinding name. */
 function urlsOf(plan: RunPlan): URL[] {
   const urls = new Map([[plan.target.href, plan.target]]);
   for (const origin of plan.origins)
@@ -230,6 +240,7 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
     session: options.session && { url: plan.target.href, cookies: options.session.cookies },
     trust: options.trust,
     urls: urlsOf(plan).map((url) => url.href),
+    resolve: plan.rebinding ? { [plan.rebinding.host]: plan.rebinding.address } : {},
   };
   const started: ProbeDriver[] = [];
   const runs: CellRun[] = [];
@@ -293,8 +304,8 @@ async function askItself(plan: RunPlan, options: RunOptions) {
         `asking ${plan.target.host} itself, as each origin`,
         `${from}: ${cell.title}`,
       );
-      const url = urlOf(cell, plan.target);
-      const replayed = await replay(url, from, cell, options.timeoutMs);
+      const url = urlOf(cell, plan.target, origin);
+      const replayed = await replay(url, from, cell, options.timeoutMs, cell.sameOrigin && plan.rebinding?.address);
       if (isUnreachable(replayed))
         throw new CommandError(`${cell.url ? '--also-url ' : ''}${url.href} cannot be reached: ${replayed.message}`);
       requests += replayed.requests;
@@ -363,7 +374,7 @@ class EngineRun {
   private async send(page: OriginPage, origin: TriedOrigin, cell: Cell, earlier: readonly CellRun[]): Promise<CellRun> {
     const from = origin.context === 'page' ? origin.origin : 'null';
     const replayed = this.own.seen.get(`${from} ${cell.id}`)!;
-    const url = urlOf(cell, this.plan.target);
+    const url = urlOf(cell, this.plan.target, origin);
     const session = this.options.session && readsAsUser(cell) ? this.options.session : null;
     try {
       const { result, engine: report } = await page.send(origin.context, {
@@ -444,7 +455,7 @@ function cellRun(
     ? null
     : reasonFor(engine, result, report, refusal, scene, {
         page: hostPage(origin, scene.target),
-        url: urlOf(cell, scene.target),
+        url: urlOf(cell, scene.target, origin),
       });
   const blockedBeforeCors = stoppedBeforeSending(reason);
   const kept = cell.repeats ? preflightKept(engine, cell, report, replayed, earlier) : null;

@@ -80,6 +80,9 @@ export function hostileText(runs: CellRun[]): [string, Style | null] {
   if (runs.length === 0) return ['', null];
   if (runs.every((run) => run.couldNot?.startsWith(NOT_SERVED_HERE))) return ['– driver cannot', 'dim'];
   if (runs.every((run) => run.couldNot)) return ['– not an origin here', 'dim'];
+  // The rebinding page reads its own origin: what counts is whether the server answered that name.
+  const rebound = runs.find((run) => run.origin.kind === 'rebinding' && run.readable);
+  if (rebound) return rebound.status! < 400 ? ['✘ reads (rebound)', 'red'] : [`✔ refused ${rebound.status}`, 'green'];
   if (runs.some(writesAsUser)) return ['✘ writes with cookies', 'red'];
   const credentialed = runs.filter((run) => run.readable && run.cell.credentials);
   // Signed in (--session): whether the reads carried the user's cookies, as far as was seen.
@@ -99,6 +102,10 @@ export function hostileText(runs: CellRun[]): [string, Style | null] {
 
 /** What the attacker table's marks that are neither refused nor read mean. */
 export const HOSTILE_LEGEND: [string, string][] = [
+  [
+    '✘ reads (rebound)',
+    'DNS rebinding: a page under an attacker’s name, pointed at your server, read it as its own origin; only a check of Host refuses that.',
+  ],
   ['✘ reads signed in', 'with your session (--session), the cookies went out and the page read the answer.'],
   [
     '✘ reads, no cookies',

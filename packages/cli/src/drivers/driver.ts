@@ -97,6 +97,11 @@ export interface DriverLaunch {
   trust: readonly string[];
   /** The URLs the run asks: the target's and --also-url's. */
   urls: readonly string[];
+  /**
+   * Names the engine is to resolve to an address of the check's choosing (the rebinding name, to
+   * the target's); an engine that cannot be told refuses to be that origin.
+   */
+  resolve: Readonly<Record<string, string>>;
 }
 
 /** An EngineReport that says nothing. */

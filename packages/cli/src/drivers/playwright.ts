@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, CDPSession, Page, Request } from 'playwri
 import { PROBE_PATH, PROBE_SCRIPT, probeDocument, runInPage, type Context, type ProbeRequest } from './probe-page.js';
 import {
   baseDomain,
+  NOT_SERVED_HERE,
   SILENT,
   type DriverLaunch,
   type EngineReport,
@@ -76,7 +77,13 @@ export class PlaywrightProbeDriver implements ProbeDriver {
       browser = await chromium.launch({ ...chromiumOptions(launch), timeout: launch.timeoutMs * 3 });
     } else
       browser = await firefox.launch({
-        ...firefoxLaunch(launch.trust),
+        // The names to resolve (the rebinding name): Firefox maps them to loopback, the one address it can.
+        ...firefoxLaunch(
+          launch.trust,
+          Object.entries(launch.resolve)
+            .filter(([, address]) => isLoopback(address))
+            .map(([name]) => name),
+        ),
         ...(program && { executablePath: program.path }),
         timeout: launch.timeoutMs * 3,
       });
@@ -118,6 +125,8 @@ export class PlaywrightProbeDriver implements ProbeDriver {
   private readonly idle: ProbePage[] = [];
 
   async openOrigin(origin: string): Promise<OriginPage | NotThisOrigin> {
+    const unresolvable = this.cannotResolve(origin);
+    if (unresolvable) return { refused: `${NOT_SERVED_HERE}: ${unresolvable}` };
     const site = siteOf(origin);
     const reused = this.idle.findIndex((page) => !page.hosted.has(site));
     const page = reused >= 0 ? this.idle.splice(reused, 1)[0]! : await this.newProbePage();
@@ -130,6 +139,22 @@ export class PlaywrightProbeDriver implements ProbeDriver {
       await page.discard();
       throw err;
     }
+  }
+
+  /**
+   * Why this engine cannot be told where the origin's name points (launch.resolve), or null: a
+   * running engine took its switches before the check, and Firefox resolves names itself only to
+   * loopback (network.dns.localDomains).
+   */
+  private cannotResolve(origin: string): string | null {
+    const host = URL.canParse(origin) ? new URL(origin).hostname : '';
+    const address = this.launch.resolve[host];
+    if (address === undefined) return null;
+    if (this.launch.connect[this.name])
+      return `a ${this.name} started elsewhere (--connect) cannot be told that ${host} points to ${address}`;
+    if (this.name === 'firefox' && !isLoopback(address))
+      return `Firefox can be told only that a name is loopback, and ${host} would have to point to ${address}`;
+    return null;
   }
 
   /** A page in a context of its own (or in the shared one), with the engine's reports of it attached once. */
@@ -167,6 +192,9 @@ export class PlaywrightProbeDriver implements ProbeDriver {
 function chromiumOptions(launch: DriverLaunch) {
   const program = launch.programs.chromium;
   const options = { ...chromiumLaunch(launch.trust), ...(program && { executablePath: program.path }) };
+  // Names the check resolves itself (the rebinding name, to the target's address).
+  const rules = Object.entries(launch.resolve).map(([name, address]) => `MAP ${name} ${address}`);
+  if (rules.length > 0) options.args = [...(options.args ?? []), `--host-resolver-rules=${rules.join(',')}`];
   // Chromium's own switch for an address's space: the target counts as public, so no Local
   // Network Access check applies (--local-network public).
   if (launch.localNetwork === 'public' && launch.targetAddresses.length > 0)
@@ -176,6 +204,9 @@ function chromiumOptions(launch: DriverLaunch) {
     ];
   return options;
 }
+
+/** An IPv4 or IPv6 loopback address. */
+const isLoopback = (address: string) => /^127\./.test(address) || address === '::1';
 
 /** The product the program said it is (Google Chrome, Firefox ESR...), else the family, and the major version. */
 function labelOf(name: 'chromium' | 'firefox', version: string, product: string | undefined): string {

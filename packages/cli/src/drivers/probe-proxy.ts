@@ -75,6 +75,8 @@ export class ProbeProxy {
     timeoutMs: number,
     /** The document served at the probe path of each origin (another than the probe's: a proof page). */
     documentFor: (origin: string) => string = () => probeDocument(),
+    /** Names carried to an address of the check's choosing (the rebinding name): every path but the probe's. */
+    resolve: Readonly<Record<string, string>> = {},
   ): Promise<ProbeProxy> {
     const probeOrigins = new Set(origins);
     const serveProbe = (req: IncomingMessage, res: ServerResponse, origin: string) => {
@@ -96,8 +98,10 @@ export class ProbeProxy {
         res.writeHead(400).end('a forward proxy takes absolute URLs');
         return;
       }
-      if (probeOrigins.has(url.origin)) return serveProbe(req, res, url.origin);
-      forward(req, res, url, timeoutMs);
+      const rebound = resolve[url.hostname];
+      if (probeOrigins.has(url.origin) && (rebound === undefined || url.pathname === PROBE_PATH))
+        return serveProbe(req, res, url.origin);
+      forward(req, res, url, timeoutMs, rebound);
     });
     const sockets = new Set<Socket>();
     const track = (socket: Socket) => {
@@ -151,12 +155,17 @@ function splitAuthority(authority: string): [string, string] {
   return match ? [match[1]!, match[2]!] : [authority, '443'];
 }
 
-/** A plain HTTP request carried on as it came (hop-by-hop headers aside), its answer carried back. */
-function forward(req: IncomingMessage, res: ServerResponse, url: URL, timeoutMs: number): void {
+/**
+ * A plain HTTP request carried on as it came (hop-by-hop headers aside), its answer carried back;
+ * to address where given (its Host kept: a rebound name).
+ */
+function forward(req: IncomingMessage, res: ServerResponse, url: URL, timeoutMs: number, address?: string): void {
   const headers = { ...req.headers };
   delete headers['proxy-connection'];
   delete headers['proxy-authorization'];
-  const upstream = httpRequest(url, { method: req.method, headers, timeout: timeoutMs }, (answer) => {
+  // A rebound name is sent to its address, its Host header as the browser wrote it.
+  const options = { method: req.method, headers, timeout: timeoutMs, ...(address && { hostname: address }) };
+  const upstream = httpRequest({ ...urlParts(url), ...options }, (answer) => {
     res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
     answer.pipe(res);
   });
@@ -166,4 +175,9 @@ function forward(req: IncomingMessage, res: ServerResponse, url: URL, timeoutMs:
     res.end();
   });
   req.pipe(upstream);
+}
+
+/** A URL as http.request's options take it, so that an address may replace its host. */
+function urlParts(url: URL) {
+  return { protocol: url.protocol, hostname: url.hostname, port: url.port, path: `${url.pathname}${url.search}` };
 }

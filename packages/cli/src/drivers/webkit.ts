@@ -57,7 +57,7 @@ export class WebKitProbeDriver implements ProbeDriver {
       .map((origin) => new URL(origin).hostname);
     const certificates = await selfSignedCertificates([...new Set(https)]);
     const targets = await vouchedCertificates(launch);
-    const proxy = await ProbeProxy.start(launch.origins, certificates, launch.timeoutMs);
+    const proxy = await ProbeProxy.start(launch.origins, certificates, launch.timeoutMs, undefined, launch.resolve);
     try {
       const proxyUrl = `http://${DRIVER_LOOPBACK}:${proxy.port}`;
       const session = await WebKitSession.start({

@@ -15,7 +15,8 @@ export type FixTopic =
   | 'preflight-ok'
   | 'cors-on-errors'
   | 'preflight-no-redirect'
-  | 'expose-headers';
+  | 'expose-headers'
+  | 'host-check';
 
 /** What a fix's text is written with. */
 export interface FixFacts {
@@ -167,6 +168,29 @@ export const FIX_TEXTS: Record<FixTopic, (f: FixFacts) => { summary: string; byS
         'add_header Access-Control-Allow-Origin $cors_origin always; (and every other CORS header with always): without it nginx adds headers to 2xx and 3xx answers only, never to a 401, 404 or 500.',
       caddy:
         'the header lines apply before basic_auth and forward_auth in Caddy’s order; an answer made in handle_errors { } needs them there too.',
+    },
+  }),
+  'host-check': () => ({
+    summary:
+      'Check the Host header against your own names (localhost, 127.0.0.1, [::1], and any name you serve under) and answer 403 to every other: a page under an attacker’s name whose address became yours is same-origin to the browser, so no CORS header and no Origin check stops it. For an MCP server, also refuse an Origin that is not yours (the MCP specification asks for 403).',
+    byStack: {
+      express:
+        'app.use((req, res, next) => (["localhost", "127.0.0.1", "[::1]"].includes(req.hostname) ? next() : res.status(403).end())) first; an MCP server: createMcpExpressApp() from the MCP SDK (its default host, 127.0.0.1, turns its Host validation on) or hostHeaderValidation([...]).',
+      koa: 'app.use(async (ctx, next) => { if (!["localhost", "127.0.0.1", "[::1]"].includes(ctx.hostname)) ctx.throw(403); await next(); }) first.',
+      fastify:
+        'fastify.addHook("onRequest", async (req, reply) => { if (!["localhost", "127.0.0.1", "[::1]"].includes(req.hostname)) return reply.code(403).send(); }).',
+      hono: 'app.use("*", async (c, next) => { const host = new URL(c.req.url).hostname; if (!["localhost", "127.0.0.1", "[::1]"].includes(host)) return c.text("forbidden", 403); await next(); }) first.',
+      'go-rs-cors':
+        'wrap the mux in a handler that compares r.Host (its host part) with your names and answers http.StatusForbidden otherwise; rs/cors does not look at Host.',
+      'go-jub0bs-cors':
+        'wrap the mux in a handler that compares r.Host (its host part) with your names and answers http.StatusForbidden otherwise; the CORS middleware does not look at Host.',
+      spring:
+        'a OncePerRequestFilter, first in the chain, that compares request.getServerName() with your names and sends 403 otherwise; CORS configuration does not look at Host.',
+      aspnet:
+        'builder.Services.AddHostFiltering(o => o.AllowedHosts = ["localhost", "127.0.0.1", "[::1]"]) (or "AllowedHosts" in appsettings.json, never "*"): the host filtering middleware answers 400 to other names.',
+      nginx:
+        'server_name localhost 127.0.0.1; in the server that answers, and a default server { listen ...; return 444; } for every other name.',
+      caddy: 'name the site by its hosts (localhost, 127.0.0.1) rather than :port: Caddy then answers no other Host.',
     },
   }),
   'preflight-no-redirect': () => ({
