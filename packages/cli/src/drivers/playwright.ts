@@ -225,17 +225,18 @@ async function versionOf(context: BrowserContext): Promise<string> {
 }
 
 /**
- * The session's cookies as Playwright sets them: a Domain cookie's domain with its leading dot; a
- * partitioned one under the target's own site, where the target itself would have set it.
+ * The session's cookies as Playwright sets them: a Domain cookie's domain with its leading dot, a
+ * host-only one's without; a partitioned one under the target's own site, where the target itself
+ * would have set it.
  */
 function playwrightCookies(cookies: readonly SessionCookieSpec[]) {
   return cookies.map((cookie) => ({
     name: cookie.name,
     value: cookie.value,
-    // A host-only cookie is set by its URL: Playwright's domain form makes a Domain cookie.
-    ...(cookie.hostOnly
-      ? { url: `${cookie.secure ? 'https' : 'http'}://${cookie.domain}${cookie.path}` }
-      : { domain: `.${cookie.domain}`, path: cookie.path }),
+    // Playwright's domain without a leading dot is a host-only cookie (its url form would
+    // rewrite the path to the URL's folder).
+    domain: cookie.hostOnly ? cookie.domain : `.${cookie.domain}`,
+    path: cookie.path,
     expires: cookie.expires,
     httpOnly: cookie.httpOnly,
     secure: cookie.secure,
