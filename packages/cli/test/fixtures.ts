@@ -332,3 +332,66 @@ export async function mcpSdkExpressApp(protection: 'default' | 'none'): Promise<
   app.get('/me', answer);
   return listen(createServer(app));
 }
+
+/** How an MCP fixture sets CORS: as the SDK's docs show, without the exposed session id, or without the protocol header. */
+export type McpCors = 'complete' | 'session-not-exposed' | 'protocol-header-not-allowed';
+
+/**
+ * The MCP TypeScript SDK's Streamable HTTP server (stateful: a session per initialize, its id in
+ * Mcp-Session-Id), behind express and the cors middleware set one of three ways, and with the
+ * transport's own Origin validation (allowedOrigins: YOURS) or without it. One tool, "echo".
+ */
+export async function mcpStreamableServer(corsSet: McpCors, validateOrigin: boolean): Promise<Fixture> {
+  const { randomUUID } = await import('node:crypto');
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const { isInitializeRequest } = await import('@modelcontextprotocol/sdk/types.js');
+  const app = express();
+  const allowed = ['Content-Type', 'Mcp-Session-Id', 'Mcp-Protocol-Version'];
+  app.use(
+    cors({
+      origin: [YOURS],
+      ...(corsSet !== 'session-not-exposed' && { exposedHeaders: ['Mcp-Session-Id'] }),
+      ...(corsSet === 'complete' && { allowedHeaders: allowed }),
+      // The SDK's README once showed these two alone: Mcp-Protocol-Version is then refused.
+      ...(corsSet === 'protocol-header-not-allowed' && { allowedHeaders: ['Content-Type', 'mcp-session-id'] }),
+    }),
+  );
+  app.use(express.json());
+  const transports = new Map<string, InstanceType<typeof StreamableHTTPServerTransport>>();
+  app.post('/mcp', async (req, res) => {
+    const id = req.get('mcp-session-id');
+    let transport = id ? transports.get(id) : undefined;
+    if (!transport && !id && isInitializeRequest(req.body)) {
+      const made = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => void transports.set(sessionId, made),
+        ...(validateOrigin && { enableDnsRebindingProtection: true, allowedOrigins: [YOURS] }),
+      });
+      made.onclose = () => made.sessionId && transports.delete(made.sessionId);
+      const server = new McpServer({ name: 'fixture', version: '1.0.0' });
+      server.registerTool('echo', { description: 'says it back' }, () => ({
+        content: [{ type: 'text', text: 'echo' }],
+      }));
+      await server.connect(made);
+      transport = made;
+    }
+    if (!transport) {
+      res.status(400).json({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Bad Request: No valid session ID provided' },
+        id: null,
+      });
+      return;
+    }
+    await transport.handleRequest(req, res, req.body);
+  });
+  const bySession = async (req: express.Request, res: express.Response) => {
+    const transport = transports.get(req.get('mcp-session-id') ?? '');
+    if (!transport) res.status(400).send('Invalid or missing session ID');
+    else await transport.handleRequest(req, res);
+  };
+  app.get('/mcp', bySession);
+  app.delete('/mcp', bySession);
+  return listen(createServer(app), '/mcp');
+}

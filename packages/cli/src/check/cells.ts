@@ -6,6 +6,7 @@
  * Nothing but GET and OPTIONS leaves unless --methods names more.
  */
 import { normalizeMethod, unsafeHeaderNames } from '@origin-lab/cors-rules';
+import { MCP_SESSION } from '../drivers/probe-page.js';
 
 export const BODY_KINDS = ['json', 'form', 'text', 'none'] as const;
 export type BodyKind = (typeof BODY_KINDS)[number];
@@ -32,6 +33,78 @@ export interface Cell {
    * to the engine, so no Origin header and nothing for CORS to decide.
    */
   sameOrigin?: true;
+  /**
+   * A step of the MCP Streamable HTTP handshake (--profile mcp): sent for real by the check too,
+   * in order, its Mcp-Session-Id filled from the check's own initialize.
+   */
+  mcp?: true;
+}
+
+/** The MCP protocol version the handshake speaks (one the SDKs support). */
+export const MCP_PROTOCOL_VERSION = '2025-06-18';
+
+const jsonRpc = (method: string, id: number | null, params: object = {}) =>
+  JSON.stringify({ jsonrpc: '2.0', ...(id === null ? {} : { id }), method, params });
+
+/** What a browser MCP client sends with every POST (the transport's Content-Type and Accept). */
+const MCP_POST: [string, string][] = [
+  ['Content-Type', 'application/json'],
+  ['Accept', 'application/json, text/event-stream'],
+];
+/** And after initialize: the session it was given, and the version agreed. */
+const MCP_AFTER: [string, string][] = [
+  ['Mcp-Session-Id', MCP_SESSION],
+  ['Mcp-Protocol-Version', MCP_PROTOCOL_VERSION],
+];
+
+/** The first step, also what an attacker origin sends (--profile mcp). */
+export const MCP_INITIALIZE: Cell = {
+  id: 'mcp-initialize',
+  title: 'MCP initialize (a POST of JSON, preflighted): the session begins, its id in Mcp-Session-Id',
+  label: 'initialize',
+  api: 'fetch',
+  method: 'POST',
+  headers: MCP_POST,
+  credentials: false,
+  body: jsonRpc('initialize', 1, {
+    protocolVersion: MCP_PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { name: 'origin-lab-check', version: '1' },
+  }),
+  mcp: true,
+};
+
+/** The Streamable HTTP handshake as a browser client makes it, step by step (--profile mcp). */
+export function mcpCells(): Cell[] {
+  const step = (id: string, title: string, label: string, method: string, body: string | null): Cell => ({
+    id,
+    title,
+    label,
+    api: 'fetch',
+    method,
+    headers: method === 'POST' ? [...MCP_POST, ...MCP_AFTER] : MCP_AFTER,
+    credentials: false,
+    body,
+    mcp: true,
+  });
+  return [
+    MCP_INITIALIZE,
+    step(
+      'mcp-initialized',
+      'MCP notifications/initialized, with Mcp-Session-Id and Mcp-Protocol-Version (preflighted)',
+      'notifications/initialized',
+      'POST',
+      jsonRpc('notifications/initialized', null),
+    ),
+    step(
+      'mcp-tools-list',
+      'MCP tools/list: the answer as JSON or an event stream',
+      'tools/list',
+      'POST',
+      jsonRpc('tools/list', 2),
+    ),
+    step('mcp-delete', 'DELETE of the MCP session, with its id', 'DELETE session', 'DELETE', null),
+  ];
 }
 
 /** The rebinding page's one request: a GET of the target's path from its own origin (--profile local). */
@@ -60,6 +133,8 @@ export interface MatrixOptions {
   body: BodyKind;
   /** URLs that answer an error (--also-url): each origin's reads go there too. */
   alsoUrls?: readonly URL[];
+  /** --profile: mcp makes the matrix the MCP handshake. */
+  profile?: 'cors' | 'local' | 'mcp';
 }
 
 /**

@@ -57,7 +57,15 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
         `warning: ${methods.join(', ')} requests reach ${options.target.host} for real, from every engine and origin`,
       ),
     );
-  const rebinding = options.profile === 'local' ? await rebindingFor(options.target, progress, paint) : null;
+  const rebinding =
+    options.profile === 'cors' ? null : await rebindingFor(options.target, options.profile, progress, paint);
+  if (options.profile === 'mcp')
+    progress.note(
+      paint(
+        'yellow',
+        `warning: --profile mcp sends the MCP handshake (initialize, tools/list, DELETE of the session) to ${options.target.host} for real, from every engine`,
+      ),
+    );
   const tried = [...triedOrigins(from, options, expectations), ...(rebinding ? [rebindingOrigin(options.target)] : [])];
   const plan = planRun(
     options.target,
@@ -148,15 +156,17 @@ function loadSession(file: string, target: URL) {
 }
 
 /**
- * --profile local: the target must be on this machine or a private network; its address is where
+ * --profile local (and mcp, where the server is local): the target must be on this machine or a private network; its address is where
  * the rebinding name will point. Over https a rebound name fails the certificate (it names your
  * host): said, and the rebinding attempt left out.
  */
-async function rebindingFor(target: URL, progress: Progress, paint: Paint) {
+async function rebindingFor(target: URL, profile: 'local' | 'mcp', progress: Progress, paint: Paint) {
   const host = target.hostname.replace(/^\[|\]$/g, '');
   const found = await lookup(host, { all: true }).catch(() => []);
   if (found.length === 0) throw new CommandError(`--profile local: ${target.hostname} does not resolve`);
   const public_ = found.find(({ address }) => !isLocalAddress(address));
+  // An MCP endpoint on the web: no rebinding to try (its name is its own).
+  if (public_ && profile === 'mcp') return null;
   if (public_)
     throw new CommandError(
       `--profile local is for a server on this machine or a private network: ${target.hostname} is at ${public_.address}`,

@@ -100,7 +100,7 @@ export const CHECK_COMMAND: CommandSpec = {
       name: 'profile',
       value: '<name>',
       default: 'cors',
-      help: `what kind of server this is: cors (a server on the web), or local (on this machine or a private network: also tries DNS rebinding, a page under an attacker's name that then points to your server, which only a check of Host refuses)`,
+      help: `what kind of server this is: cors (a server on the web); local (on this machine or a private network: also tries DNS rebinding, a page under an attacker's name that then points to your server, which only a check of Host refuses); mcp (an MCP Streamable HTTP endpoint: your origins make the handshake, initialize to DELETE of the session, which reaches the server for real; attacker origins send initialize; DNS rebinding too where the server is local)`,
     },
     {
       name: 'session',
@@ -186,6 +186,7 @@ export const CHECK_COMMAND: CommandSpec = {
     'origin-lab check https://api.example.com/me --from https://app.example.com --also-url https://api.example.com/admin',
     'origin-lab check https://api.example.com/me --from https://app.example.com --session state.json --proof proof/',
     'origin-lab check http://127.0.0.1:3845/health --from http://localhost:5173 --profile local',
+    'origin-lab check http://127.0.0.1:3000/mcp --from http://localhost:6274 --profile mcp',
     'npx ./origin-lab-0.1.0.tgz check https://api.example.com/me --from https://app.example.com --json -',
   ],
   notes: [
@@ -226,7 +227,7 @@ export interface CheckOptions {
   /** --session: a file of the user's signed-in cookies. */
   sessionFile: string | null;
   /** --profile: a server on the web (cors), or on this machine or a private network (local). */
-  profile: 'cors' | 'local';
+  profile: 'cors' | 'local' | 'mcp';
   /** An earlier JSON report to compare this run with. */
   baselineFile: string | null;
   failOn: Severity | 'never';
@@ -353,7 +354,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     alsoUrls: parseAlsoUrls(listOfRaw(values['also-url']), target),
     expectFile: typeof values.expect === 'string' ? values.expect : null,
     sessionFile: readSessionOption(values.session, values.credentials),
-    profile: choice('profile', values.profile, ['cors', 'local'] as const, 'cors'),
+    profile: choice('profile', values.profile, ['cors', 'local', 'mcp'] as const, 'cors'),
     baselineFile: typeof values.baseline === 'string' ? values.baseline : null,
     failOn: choice('fail-on', values['fail-on'], [...SEVERITIES, 'never'] as const, 'medium'),
     json: typeof values.json === 'string' ? values.json : null,

@@ -33,6 +33,16 @@ export const FINDING_TEXTS = {
     detail: (origin: string, engines: readonly string[], status: string, stopped: readonly string[]) =>
       `A page at ${origin}, whose name then pointed to your server, read ${status} in ${engines.join(', ')}: to the engine that is one origin, so CORS is never asked and only the server's check of Host could refuse. Anyone can own such a name and point it anywhere.${stopped.length > 0 ? ` ${stopped.join(', ')} stopped it with Local Network Access (a public page reaching a loopback or private address): not CORS, and a user may allow it.` : ''}`,
   },
+  'mcp-session-hidden': {
+    title: 'Your page cannot read Mcp-Session-Id: a browser MCP client cannot go past initialize',
+    detail:
+      'The server answered initialize with a session in Mcp-Session-Id, but the answer does not name it in Access-Control-Expose-Headers, so script sees no such header: the client sends its next requests without a session, and the server refuses them (400).',
+  },
+  'mcp-origin-not-validated': {
+    title: 'The MCP server answers an Origin it should refuse (the MCP specification asks for 403)',
+    detail: (origins: readonly string[], statuses: string) =>
+      `The check’s own initialize with Origin ${origins.slice(0, 3).join(', ')}${origins.length > 3 ? ` and ${origins.length - 3} more` : ''} got ${statuses}. CORS keeps those pages from reading, but not a page whose name was rebound to your server: its POST carries its Origin, and only a check of Origin (or Host) refuses it.`,
+  },
   'session-leak': {
     title: 'Origins you did not name read your signed-in user’s answer',
     detail: (engines: string, byCost: ByCost, body: string) =>

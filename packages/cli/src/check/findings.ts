@@ -29,7 +29,14 @@ import { carried } from './session-report.js';
 import { NOT_CORS, type CellRun, type ExchangeRecord, type Reason } from './run-check.js';
 
 export type FindingKind =
-  RiskKind | 'refused' | 'error-answer-unreadable' | 'engines-differ' | 'session-leak' | 'dns-rebinding';
+  | RiskKind
+  | 'refused'
+  | 'error-answer-unreadable'
+  | 'engines-differ'
+  | 'session-leak'
+  | 'dns-rebinding'
+  | 'mcp-session-hidden'
+  | 'mcp-origin-not-validated';
 
 export interface Finding {
   /** Stable across runs: the kind, and what it is about. */
@@ -84,6 +91,8 @@ type FindingKindOf = (facts: RunFacts) => Finding[];
 const FINDING_KINDS: readonly FindingKindOf[] = [
   hostileWrites,
   dnsRebinding,
+  mcpOriginNotValidated,
+  mcpSessionHidden,
   hostileReadsWithCredentials,
   hostilePreflights,
   nullTrusted,
@@ -293,7 +302,74 @@ function dnsRebinding({ runs, context }: RunFacts): Finding[] {
       ),
       origins: unique(read.map(originLabel)),
       engines: unique(read.map((run) => run.engine)),
-      cells: ['rebinding-get'],
+      cells: unique(read.map((run) => run.cell.id)),
+      fix: fixOf(context, 'host-check'),
+      playground: null,
+    }),
+  ];
+}
+
+/**
+ * --profile mcp: your page read the answer to initialize, the server gave a session
+ * (Mcp-Session-Id in the check's own answer), but script could not read it: a browser client
+ * cannot send it back, and every step after initialize fails.
+ */
+function mcpSessionHidden({ runs, exchanges, context }: RunFacts): Finding[] {
+  const given = exchanges.some(
+    (record) => record.cell === 'mcp-initialize' && record.exchange.actual?.headers['mcp-session-id'],
+  );
+  const hidden = runs.filter(
+    (run) =>
+      run.origin.kind === 'yours' &&
+      run.cell.id === 'mcp-initialize' &&
+      run.readable &&
+      !(run.visibleHeaders ?? []).includes('mcp-session-id'),
+  );
+  if (!given || hidden.length === 0) return [];
+  const text = FINDING_TEXTS['mcp-session-hidden'];
+  return [
+    finding({
+      kind: 'mcp-session-hidden',
+      about: 'mcp-session-id',
+      severity: 'medium',
+      title: text.title,
+      detail: text.detail,
+      origins: unique(hidden.map(originLabel)),
+      engines: unique(hidden.map((run) => run.engine)),
+      cells: ['mcp-initialize'],
+      fix: fixOf(context, 'expose-headers', { header: 'Mcp-Session-Id' }),
+      playground: null,
+    }),
+  ];
+}
+
+/**
+ * --profile mcp: the check's own initialize from an origin you did not name got an answer below
+ * 400; the MCP specification asks for 403 to an Origin the server does not trust (what keeps a
+ * rebound page, whose POST carries its Origin, out).
+ */
+function mcpOriginNotValidated({ runs, exchanges, context }: RunFacts): Finding[] {
+  const hostile = new Set(runs.filter((run) => run.origin.kind !== 'yours').map((run) => run.origin.origin));
+  const answered = exchanges.filter(
+    (record) =>
+      /initialize$/.test(record.cell) &&
+      hostile.has(record.origin) &&
+      record.exchange.actual !== undefined &&
+      record.exchange.actual.status < 400,
+  );
+  if (answered.length === 0) return [];
+  const statuses = unique(answered.map((record) => record.exchange.actual!.status)).join(', ');
+  const text = FINDING_TEXTS['mcp-origin-not-validated'];
+  return [
+    finding({
+      kind: 'mcp-origin-not-validated',
+      about: 'origin',
+      severity: 'medium',
+      title: text.title,
+      detail: text.detail(unique(answered.map((record) => record.origin)), statuses),
+      origins: unique(answered.map((record) => record.origin)),
+      engines: [],
+      cells: unique(answered.map((record) => record.cell)),
       fix: fixOf(context, 'host-check'),
       playground: null,
     }),

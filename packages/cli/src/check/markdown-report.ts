@@ -140,7 +140,7 @@ export function toMarkdown(report: CheckReport): string {
     ...baselineSection(report),
     ...report.writes.map(
       (write) =>
-        `\n> Sent for real (you named ${write.method}): ${write.requests} ${write.method} requests, from ${write.origins.length} origins, in ${write.engines.join(', ')}`,
+        `\n> Sent for real (${write.method}: named by you or by --profile mcp): ${write.requests} ${write.method} requests, from ${write.origins.length} origins, in ${write.engines.join(', ')}`,
     ),
     ...yourTables(report),
     ...hostileTable(report),

@@ -3,7 +3,8 @@
  * Origin, Access-Control-Request-Method and -Headers, as an engine sends it) and, for a GET, the
  * request with its Origin. Never what decides a cell (the engines do); it is what the rules read
  * to say why (WebKit reports nothing, Firefox no preflight), and it holds Vary for the findings.
- * Nothing but OPTIONS and GET is ever sent from here.
+ * Nothing but OPTIONS and GET is ever sent from here, but for the MCP handshake's steps, which
+ * --profile mcp asks for.
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -11,6 +12,7 @@ import type { Answer, Exchange } from '@origin-lab/cors-rules';
 import { needsPreflight } from '@origin-lab/cors-rules';
 import type { Cell } from './cells.js';
 import { preflightHeaders } from './cells.js';
+import { MCP_SESSION } from '../drivers/probe-page.js';
 
 /** What went wrong reaching the target, as a person would name it. */
 export interface Unreachable {
@@ -31,10 +33,11 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 function ask(
   url: URL,
-  method: 'OPTIONS' | 'GET',
+  method: string,
   headers: Record<string, string>,
   timeoutMs: number,
   address?: string,
+  body: string | null = null,
 ): Promise<Answer | Unreachable> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
@@ -62,7 +65,7 @@ function ask(
       req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'TIMEOUT' })),
     );
     req.on('error', (err: NodeJS.ErrnoException) => resolve(unreachable(err)));
-    req.end();
+    req.end(body ?? undefined);
   });
 }
 
@@ -99,10 +102,13 @@ export async function replay(
   cell: Cell,
   timeoutMs: number,
   address?: string,
+  /** An origin's MCP session, kept from its initialize for the steps after it (--profile mcp). */
+  state: { mcpSession?: string } = {},
 ): Promise<Replayed | Unreachable> {
   const exchange: Exchange = {};
   let requests = 0;
-  if (needsPreflight(cell.method, cell.headers)) {
+  // A same-origin request (the rebinding page's) has no preflight.
+  if (!cell.sameOrigin && needsPreflight(cell.method, cell.headers)) {
     const names = preflightHeaders(cell);
     const preflight = await ask(
       target,
@@ -119,12 +125,19 @@ export async function replay(
     exchange.preflight = preflight;
     if (preflight.status < 200 || preflight.status > 299) return { exchange, redirectedTo: null, requests };
   }
-  if (cell.method !== 'GET') return { exchange, redirectedTo: null, requests };
-  const headers = { ...Object.fromEntries(cell.headers), ...(!cell.sameOrigin && { origin }) };
-  const actual = await ask(target, 'GET', headers, timeoutMs, address);
+  // Only GET, and the MCP handshake's steps (--profile mcp: the user asked for them), go out for real.
+  if (cell.method !== 'GET' && !cell.mcp) return { exchange, redirectedTo: null, requests };
+  const given = cell.headers.flatMap(([name, value]): [string, string][] =>
+    value !== MCP_SESSION ? [[name, value]] : state.mcpSession ? [[name, state.mcpSession]] : [],
+  );
+  // A same-origin GET carries no Origin; every other request does (Fetch).
+  const withOrigin = !(cell.sameOrigin && cell.method === 'GET');
+  const headers = { ...Object.fromEntries(given), ...(withOrigin && { origin }) };
+  const actual = await ask(target, cell.method, headers, timeoutMs, address, cell.body);
   requests += 1;
   if (isUnreachable(actual)) return actual;
   exchange.actual = actual;
+  if (actual.headers['mcp-session-id']) state.mcpSession = actual.headers['mcp-session-id'];
   const location = actual.status >= 300 && actual.status < 400 ? (actual.headers.location ?? null) : null;
   const redirectedTo = location && URL.canParse(location, target) ? new URL(location, target).href : location;
   return { exchange, redirectedTo, requests };

@@ -35,7 +35,7 @@ export interface CheckReport {
   /** Where the playground links point, and whether --lab said so or it is npm start's default. */
   lab: { url: string; chosenBy: 'option' | 'default' };
   requests: number;
-  /** The requests that change state the engines sent (only methods you named), by method. */
+  /** The requests that change state the engines sent (only methods you named, or --profile mcp's handshake), by method. */
   writes: WritesSent[];
   exitCode: number;
   /** This run beside an earlier report (--baseline): who gained or lost access. */

@@ -32,7 +32,15 @@ import type {
 import type { ProbeResult } from '../drivers/probe-page.js';
 import { CommandError, type Progress } from '../terminal.js';
 import type { Cell } from './cells.js';
-import { alsoUrlCells, hostileCells, REBINDING_CELL, yourCells, type MatrixOptions } from './cells.js';
+import {
+  alsoUrlCells,
+  hostileCells,
+  MCP_INITIALIZE,
+  mcpCells,
+  REBINDING_CELL,
+  yourCells,
+  type MatrixOptions,
+} from './cells.js';
 import { ATTACKER_SITE, type TriedOrigin } from './origins.js';
 import { isUnreachable, replay, type Replayed } from './replay.js';
 import { sessionAnswers, sessionRead, type SessionAnswers, type SessionRead } from './session-outcome.js';
@@ -151,10 +159,14 @@ export function planRun(
   rebinding: RunPlan['rebinding'] = null,
 ): RunPlan {
   const withErrorAnswers = (cells: Cell[]) => [...cells, ...alsoUrlCells(matrix.alsoUrls ?? [], cells, target)];
-  const yours = withErrorAnswers([...yourCells(matrix), ...expected]);
-  const hostile = withErrorAnswers(hostileCells(matrix));
+  // An MCP endpoint (--profile mcp): your origins make the handshake, an attacker's and the
+  // rebinding page its first step.
+  const mcp = matrix.profile === 'mcp';
+  const yours = mcp ? [...mcpCells(), ...expected] : withErrorAnswers([...yourCells(matrix), ...expected]);
+  const hostile = mcp ? [MCP_INITIALIZE] : withErrorAnswers(hostileCells(matrix));
+  const rebound = mcp ? { ...MCP_INITIALIZE, id: 'rebinding-initialize', sameOrigin: true as const } : REBINDING_CELL;
   const cellsFor = (origin: TriedOrigin) =>
-    origin.kind === 'yours' ? yours : origin.kind === 'rebinding' ? [REBINDING_CELL] : hostile;
+    origin.kind === 'yours' ? yours : origin.kind === 'rebinding' ? [rebound] : hostile;
   return { target, origins, cellsFor, rebinding };
 }
 
@@ -180,7 +192,7 @@ export function plannedRequests(plan: RunPlan, engines: number): number {
   for (const origin of plan.origins)
     for (const cell of plan.cellsFor(origin)) {
       const preflight = needsPreflight(cell.method, cell.headers) ? 1 : 0;
-      total += engines * (1 + preflight) + preflight + (cell.method === 'GET' ? 1 : 0);
+      total += engines * (1 + preflight) + preflight + (cell.method === 'GET' || cell.mcp ? 1 : 0);
     }
   return total;
 }
@@ -295,6 +307,7 @@ async function askItself(plan: RunPlan, options: RunOptions) {
   let requests = 0;
   for (const origin of plan.origins) {
     const from = origin.context === 'page' ? origin.origin : 'null';
+    const state = {};
     for (const cell of plan.cellsFor(origin)) {
       const key = `${from} ${cell.id}`;
       if (seen.has(key)) continue;
@@ -305,7 +318,8 @@ async function askItself(plan: RunPlan, options: RunOptions) {
         `${from}: ${cell.title}`,
       );
       const url = urlOf(cell, plan.target, origin);
-      const replayed = await replay(url, from, cell, options.timeoutMs, cell.sameOrigin && plan.rebinding?.address);
+      const address = cell.sameOrigin && plan.rebinding?.address;
+      const replayed = await replay(url, from, cell, options.timeoutMs, address || undefined, state);
       if (isUnreachable(replayed))
         throw new CommandError(`${cell.url ? '--also-url ' : ''}${url.href} cannot be reached: ${replayed.message}`);
       requests += replayed.requests;
@@ -450,7 +464,8 @@ function cellRun(
     unsafeHeaders: unsafeHeaderNames(cell.headers),
     credentials: cell.credentials,
   };
-  const refusal = refusalOf(request, replayed.exchange);
+  // A same-origin request (the rebinding page's) is no CORS request: no preflight, no refusal by the rules.
+  const refusal = cell.sameOrigin ? null : refusalOf(request, replayed.exchange);
   const reason = result.readable
     ? null
     : reasonFor(engine, result, report, refusal, scene, {
@@ -461,7 +476,7 @@ function cellRun(
   const kept = cell.repeats ? preflightKept(engine, cell, report, replayed, earlier) : null;
   const preflight: CellRun['preflight'] = report.preflight
     ? { ...report.preflight, source: 'engine' }
-    : needsPreflight(cell.method, cell.headers) && !blockedBeforeCors && !kept?.kept
+    : !cell.sameOrigin && needsPreflight(cell.method, cell.headers) && !blockedBeforeCors && !kept?.kept
       ? { sent: true, status: replayed.exchange.preflight?.status ?? null, source: 'rules' }
       : { sent: false, status: null, source: 'rules' };
   const sent: CellRun['sent'] = result.readable

@@ -57,6 +57,9 @@ const pad = (text: string, width: number) =>
 export function cellText(run: CellRun | undefined): [string, Style | null] {
   if (!run) return ['', null];
   if (run.couldNot) return ['– not here', 'dim'];
+  // A step of the MCP handshake that the server refused: readable, but the handshake stops there.
+  if (run.readable && run.cell.mcp && run.status !== null && run.status >= 400)
+    return [`✘ ${run.status}, read`, 'yellow'];
   if (run.readable) {
     const redirected = run.redirected ? ' ↪' : '';
     // pf: a preflight went out, and its status (? where only the rules say so).
@@ -180,7 +183,7 @@ function closingLines(report: CheckReport, paint: Paint): string[] {
       '',
       paint(
         'yellow',
-        `Sent for real (you named ${write.method}): ${write.requests} ${write.method} requests, from ${write.origins.length} origins, in ${write.engines.join(', ')}`,
+        `Sent for real (${write.method}: named by you or by --profile mcp): ${write.requests} ${write.method} requests, from ${write.origins.length} origins, in ${write.engines.join(', ')}`,
       ),
     );
   lines.push('', paint('bold', report.findings.length > 0 ? 'Findings' : 'Findings: none'));

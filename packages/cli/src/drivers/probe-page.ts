@@ -49,6 +49,12 @@ export interface ProbeResult {
 /** The most of an answer's text a page gives back (and the check hashes). */
 export const BODY_TEXT_MAX = 1_048_576;
 
+/**
+ * A header value the page fills in with the MCP session id an earlier answer of this page gave
+ * it (Mcp-Session-Id, where script could read it); the header is left out while it has none.
+ */
+export const MCP_SESSION = '{mcp-session-id}';
+
 /** The path of the probe document on every tried origin. */
 export const PROBE_PATH = '/__origin-lab-check__/probe';
 
@@ -59,8 +65,18 @@ export const PROBE_PATH = '/__origin-lab-check__/probe';
  */
 function probeMain(): void {
   type Request = ProbeRequest;
-  const scope = self as unknown as { __originLabProbe: unknown };
-  const send = async (request: Request) => {
+  const scope = self as unknown as { __originLabProbe: unknown; __originLabMcpSession?: string };
+  // MCP_SESSION (this function may use nothing from outside): filled from an earlier answer.
+  const withSession = (headers: [string, string][]) =>
+    headers.flatMap(([name, value]): [string, string][] =>
+      value !== '{mcp-session-id}'
+        ? [[name, value]]
+        : scope.__originLabMcpSession
+          ? [[name, scope.__originLabMcpSession]]
+          : [],
+    );
+  const send = async (given: Request) => {
+    const request = { ...given, headers: withSession(given.headers) };
     const base = {
       ranAt: self.origin,
       readable: false,
@@ -109,6 +125,8 @@ function probeMain(): void {
       });
       const headers: string[] = [];
       answer.headers.forEach((_value, name) => headers.push(name));
+      const session = answer.headers.get('mcp-session-id');
+      if (session) scope.__originLabMcpSession = session;
       const text = request.readBody
         ? await answer.text().then(cap, () => null)
         : await answer.arrayBuffer().then(

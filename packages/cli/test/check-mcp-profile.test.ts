@@ -1,0 +1,87 @@
+/**
+ * `check --profile mcp` against the MCP TypeScript SDK's Streamable HTTP server, its CORS set as
+ * people set it. Expected, written from the MCP specification (Streamable HTTP: the session id in
+ * Mcp-Session-Id, sent back on every later request with Mcp-Protocol-Version; 403 to an Origin the
+ * server does not trust) and the Fetch standard (a header script may read only when
+ * Access-Control-Expose-Headers names it; a request header the preflight's answer does not allow
+ * is refused before the request goes): the same in every engine.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CheckReport } from '../src/check/report.js';
+import { mcpStreamableServer, YOURS, type Fixture } from './fixtures.js';
+import { ENGINES, runProgram } from './run-check.js';
+
+async function mcp(fixture: Promise<Fixture>): Promise<CheckReport> {
+  const server = await fixture;
+  try {
+    const ran = await runProgram([
+      'check',
+      server.url,
+      '--from',
+      YOURS,
+      '--profile',
+      'mcp',
+      '--hostile',
+      'arbitrary',
+      '--local-network',
+      'public',
+      '--engines',
+      ENGINES.join(','),
+      '--json',
+      '-',
+      '--quiet',
+    ]);
+    if (![0, 1, 3].includes(ran.code)) throw new Error(`check exited ${ran.code}: ${ran.stderr}`);
+    return JSON.parse(ran.stdout) as CheckReport;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Per engine, each handshake step of your origin: its status when read, else the refusal's rule. */
+function handshake(report: CheckReport) {
+  const steps = ['mcp-initialize', 'mcp-initialized', 'mcp-tools-list', 'mcp-delete'];
+  return Object.fromEntries(
+    ENGINES.map((engine) => [
+      engine,
+      steps.map((step) => {
+        const run = report.results.find((r) => r.engine === engine && r.origin.kind === 'yours' && r.cell.id === step);
+        return run?.readable ? run.status : `refused`;
+      }),
+    ]),
+  );
+}
+
+const every = <T>(value: T) => Object.fromEntries(ENGINES.map((engine) => [engine, value]));
+
+describe.skipIf(ENGINES.length === 0)(`check --profile mcp (${ENGINES.join(', ')})`, () => {
+  it('CORS as the SDK needs it and the transport validating Origin: the whole handshake in every engine, no finding', async () => {
+    const report = await mcp(mcpStreamableServer('complete', true));
+    expect(handshake(report)).toEqual(every([200, 202, 200, 200]));
+    expect(report.findings.filter((f) => f.severity !== 'info').map((f) => f.kind)).toEqual([]);
+  });
+
+  it('Mcp-Session-Id not exposed: initialize reads, the session is lost, every later step gets 400 (medium)', async () => {
+    const report = await mcp(mcpStreamableServer('session-not-exposed', true));
+    expect(handshake(report)).toEqual(every([200, 400, 400, 400]));
+    const hidden = report.findings.find((f) => f.kind === 'mcp-session-hidden');
+    expect(hidden).toMatchObject({ severity: 'medium', engines: [...ENGINES] });
+    expect(hidden?.fix?.topic).toBe('expose-headers');
+  });
+
+  it('Mcp-Protocol-Version not allowed: the steps after initialize are refused at their preflight, each named with the header', async () => {
+    const report = await mcp(mcpStreamableServer('protocol-header-not-allowed', true));
+    expect(handshake(report)).toEqual(every([200, 'refused', 'refused', 'refused']));
+    const refused = report.findings.filter((f) => f.kind === 'refused' && f.cells[0] === 'mcp-initialized');
+    expect(refused).toHaveLength(1);
+    expect(`${refused[0]!.detail} ${refused[0]!.title}`.toLowerCase()).toContain('mcp-protocol-version');
+  });
+
+  it('no Origin validation: initialize from an attacker origin is answered (200), not 403 (medium)', async () => {
+    const report = await mcp(mcpStreamableServer('complete', false));
+    expect(report.findings.find((f) => f.kind === 'mcp-origin-not-validated')).toMatchObject({
+      severity: 'medium',
+      origins: expect.arrayContaining(['http://attacker.test']),
+    });
+  });
+});
