@@ -81,6 +81,12 @@ const checkInput = {
     .array(z.string())
     .optional()
     .describe('more methods your pages send (these requests reach the server for real)'),
+  profile: z
+    .enum(['cors', 'local', 'mcp'])
+    .optional()
+    .describe(
+      'cors (default): a server on the web; local: on this machine or a private network, also tries DNS rebinding; mcp: an MCP Streamable HTTP endpoint, the handshake sent for real from your origins',
+    ),
   session: z
     .string()
     .optional()
@@ -106,6 +112,7 @@ function checkArgs(input: CheckInput): string[] {
   for (const url of input.alsoUrl ?? []) args.push('--also-url', url);
   if (input.methods?.length) args.push('--methods', input.methods.join(','));
   if (input.session) args.push('--session', input.session);
+  if (input.profile) args.push('--profile', input.profile);
   if (input.localNetwork) args.push('--local-network', input.localNetwork);
   if (input.maxRequests) args.push('--max-requests', String(input.maxRequests));
   return [...args, '--json', '-', '--quiet', '--color', 'never'];
