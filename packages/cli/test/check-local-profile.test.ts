@@ -13,10 +13,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckReport } from '../src/check/report.js';
 import { expressDevServer, mcpSdkExpressApp, YOURS, type Fixture } from './fixtures.js';
-import { ENGINES, runProgram } from './run-check.js';
+import { ENGINES, oneEngine, runProgram } from './run-check.js';
 
 /** The check with --profile local, every engine started by it (a connected one cannot be told a name's address). */
-async function local(fixture: Promise<Fixture>): Promise<CheckReport> {
+async function local(fixture: Promise<Fixture>, engines: readonly string[] = ENGINES): Promise<CheckReport> {
   const server = await fixture;
   try {
     const ran = await runProgram([
@@ -29,7 +29,7 @@ async function local(fixture: Promise<Fixture>): Promise<CheckReport> {
       '--hostile',
       'arbitrary',
       '--engines',
-      ENGINES.join(','),
+      engines.join(','),
       '--json',
       '-',
       '--quiet',
@@ -45,6 +45,11 @@ const rebound = (report: CheckReport, engine: string) =>
   report.results.find((run) => run.engine === engine && run.origin.kind === 'rebinding');
 
 const READS = ['firefox', 'webkit'].filter((engine) => ENGINES.includes(engine as never));
+/** One engine that reads (no Local Network Access), for what the server decides alike in all: the one preferred where there. */
+const oneReader = (preferred: string) => {
+  const engine = oneEngine(preferred)[1]!;
+  return READS.includes(engine) ? [engine] : READS.slice(0, 1);
+};
 
 describe.skipIf(ENGINES.length === 0)(`check --profile local (${ENGINES.join(', ')})`, () => {
   it('a dev server that answers any Host: read through DNS rebinding (high), where Local Network Access does not stop it', async () => {
@@ -63,15 +68,17 @@ describe.skipIf(ENGINES.length === 0)(`check --profile local (${ENGINES.join(', 
   });
 
   it('the MCP SDK’s createMcpExpressApp on its default host refuses the rebound name (403): no finding', async () => {
-    const report = await local(mcpSdkExpressApp('default'));
-    for (const engine of READS) expect(rebound(report, engine)).toMatchObject({ readable: true, status: 403 });
+    const engines = oneReader('firefox');
+    const report = await local(mcpSdkExpressApp('default'), engines);
+    for (const engine of engines) expect(rebound(report, engine)).toMatchObject({ readable: true, status: 403 });
     expect(report.findings.map((f) => f.kind)).not.toContain('dns-rebinding');
   });
 
   it('the same app told host 0.0.0.0 validates no Host: read through DNS rebinding (high)', async () => {
-    const report = await local(mcpSdkExpressApp('none'));
-    for (const engine of READS) expect(rebound(report, engine)).toMatchObject({ readable: true, status: 200 });
-    if (READS.length > 0) expect(report.findings.find((f) => f.kind === 'dns-rebinding')?.severity).toBe('high');
+    const engines = oneReader('webkit');
+    const report = await local(mcpSdkExpressApp('none'), engines);
+    for (const engine of engines) expect(rebound(report, engine)).toMatchObject({ readable: true, status: 200 });
+    if (engines.length > 0) expect(report.findings.find((f) => f.kind === 'dns-rebinding')?.severity).toBe('high');
   });
 });
 
