@@ -13,33 +13,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckReport } from '../src/check/report.js';
 import { expressDevServer, mcpSdkExpressApp, YOURS, type Fixture } from './fixtures.js';
-import { ENGINES, oneEngine, runProgram } from './run-check.js';
+import { ENGINES, oneEngine, profiled, runProgram } from './run-check.js';
 
-/** The check with --profile local, every engine started by it (a connected one cannot be told a name's address). */
-async function local(fixture: Promise<Fixture>, engines: readonly string[] = ENGINES): Promise<CheckReport> {
-  const server = await fixture;
-  try {
-    const ran = await runProgram([
-      'check',
-      server.url,
-      '--from',
-      YOURS,
-      '--profile',
-      'local',
-      '--hostile',
-      'arbitrary',
-      '--engines',
-      engines.join(','),
-      '--json',
-      '-',
-      '--quiet',
-    ]);
-    if (![0, 1, 3].includes(ran.code)) throw new Error(`check exited ${ran.code}: ${ran.stderr}`);
-    return JSON.parse(ran.stdout) as CheckReport;
-  } finally {
-    await server.stop();
-  }
-}
+/** The check with --profile local (Chromium's Local Network Access as it ships: --local-network grant). */
+const local = (fixture: Promise<Fixture>, engines: readonly string[] = ENGINES) => profiled(fixture, 'local', engines);
 
 const rebound = (report: CheckReport, engine: string) =>
   report.results.find((run) => run.engine === engine && run.origin.kind === 'rebinding');
@@ -65,21 +42,21 @@ describe.skipIf(ENGINES.length === 0)(`check --profile local (${ENGINES.join(', 
     // The server saw the attacker's name in Host, and no Origin: the check's own request says so.
     const own = report.exchanges.find((record) => record.cell === 'rebinding-get');
     expect(own?.exchange.actual?.status).toBe(200);
-  });
+  }, 180_000);
 
   it('the MCP SDK’s createMcpExpressApp on its default host refuses the rebound name (403): no finding', async () => {
     const engines = oneReader('firefox');
     const report = await local(mcpSdkExpressApp('default'), engines);
     for (const engine of engines) expect(rebound(report, engine)).toMatchObject({ readable: true, status: 403 });
     expect(report.findings.map((f) => f.kind)).not.toContain('dns-rebinding');
-  });
+  }, 180_000);
 
   it('the same app told host 0.0.0.0 validates no Host: read through DNS rebinding (high)', async () => {
     const engines = oneReader('webkit');
     const report = await local(mcpSdkExpressApp('none'), engines);
     for (const engine of engines) expect(rebound(report, engine)).toMatchObject({ readable: true, status: 200 });
     if (engines.length > 0) expect(report.findings.find((f) => f.kind === 'dns-rebinding')?.severity).toBe('high');
-  });
+  }, 180_000);
 });
 
 describe('check --profile local: where it does not apply', () => {
@@ -87,5 +64,5 @@ describe('check --profile local: where it does not apply', () => {
     const ran = await runProgram(['check', 'http://203.0.113.7/me', '--from', YOURS, '--profile', 'local'], 30_000);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toMatch(/--profile local is for a server on this machine or a private network: 203\.0\.113\.7/);
-  });
+  }, 180_000);
 });

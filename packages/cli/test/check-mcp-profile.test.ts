@@ -8,36 +8,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CheckReport } from '../src/check/report.js';
-import { mcpStreamableServer, YOURS, type Fixture } from './fixtures.js';
-import { ENGINES, oneEngine, runProgram } from './run-check.js';
+import { mcpStreamableServer, type Fixture } from './fixtures.js';
+import { ENGINES, oneEngine, profiled } from './run-check.js';
 
 /** The check with --profile mcp in these engines (every one unless a test names one: the rules are the same in each). */
-async function mcp(fixture: Promise<Fixture>, engines: readonly string[] = ENGINES): Promise<CheckReport> {
-  const server = await fixture;
-  try {
-    const ran = await runProgram([
-      'check',
-      server.url,
-      '--from',
-      YOURS,
-      '--profile',
-      'mcp',
-      '--hostile',
-      'arbitrary',
-      '--local-network',
-      'public',
-      '--engines',
-      engines.join(','),
-      '--json',
-      '-',
-      '--quiet',
-    ]);
-    if (![0, 1, 3].includes(ran.code)) throw new Error(`check exited ${ran.code}: ${ran.stderr}`);
-    return JSON.parse(ran.stdout) as CheckReport;
-  } finally {
-    await server.stop();
-  }
-}
+/** The check with --profile mcp in these engines (every one unless a test names one: the rules are the same in each). */
+const mcp = (fixture: Promise<Fixture>, engines: readonly string[] = ENGINES) =>
+  profiled(fixture, 'mcp', engines, ['--local-network', 'public']);
 
 /** Per engine of the run, each handshake step of your origin: its status when read, else "refused". */
 function handshake(report: CheckReport) {
@@ -63,7 +40,7 @@ describe.skipIf(ENGINES.length === 0)(`check --profile mcp (${ENGINES.join(', ')
     const report = await mcp(mcpStreamableServer('complete', true));
     expect(handshake(report)).toEqual(every([200, 202, 200, 200]));
     expect(report.findings.filter((f) => f.severity !== 'info').map((f) => f.kind)).toEqual([]);
-  });
+  }, 180_000);
 
   it('Mcp-Session-Id not exposed: initialize reads, the session is lost, every later step gets 400 (medium)', async () => {
     const engines = one('firefox');
@@ -72,7 +49,7 @@ describe.skipIf(ENGINES.length === 0)(`check --profile mcp (${ENGINES.join(', ')
     const hidden = report.findings.find((f) => f.kind === 'mcp-session-hidden');
     expect(hidden).toMatchObject({ severity: 'medium', engines });
     expect(hidden?.fix?.topic).toBe('expose-headers');
-  });
+  }, 180_000);
 
   it('Mcp-Protocol-Version not allowed: the steps after initialize are refused at their preflight, each named with the header', async () => {
     const engines = one('webkit');
@@ -81,7 +58,7 @@ describe.skipIf(ENGINES.length === 0)(`check --profile mcp (${ENGINES.join(', ')
     const refused = report.findings.filter((f) => f.kind === 'refused' && f.cells[0] === 'mcp-initialized');
     expect(refused).toHaveLength(1);
     expect(`${refused[0]!.detail} ${refused[0]!.title}`.toLowerCase()).toContain('mcp-protocol-version');
-  });
+  }, 180_000);
 
   it('no Origin validation: initialize from an attacker origin is answered (200), not 403 (medium)', async () => {
     const report = await mcp(mcpStreamableServer('complete', false), one('chromium'));
@@ -89,5 +66,5 @@ describe.skipIf(ENGINES.length === 0)(`check --profile mcp (${ENGINES.join(', ')
       severity: 'medium',
       origins: expect.arrayContaining(['http://attacker.test']),
     });
-  });
+  }, 180_000);
 });

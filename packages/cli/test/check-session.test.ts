@@ -159,5 +159,5 @@ describe('check --session: a file the check cannot use', () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 60_000);
 });

@@ -129,3 +129,39 @@ export async function against(fixture: Promise<Fixture>, args: readonly string[]
     await server.stop();
   }
 }
+
+/**
+ * A check of a fixture from YOURS under a --profile, in these engines, every one started by the
+ * check (a connected engine cannot be told where the rebinding name points), attacker origins of
+ * the arbitrary class only; exit 3 (some origin not tried) is a result, not a failure.
+ */
+export async function profiled(
+  fixture: Promise<Fixture>,
+  profile: 'local' | 'mcp',
+  engines: readonly string[],
+  args: readonly string[] = [],
+): Promise<CheckReport> {
+  const server = await fixture;
+  try {
+    const ran = await runProgram([
+      'check',
+      server.url,
+      '--from',
+      YOURS,
+      '--profile',
+      profile,
+      '--hostile',
+      'arbitrary',
+      '--engines',
+      engines.join(','),
+      '--json',
+      '-',
+      '--quiet',
+      ...args,
+    ]);
+    if (![0, 1, 3].includes(ran.code)) throw new Error(`check exited ${ran.code}: ${ran.stderr}`);
+    return JSON.parse(ran.stdout) as CheckReport;
+  } finally {
+    await server.stop();
+  }
+}

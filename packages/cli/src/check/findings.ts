@@ -189,22 +189,30 @@ function gradeOf(reads: readonly CellRun[], table: Record<AttackerCost, Severity
 function hostileReadsWithCredentials({ withCredentials, context }: RunFacts): Finding[] {
   if (withCredentials.length === 0) return [];
   if (withCredentials.some((run) => run.session)) return signedInReads(withCredentials, context);
-  const { severity, byCost } = gradeOf(withCredentials, SEVERITY_BY_COST.credentials);
+  return [credentialedRead(withCredentials, context, SEVERITY_BY_COST.credentials)];
+}
+
+/** The finding of reads made with credentials, graded by table, its detail followed by more words. */
+function credentialedRead(
+  reads: readonly CellRun[],
+  context: FindingContext,
+  table: Record<AttackerCost, Severity>,
+  more = '',
+): Finding {
+  const { severity, byCost } = gradeOf(reads, table);
   const text = FINDING_TEXTS['hostile-read-credentials'];
-  return [
-    finding({
-      kind: 'hostile-read-credentials',
-      about: 'credentials',
-      severity,
-      title: text.title,
-      detail: readDetail(text.detail(byCost), withCredentials),
-      origins: unique(withCredentials.map(originLabel)),
-      engines: unique(withCredentials.map((run) => run.engine)),
-      cells: unique(withCredentials.map((run) => run.cell.id)),
-      fix: fixOf(context, 'exact-origins'),
-      playground: playgroundLink(context.lab, 'hostile-read-credentials'),
-    }),
-  ];
+  return finding({
+    kind: 'hostile-read-credentials',
+    about: 'credentials',
+    severity,
+    title: text.title,
+    detail: `${readDetail(text.detail(byCost), reads)}${more}`,
+    origins: unique(reads.map(originLabel)),
+    engines: unique(reads.map((run) => run.engine)),
+    cells: unique(reads.map((run) => run.cell.id)),
+    fix: fixOf(context, 'exact-origins'),
+    playground: playgroundLink(context.lab, 'hostile-read-credentials'),
+  });
 }
 
 /** Per engine, what the session did: "chromium sent the cookies", "firefox held them back: why", or could not tell. */
@@ -231,12 +239,6 @@ function sessionOutcomes(reads: readonly CellRun[]): string[] {
 function signedInReads(reads: CellRun[], context: FindingContext): Finding[] {
   const leaks = reads.filter(carried);
   const outcomes = FINDING_TEXTS.sessionOutcomes(sessionOutcomes(reads));
-  const base = {
-    origins: unique(reads.map(originLabel)),
-    cells: unique(reads.map((run) => run.cell.id)),
-    fix: fixOf(context, 'exact-origins'),
-    playground: playgroundLink(context.lab, 'hostile-read-credentials'),
-  };
   if (leaks.length > 0) {
     const { severity, byCost } = gradeOf(leaks, SEVERITY_BY_COST.credentials);
     const text = FINDING_TEXTS['session-leak'];
@@ -252,27 +254,18 @@ function signedInReads(reads: CellRun[], context: FindingContext): Finding[] {
         severity,
         title: text.title,
         detail: `${readDetail(text.detail(engines.join(', '), byCost, bodyText), leaks)} ${outcomes}`,
-        engines,
-        ...base,
         origins: unique(leaks.map(originLabel)),
+        engines,
+        cells: unique(leaks.map((run) => run.cell.id)),
+        fix: fixOf(context, 'exact-origins'),
+        playground: playgroundLink(context.lab, 'hostile-read-credentials'),
       }),
     ];
   }
   const allWithheld = reads.every((run) => run.session?.cookieSent === false);
   const table = allWithheld ? SEVERITY_BY_COST.plain : SEVERITY_BY_COST.credentials;
-  const { severity, byCost } = gradeOf(reads, table);
-  const text = FINDING_TEXTS['hostile-read-credentials'];
-  const detail = `${readDetail(text.detail(byCost), reads)} ${outcomes}${allWithheld ? ` ${FINDING_TEXTS.sessionWithheld}` : ''}`;
   return [
-    finding({
-      kind: 'hostile-read-credentials',
-      about: 'credentials',
-      severity,
-      title: text.title,
-      detail,
-      engines: unique(reads.map((run) => run.engine)),
-      ...base,
-    }),
+    credentialedRead(reads, context, table, ` ${outcomes}${allWithheld ? ` ${FINDING_TEXTS.sessionWithheld}` : ''}`),
   ];
 }
 

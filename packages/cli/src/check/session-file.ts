@@ -19,27 +19,11 @@
  */
 
 import { isIP } from 'node:net';
+import type { SessionCookieSpec } from '../drivers/driver.js';
 
-export type SameSite = 'Strict' | 'Lax' | 'None';
-
-/** One cookie of the session, as the check sets it in an engine. */
-export interface SessionCookie {
-  name: string;
-  value: string;
-  /** The host the cookie is for, without a leading dot (lower case). */
-  domain: string;
-  /** true: sent to that host only; false: a Domain cookie, also sent to its subdomains. */
-  hostOnly: boolean;
-  /** Where on the host it is sent: '/' where the file does not say. */
-  path: string;
-  secure: boolean;
-  httpOnly: boolean;
-  /** As given; null where the file does not say (the engine's own default applies). */
-  sameSite: SameSite | null;
-  partitioned: boolean;
-  /** Unix seconds; -1 for a session cookie. */
-  expires: number;
-}
+/** One cookie of the session, as the check sets it in an engine: the drivers' own shape. */
+export type SessionCookie = SessionCookieSpec;
+export type SameSite = NonNullable<SessionCookie['sameSite']>;
 
 /** The three formats a session file may be in, detected from its text in this order. */
 export type SessionFormat = 'playwright' | 'netscape' | 'cookie-line';

@@ -30,20 +30,24 @@ export interface EngineReport {
 }
 
 /**
- * A cookie of the user's session (--session), as the check sets it in every engine: the shape the
- * session file gives (check/session-file.ts), said again here because drivers do not import the
- * commands.
+ * A cookie of the user's session (--session), as the check sets it in every engine (the session
+ * file, check/session-file.ts, reads it into this shape).
  */
 export interface SessionCookieSpec {
   name: string;
   value: string;
+  /** The host the cookie is for, without a leading dot (lower case). */
   domain: string;
+  /** true: sent to that host only; false: a Domain cookie, also sent to its subdomains. */
   hostOnly: boolean;
+  /** Where on the host it is sent: '/' where the file does not say. */
   path: string;
   secure: boolean;
   httpOnly: boolean;
+  /** As given; null where the file does not say (the engine's own default applies). */
   sameSite: 'Strict' | 'Lax' | 'None' | null;
   partitioned: boolean;
+  /** Unix seconds; -1 for a session cookie. */
   expires: number;
 }
 
