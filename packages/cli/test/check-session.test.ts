@@ -1,7 +1,7 @@
 /**
  * `check --session`: the user's signed-in cookies set in every engine, each engine under its own
  * default cookie policy, against a real https API (express cors reflecting every origin with
- * credentials) whose certificate comes from an authority of this test (NODE_EXTRA_CA_CERTS).
+ * credentials) whose certificate comes from an authority of this test (--ca).
  *
  * What each engine should do with a cross-site credentialed fetch, written from its documented
  * default before the run:
@@ -68,9 +68,10 @@ async function signedInCheck(server: SessionServer, state: string) {
       out('report.md'),
       '--proof',
       out('proof'),
+      '--ca',
+      server.caFile,
     ],
     240_000,
-    { NODE_EXTRA_CA_CERTS: server.caFile },
   );
   if (ran.code !== 0 && ran.code !== 1) throw new Error(`check exited ${ran.code}: ${ran.stderr}`);
   const report = JSON.parse(readFileSync(out('report.json'), 'utf8')) as CheckReport;
@@ -156,6 +157,22 @@ describe('check --session: a file the check cannot use', () => {
       expect(noneHere.stderr).toMatch(/--credentials omit/);
       for (const ran of [missing, broken, noneHere])
         expect(`${ran.stdout}${ran.stderr}`.includes(server.sid.value)).toBe(false);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  it('--ca: a missing file, or one without a PEM certificate, exits 2 naming it', async () => {
+    const server = await sessionServer();
+    try {
+      const ca = async (file: string) =>
+        runProgram(['check', 'https://api.example.test/me', '--from', YOURS, '--ca', file], 30_000);
+      const missing = await ca(join(server.dir, 'nope.pem'));
+      expect([missing.code, missing.stderr]).toEqual([2, expect.stringMatching(/--ca .*nope\.pem: no such file/)]);
+      const notPem = join(server.dir, 'not.pem');
+      writeFileSync(notPem, 'not a certificate\n');
+      const wrong = await ca(notPem);
+      expect([wrong.code, wrong.stderr]).toEqual([2, expect.stringMatching(/no PEM certificate/)]);
     } finally {
       await server.stop();
     }

@@ -1,7 +1,7 @@
 /**
  * A signed-in API over https, for `check --session`: express with cors({ origin: true,
  * credentials: true }) (every origin read with credentials), a certificate from a certificate
- * authority of this test alone (handed to the check as NODE_EXTRA_CA_CERTS), and /me that answers
+ * authority of this test alone (handed to the check as --ca), and /me that answers
  * who is signed in when the session cookie comes with the request, else 401.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -17,7 +17,7 @@ import forge from 'node-forge';
 export interface SessionServer {
   /** https://localhost:<port>/me */
   url: string;
-  /** The authority's certificate (PEM file): NODE_EXTRA_CA_CERTS for the check. */
+  /** The authority's certificate (PEM file): --ca for the check. */
   caFile: string;
   /** The session cookie's name and value (the value: what no output may hold). */
   sid: { name: string; value: string };

@@ -3,7 +3,10 @@
  * the engines, grades what happened and writes the report where it was asked for.
  */
 import { lookup } from 'node:dns/promises';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import { rootCertificates } from 'node:tls';
 import { isLocalAddress } from '@origin-lab/cors-rules';
 import { STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
 import { helpText } from '../options.js';
@@ -87,7 +90,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     localNetwork: options.localNetwork,
     progress,
     session,
-    trust: extraAuthorities(),
+    trust: options.ca ? trustAuthorities(options.ca) : [],
   });
   const findings = findingsOf(result.runs, result.exchanges, { yours: from, lab: options.lab });
   const expectationResults = expectations ? checkExpectations(expectations, result.runs) : null;
@@ -184,10 +187,28 @@ async function rebindingFor(target: URL, profile: 'local' | 'mcp', progress: Pro
   return { host: REBINDING_HOST, address };
 }
 
-/** The authorities Node was told to trust (NODE_EXTRA_CA_CERTS): the engines trust them too. */
-function extraAuthorities(): string[] {
-  const file = process.env.NODE_EXTRA_CA_CERTS;
-  return file && existsSync(file) ? [file] : [];
+/**
+ * --ca: a PEM file of certificate authorities to trust beside the system's, in the check's own
+ * requests and in every engine (Chromium and Firefox take it into their NSS databases, which needs
+ * certutil; WebKit is given each https host's certificate once Node has checked it).
+ */
+function trustAuthorities(file: string): string[] {
+  if (!existsSync(file) || !statSync(file).isFile()) throw new CommandError(`--ca ${file}: no such file`);
+  if (statSync(file).size > 1_048_576) throw new CommandError(`--ca ${file}: over 1 MB; a CA file holds certificates`);
+  const pems = readFileSync(file, 'utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (pems.length === 0) throw new CommandError(`--ca ${file}: no PEM certificate (-----BEGIN CERTIFICATE-----) in it`);
+  if (pems.length > 1)
+    throw new CommandError(
+      `--ca ${file}: ${pems.length} certificates; give the one authority the engines are to trust`,
+    );
+  const certutil = spawnSync('certutil', ['-H'], { stdio: 'ignore', timeout: 10_000 });
+  if (certutil.error)
+    throw new CommandError(
+      `--ca needs certutil to give the authority to Chromium and Firefox (Debian and Ubuntu: apt-get install libnss3-tools)`,
+    );
+  // The check's own requests (https.request and tls.connect use the global agent's options).
+  https.globalAgent.options.ca = [...rootCertificates, ...pems];
+  return [file];
 }
 
 function triedOrigins(from: string[], options: CheckOptions, expectations: Expectations | null): TriedOrigin[] {

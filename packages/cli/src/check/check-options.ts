@@ -103,6 +103,11 @@ export const CHECK_COMMAND: CommandSpec = {
       help: `what kind of server this is: cors (a server on the web); local (on this machine or a private network: also tries DNS rebinding, a page under an attacker's name that then points to your server, which only a check of Host refuses); mcp (an MCP Streamable HTTP endpoint: your origins make the handshake, initialize to DELETE of the session, which reaches the server for real; attacker origins send initialize; DNS rebinding too where the server is local)`,
     },
     {
+      name: 'ca',
+      value: '<file>',
+      help: "a certificate authority to trust beside the system's (one PEM certificate: your development CA, mkcert's rootCA.pem), in the check's own requests and in every engine; Chromium and Firefox take it through certutil (libnss3-tools)",
+    },
+    {
       name: 'session',
       value: '<file>',
       help: `your user's signed-in session: a Playwright storage state (JSON), a cookies.txt (curl -c) or a Cookie: line. Its cookies are set in each engine for the target, each engine keeps its own default cookie policy, and the report says per engine and origin whether they went out and the signed-in answer was read. The values never appear in any output (files over ${SESSION_LIMITS.maxBytes / 1_048_576} MB or with over ${SESSION_LIMITS.maxCookies} cookies for the target are refused)`,
@@ -226,6 +231,8 @@ export interface CheckOptions {
   expectFile: string | null;
   /** --session: a file of the user's signed-in cookies. */
   sessionFile: string | null;
+  /** --ca: a certificate authority's PEM file, trusted beside the system's. */
+  ca: string | null;
   /** --profile: a server on the web (cors), or on this machine or a private network (local). */
   profile: 'cors' | 'local' | 'mcp';
   /** An earlier JSON report to compare this run with. */
@@ -354,6 +361,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     alsoUrls: parseAlsoUrls(listOfRaw(values['also-url']), target),
     expectFile: typeof values.expect === 'string' ? values.expect : null,
     sessionFile: readSessionOption(values.session, values.credentials),
+    ca: typeof values.ca === 'string' ? values.ca : null,
     profile: choice('profile', values.profile, ['cors', 'local', 'mcp'] as const, 'cors'),
     baselineFile: typeof values.baseline === 'string' ? values.baseline : null,
     failOn: choice('fail-on', values['fail-on'], [...SEVERITIES, 'never'] as const, 'medium'),

@@ -139,7 +139,7 @@ export interface RunOptions {
   progress: Progress;
   /** The user's signed-in session (--session): its cookies for the target, and their Cookie header. */
   session: { cookies: readonly SessionCookieSpec[]; header: string } | null;
-  /** Certificate authorities the engines trust beside the system's (NODE_EXTRA_CA_CERTS). */
+  /** Certificate authorities the engines trust beside the system's (--ca). */
   trust: readonly string[];
 }
 

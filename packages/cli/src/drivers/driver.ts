@@ -97,7 +97,7 @@ export interface DriverLaunch {
    * with its own default cookie policy; null without one.
    */
   session: { url: string; cookies: readonly SessionCookieSpec[] } | null;
-  /** Certificate authorities every engine trusts beside the system's (PEM files: NODE_EXTRA_CA_CERTS). */
+  /** Certificate authorities every engine trusts beside the system's (PEM files: --ca). */
   trust: readonly string[];
   /** The URLs the run asks: the target's and --also-url's. */
   urls: readonly string[];

@@ -1,6 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect as tlsConnect } from 'node:tls';
+import { connect as tlsConnect, rootCertificates } from 'node:tls';
 import { WebKitSession, withTimeout } from '@origin-lab/engines';
 import {
   PROBE_PATH,
@@ -131,17 +131,20 @@ export class WebKitProbeDriver implements ProbeDriver {
 }
 
 /**
- * The certificates of the run's https hosts that an authority the user named vouches for
- * (NODE_EXTRA_CA_CERTS, which Node's TLS already trusts): WebKit takes a certificate per host,
- * not an authority, so each is fetched, checked by Node, and given to WebKit for its host.
+ * The certificates of the run's https hosts that an authority the user named vouches for (--ca):
+ * WebKit takes a certificate per host, not an authority, so each is fetched, checked by Node
+ * against the system's authorities and the user's, and given to WebKit for its host.
  */
 async function vouchedCertificates(launch: DriverLaunch): Promise<[string, { cert: string }][]> {
   if (launch.trust.length === 0) return [];
   const hosts = new Map<string, number>();
   for (const url of launch.urls.map((href) => new URL(href)))
     if (url.protocol === 'https:') hosts.set(url.hostname, Number(url.port || 443));
+  const ca = [...rootCertificates, ...launch.trust.map((file) => readFileSync(file, 'utf8'))];
   const fetched = await Promise.all(
-    [...hosts].map(([host, port]) => certificateOf(host, port, launch.timeoutMs).then((cert) => [host, cert] as const)),
+    [...hosts].map(([host, port]) =>
+      certificateOf(host, port, ca, launch.timeoutMs).then((cert) => [host, cert] as const),
+    ),
   );
   return fetched
     .filter((entry): entry is [string, string] => entry[1] !== null)
@@ -149,9 +152,9 @@ async function vouchedCertificates(launch: DriverLaunch): Promise<[string, { cer
 }
 
 /** The certificate a host shows, as PEM, when Node trusts it; null when it cannot be had or is not trusted. */
-function certificateOf(host: string, port: number, timeoutMs: number): Promise<string | null> {
+function certificateOf(host: string, port: number, ca: string[], timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
-    const socket = tlsConnect({ host, port, servername: host, timeout: timeoutMs }, () => {
+    const socket = tlsConnect({ host, port, servername: host, ca, timeout: timeoutMs }, () => {
       const raw = socket.getPeerCertificate().raw;
       socket.end();
       const base64 = raw?.toString('base64').replace(/.{64}/g, '$&\n');
