@@ -159,8 +159,10 @@ function devtoolsHar(events: CdpEvent[]): { log: { entries: unknown[] } } {
     // A redirect chain shares one id, and chrome-har may give a hop another hop's headers as sent
     // (measured, either way round): each hop takes its own, by its place in the chain (an earlier
     // hop has one "r" more per hop after it), else the first of each name.
+    // An earlier hop (its id ends in "r") is one even when chrome-har dropped the hops after it
+    // (a chain that failed at its last hop: that hop is added below).
     const chain = chainOf(entry._requestId);
-    const chained = chains.get(chain)! > 1;
+    const chained = chains.get(chain)! > 1 || entry._requestId !== chain;
     if (chained) {
       const sent = hopHeaders.get(chain) ?? [];
       const own = sent[sent.length - 1 - (entry._requestId.length - chain.length)];
@@ -172,7 +174,12 @@ function devtoolsHar(events: CdpEvent[]): { log: { entries: unknown[] } } {
     if (!seen) continue;
     if (seen.responseReceivedExtraInfo?.statusCode === 304) entry.response.status = 304;
     const sentHeaders = seen.requestWillBeSentExtraInfo?.headers as Record<string, string> | undefined;
-    if (sentHeaders && !chained && !entry.request.headers.some(({ name }) => /^sec-fetch-mode$/i.test(name)))
+    // A header named twice was never sent so (a redirect chain chrome-har listed as one entry
+    // gets its hops' headers together: seen, Origin "http://localhost:…" and "null"): the wire's.
+    const names = entry.request.headers.map(({ name }) => name.toLowerCase());
+    const doubled = new Set(names).size < names.length;
+    const provisional = !names.includes('sec-fetch-mode');
+    if (sentHeaders && !chained && (provisional || doubled))
       entry.request.headers = Object.entries(sentHeaders).map(([name, value]) => ({ name, value }));
   }
   // A request that failed after following a redirect failed at its last hop: its answer is that
