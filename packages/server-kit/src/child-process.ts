@@ -47,14 +47,31 @@ export function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
   });
 }
 
-/** A loopback port that was free a moment ago, for programs that cannot listen on port 0 and report it. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports below Linux's ephemeral range (32768 up): the kernel never gives these to a listener on
+ * port 0 nor to an outgoing connection's own end, which a port picked from that range could meet
+ * between the pick and the program's own bind (seen: Caddy's "address already in use" while other
+ * tests' browsers and clients connected).
+ */
+const PICKED_PORTS = { from: 20_000, to: 32_767 } as const;
+
+/** Whether port can be listened on, on every interface (as a program that binds ":port" does). */
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port that was free a moment ago, for programs that cannot listen on port 0 and report it:
+ * picked at random below the ephemeral range, and tried (at most 50 picks).
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = PICKED_PORTS.from + Math.floor(Math.random() * (PICKED_PORTS.to - PICKED_PORTS.from + 1));
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port among ${PICKED_PORTS.from}-${PICKED_PORTS.to} after 50 tries`);
 }
