@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { EngineName, EngineReport, SessionCookieSpec } from '../drivers/driver.js';
+import { baseDomain, type EngineName, type EngineReport, type SessionCookieSpec } from '../drivers/driver.js';
 import { BODY_TEXT_MAX, type ProbeResult } from '../drivers/probe-page.js';
 import { unreachable, type Unreachable } from './replay.js';
 
@@ -119,10 +119,10 @@ function withheldWhy(
   return [...new Set(words)].join('; ');
 }
 
-/** The site of a URL or origin, roughly (scheme and the host's last two labels), for cross-site. */
+/** The site of a URL or origin, roughly (scheme and the drivers' baseDomain), for cross-site. */
 const siteOf = (href: string) => {
   const url = new URL(href);
-  return `${url.protocol}//${url.hostname.split('.').slice(-2).join('.')}`;
+  return `${url.protocol}//${baseDomain(url.hostname)}`;
 };
 
 /**

@@ -374,10 +374,13 @@ class ProbePage implements OriginPage {
   ): Promise<ProbePage> {
     if (cdp) await cdp.send('Network.enable');
     const probe = new ProbePage(engine, context, page, cdp ? new NetworkLog(cdp) : null, session, release);
-    page.on('request', (request) => {
-      if (probe.request && request.method() !== 'OPTIONS' && request.url() === probe.request.url)
-        probe.request.seen = request;
-    });
+    // Firefox's request headers say which cookies went out: watched only with a session's cookies
+    // to report (Chromium's network log says it itself).
+    if (engine === 'firefox' && session.cookies)
+      page.on('request', (request) => {
+        if (probe.request && request.method() !== 'OPTIONS' && request.url() === probe.request.url)
+          probe.request.seen = request;
+      });
     // Chromium prints each CORS refusal to the console; Firefox raises it as a page error.
     page.on('console', (message) => {
       if (message.type() === 'error' && /CORS|Cross-Origin|blocked|mixed content/i.test(message.text())) {
@@ -443,7 +446,7 @@ class ProbePage implements OriginPage {
           answered: network.answered,
           cookies: network.cookies(),
         }
-      : { ...SILENT, words: this.words[0] ?? null, cookies: await this.headerCookies() };
+      : { ...SILENT, words: this.words[0] ?? null, cookies: this.session.cookies ? await this.headerCookies() : null };
     return { result, engine };
   }
 
