@@ -9,6 +9,7 @@
 export * from './shapes.js';
 export * from './echo.js';
 export * from './lab-cors.js';
+export * from './lab-mcp.js';
 export * from './site.js';
 export type { JournalItem, JournalPage, ServerJournalEntry } from './server-journal.js';
 export type { EngineName, EngineOutcome, EngineRecord, PackedOutcome, PackedRecord } from './engine-records.js';

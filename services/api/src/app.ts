@@ -22,6 +22,7 @@ import { recordVisitors } from './journal/record-visitors.js';
 import { asksForEventStream, JOURNAL_PATH, journalOff, journalStream } from './journal/journal-stream.js';
 import { LAB_CORS_PATH, labCors } from './lab/lab-cors.js';
 import { LAB_STREAM_PATH, labStream } from './lab/lab-stream.js';
+import { LAB_MCP_PATH, labMcp } from './lab/lab-mcp.js';
 import { labRedirectOrigins } from './lab/lab-scenario.js';
 import { visitorLimits } from './fair-share/visitor-limits.js';
 import type { Held } from './fair-share/holdings.js';
@@ -29,7 +30,7 @@ import { holds, holdsIn } from './fair-share/holds.js';
 import { createStores } from './stores.js';
 import { HEALTH_PATH, health } from './shared-state/health.js';
 
-/** The api's additions outside the spec's /api/: the visitors' journals, the CORS lab and the stream lab. */
+/** The api's additions outside the spec's /api/: the visitors' journals, the CORS, stream and MCP labs. */
 export const LAB_PREFIX = '/lab/';
 
 /**
@@ -83,15 +84,11 @@ export function createApp(config: ApiConfig): ApiApp {
     .get(PROXIED_ROUTES, proxy(proxyConfig, config.log, stores.proxyCache))
     .all(NOT_PROXIED_ROUTE, notProxied);
 
-  // The additions, under LAB_PREFIX: the CORS lab, the stream lab, health and the visitors' journals.
+  // The additions, under LAB_PREFIX: the CORS lab, the stream lab, the MCP lab, health and the visitors' journals.
+  const labOrigins = labRedirectOrigins(config.allowedOrigins, config.lab.thirdSite);
   const lab = new Router(ROUTER_OPTIONS)
-    .all(
-      LAB_CORS_PATH,
-      labCors(
-        { ...config.lab, redirectOrigins: labRedirectOrigins(config.allowedOrigins, config.lab.thirdSite) },
-        bodyBytes,
-      ),
-    )
+    .all(LAB_CORS_PATH, labCors({ ...config.lab, redirectOrigins: labOrigins }, bodyBytes))
+    .all(LAB_MCP_PATH, labMcp({ trustedOrigins: labOrigins, bodyBytes }))
     .get(LAB_STREAM_PATH, holds('streams', labStream(config.lab, openStreams)))
     .get(HEALTH_PATH, health(config.replica, stores.redis))
     .get(

@@ -19,8 +19,9 @@ export function labScenario(query: string, limits: LabLimits): LabCorsScenario {
 }
 
 /**
- * Where the lab may redirect: the api's allowed origins, and each of them under the third name
- * (SITE_C) when there is one. Nothing a URL names freely.
+ * The lab's own names: the api's allowed origins, and each of them under the third name (SITE_C)
+ * when there is one. Where the CORS lab may redirect (nothing a URL names freely), and the origins
+ * the MCP lab trusts.
  */
 export function labRedirectOrigins(allowedOrigins: readonly string[], thirdSite: string | null): string[] {
   const third = thirdSite === null ? [] : allowedOrigins.map((origin) => originOnHost(origin, thirdSite));
