@@ -75,6 +75,10 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
     runs: { embedded: EVERY },
     why: 'Local Network Access between two loopback addresses: only the embedded stack serves the page and the server at two.',
   },
+  'mcp.spec.ts': {
+    runs: { embedded: EVERY, compose: CHROMIUM },
+    why: 'A browser MCP client across origins: each engine’s preflight and exposed headers (embedded); the lab keeps no session, so a session begun on one api replica goes on on another (compose).',
+  },
   'front.spec.ts': {
     runs: { caddy: PLAYWRIGHT, compose: CHROMIUM },
     why: 'What only a TLS front shows (HTTP/2, the six-connection limit, Secure cookies) in both engines behind Debian’s caddy; the compose container runs the same Caddyfile, checked once.',

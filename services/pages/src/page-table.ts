@@ -70,6 +70,12 @@ export const PAGES: readonly PageEntry[] = [
     navLabel: 'Local network',
     topic: 'a public page calling your own machine: the permission asked before the request leaves. Not CORS.',
   },
+  {
+    name: 'mcp',
+    title: 'MCP from a browser',
+    navLabel: 'MCP',
+    topic: 'a browser client calling an MCP server over Streamable HTTP: the session id, the protocol header, auth and Origin.',
+  },
   { name: 'proxy', title: 'Same-origin proxy', navLabel: 'Proxy', topic: 'a third party behind /api/upstream/.' },
   {
     name: 'playground',

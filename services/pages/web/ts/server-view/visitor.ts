@@ -18,11 +18,11 @@ function makeToken(): string {
     .replace(/=+$/, '');
 }
 
-/** The CORS lab and the stream lab: their requests are demonstration requests too. */
-const LAB_PATHS = ['/lab/cors', '/lab/stream'];
+/** The CORS, stream and MCP labs: their requests are demonstration requests too. */
+const LAB_PATHS = ['/lab/cors', '/lab/stream', '/lab/mcp'];
 const isDemonstrationPath = (path: string) => path.startsWith('/api/') || LAB_PATHS.includes(path);
 
-/** The URL with this visitor's token added, when it goes to /api/ or the CORS lab on one of the given origins. */
+/** The URL with this visitor's token added, when it goes to /api/ or a lab on one of the given origins. */
 export function tagUrl(url: string, origins: readonly string[]): string {
   let parsed: URL;
   try {
