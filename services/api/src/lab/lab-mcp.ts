@@ -2,12 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import {
-  LAB_MCP_PATH,
-  LAB_MCP_TOOL,
-  readLabMcpQuery,
-  type LabMcpSettings,
-} from '@origin-lab/contract';
+import { LAB_MCP_PATH, LAB_MCP_TOOL, readLabMcpQuery, type LabMcpSettings } from '@origin-lab/contract';
 import { HttpError } from '@origin-lab/server-kit';
 import { readBody } from '../http/read-body.js';
 
@@ -127,8 +122,7 @@ async function answerCall(ctx: Context, body: unknown): Promise<void> {
   await server.connect(transport);
   try {
     const headers = new Headers();
-    for (const [name, value] of Object.entries(ctx.headers))
-      if (typeof value === 'string') headers.set(name, value);
+    for (const [name, value] of Object.entries(ctx.headers)) if (typeof value === 'string') headers.set(name, value);
     const request = new Request(new URL(ctx.originalUrl, `${ctx.protocol}://${ctx.host}`), {
       method: ctx.method,
       headers,

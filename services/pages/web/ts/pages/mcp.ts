@@ -41,7 +41,10 @@ async function send(
   id: number | null,
 ): Promise<{ step: Step; sessionId: string | null }> {
   const mark = marker('mcp');
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+  };
   if (options.session) headers['Mcp-Session-Id'] = options.session;
   if (options.protocolHeader) headers['Mcp-Protocol-Version'] = PROTOCOL_VERSION;
   if (options.token) headers.Authorization = TOKEN;
@@ -60,7 +63,10 @@ async function send(
     return { step, sessionId };
   } catch (err) {
     const seen = await serverEvidence(ctx.journal, mark, ARRIVAL_WAIT_MS);
-    return { step: { call: method, outcome: (err as Error).name, preflight: seen.preflight?.status ?? 'none' }, sessionId: null };
+    return {
+      step: { call: method, outcome: (err as Error).name, preflight: seen.preflight?.status ?? 'none' },
+      sessionId: null,
+    };
   }
 }
 
@@ -99,7 +105,14 @@ function said(steps: Step[]): string {
     .join(' → ');
 }
 
-const EXPERIMENTS: { id: string; title: string; settings: Partial<LabMcpSettings>; token?: boolean; predicted: string; expected: Step[] }[] = [
+const EXPERIMENTS: {
+  id: string;
+  title: string;
+  settings: Partial<LabMcpSettings>;
+  token?: boolean;
+  predicted: string;
+  expected: Step[];
+}[] = [
   {
     id: 'mcp-handshake',
     title: 'initialize, then a tool call, against a server set up for browsers',
