@@ -2,6 +2,7 @@ import { serve, type Handler, type LogSink } from '@origin-lab/server-kit';
 import { apiConfigFromEnv, createApp as createApi, HTTP_VERSION_HEADER, type ApiConfig } from '@origin-lab/api';
 import { createApp as createPages, pagesConfigFromEnv } from '@origin-lab/pages';
 import { createApp as createUpstreamMock } from '@origin-lab/upstream-mock';
+import { startWebSocketTarget } from './websocket-target.js';
 
 export interface EmbeddedOptions {
   /** 0 picks a free port. */
@@ -29,7 +30,8 @@ export interface EmbeddedStack {
 
 /**
  * The embedded default: the api and the pages on one port, no Docker and no Caddy.
- * /api/ goes to the api, everything else to the pages; the upstream-mock runs beside them.
+ * /api/ goes to the api, everything else to the pages; the upstream-mock and the Local Network
+ * Access page's WebSocket target run beside them.
  */
 export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedStack> {
   let route: Handler = (_req, res) => res.writeHead(503).end();
@@ -42,6 +44,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
 
   // A bad setting is found after the front listens: stop it again rather than leave it open.
   let stopUpstream = async () => {};
+  let stopWebSocketTarget = async () => {};
   let closeApi = async () => {};
   try {
     const { env } = options;
@@ -62,7 +65,14 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     };
     const api = createApi(config);
     const apiHandler = api.callback();
-    const pagesHandler = createPages(pagesConfigFromEnv(env)).callback();
+    // The WebSocket target, unless WEBSOCKET_TARGET_PORT names one already running.
+    let websocketPort = env.WEBSOCKET_TARGET_PORT;
+    if (!websocketPort) {
+      const target = await startWebSocketTarget();
+      websocketPort = String(target.port);
+      stopWebSocketTarget = () => target.stop();
+    }
+    const pagesHandler = createPages(pagesConfigFromEnv({ ...env, WEBSOCKET_TARGET_PORT: websocketPort })).callback();
     endStreams = () => api.endStreams();
     closeApi = () => api.close();
     route = (req, res) => {
@@ -71,6 +81,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       return isApiPath(req.url ?? '/') ? apiHandler(req, res) : pagesHandler(req, res);
     };
   } catch (err) {
+    await stopWebSocketTarget();
     await stopUpstream();
     await front.stop();
     throw err;
@@ -83,6 +94,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       await front.stop();
       await closeApi();
       await stopUpstream();
+      await stopWebSocketTarget();
     },
   };
 }

@@ -15,7 +15,7 @@ import { isolation } from './isolation.js';
  * environment), so tests and the launcher can run several apps side by side.
  */
 export function createApp(config: PagesConfig): Koa {
-  const script = siteConfigScript(config.sitePairs, config.thirdSite);
+  const script = siteConfigScript(config.sitePairs, config.thirdSite, config.websocketTargetPort);
   // The one answer that is not a file; GET also answers HEAD, another method is a JSON 405.
   const routes = new Router({ strict: true, sensitive: true, methods: http.METHODS }).get('/site-config.js', (ctx) => {
     ctx.set('Cache-Control', 'no-cache');

@@ -36,6 +36,10 @@ export const PAGES_SETTINGS = {
   thirdSite: thirdSiteSetting(
     "a third name of this server, on the pages' scheme and port: the playground's redirect to a third origin; `none`: those cases say there is none instead of sending",
   ),
+  websocketTargetPort: setting.optionalInt('WEBSOCKET_TARGET_PORT', 1, 65_535, {
+    doc: "the loopback port of the Local Network Access page's WebSocket target (`npm start` starts one and sets it); unset: the page says there is none",
+    shown: 'unset',
+  }),
 };
 
 /** Everything the pages server needs; createApp takes it whole and reads nothing else. */

@@ -74,7 +74,8 @@ export const PAGES: readonly PageEntry[] = [
     name: 'mcp',
     title: 'MCP from a browser',
     navLabel: 'MCP',
-    topic: 'a browser client calling an MCP server over Streamable HTTP: the session id, the protocol header, auth and Origin.',
+    topic:
+      'a browser client calling an MCP server over Streamable HTTP: the session id, the protocol header, auth and Origin.',
   },
   { name: 'proxy', title: 'Same-origin proxy', navLabel: 'Proxy', topic: 'a third party behind /api/upstream/.' },
   {

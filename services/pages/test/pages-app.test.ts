@@ -22,7 +22,13 @@ describe('SITE_PAIRS', () => {
 
   it('renders a classic script that sets the pairs on window', () => {
     expect(siteConfigScript([['a', 'b']], 'c')).toContain(
-      'window.ORIGIN_LAB_SITE = {"pairs":[["a","b"]],"third":"c"};',
+      'window.ORIGIN_LAB_SITE = {"pairs":[["a","b"]],"third":"c","websocketTargetPort":null};',
+    );
+  });
+
+  it("names the WebSocket target's port when there is one", () => {
+    expect(siteConfigScript([['a', 'b']], null, 40123)).toContain(
+      'window.ORIGIN_LAB_SITE = {"pairs":[["a","b"]],"third":null,"websocketTargetPort":40123};',
     );
   });
 });

@@ -36,7 +36,12 @@ export function originRole(url: string, site: SiteOrigins, base: string = site.s
 }
 
 interface SiteGlobal {
-  ORIGIN_LAB_SITE?: { pairs?: HostPair[]; third?: string | null };
+  ORIGIN_LAB_SITE?: { pairs?: HostPair[]; third?: string | null; websocketTargetPort?: number | null };
+}
+
+/** The loopback port of the WebSocket target `npm start` runs beside the lab (WEBSOCKET_TARGET_PORT), or null. */
+export function websocketTargetPort(): number | null {
+  return (globalThis as SiteGlobal).ORIGIN_LAB_SITE?.websocketTargetPort ?? null;
 }
 
 /** Reads the pairs and the third name that /site-config.js (from SITE_PAIRS and SITE_C) put on window. */

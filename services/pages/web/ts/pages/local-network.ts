@@ -4,6 +4,7 @@
 // experiment names the mechanism that decided from those three, never from what it expected.
 import { byId, marker } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
+import { websocketTargetPort } from '../frame/site.js';
 import { setupPage } from '../page/setup-page.js';
 import { markedUrl, serverEvidence } from '../probes/journal.js';
 import { tagUrl } from '../server-view/visitor.js';
@@ -77,27 +78,31 @@ async function attempt(query: string): Promise<Attempt> {
 const stoppedBeforeLeaving = (a: Attempt) =>
   /^\D/.test(a.outcome) && !a.arrived && a.permission !== null && a.permission !== 'granted';
 
-/** Which mechanism decided, in words, from what the page and the server saw. */
-function decided(a: Attempt): string {
-  const page =
-    a.outcome === 'TimeoutError'
-      ? `no answer within ${ANSWER_WAIT_MS / 1000} s (the browser was still asking you)`
-      : /^\d/.test(a.outcome)
-        ? `the page read status ${a.outcome}`
-        : `fetch rejected with ${a.outcome}`;
+/** What the page saw of a fetch, in words. */
+function fetchSaw(a: Attempt): string {
+  if (a.outcome === 'TimeoutError')
+    return `no answer within ${ANSWER_WAIT_MS / 1000} s (the browser was still asking you)`;
+  return /^\d/.test(a.outcome) ? `the page read status ${a.outcome}` : `fetch rejected with ${a.outcome}`;
+}
+
+/**
+ * Which mechanism decided, in words, from what the page and the server saw. read: whether the
+ * page got what it asked for (a status, the WebSocket's greeting, the frame); passed: why, then.
+ */
+function decided(a: Attempt, saw = fetchSaw(a), read = /^\d/.test(a.outcome), passed = 'CORS let it through.'): string {
   const server = a.arrived ? 'the server saw the request' : 'the server saw nothing';
   const permission =
     a.permission === null ? 'this browser knows no loopback permission' : `loopback permission: ${a.permission}`;
   const why = a.arrived
-    ? /^\d/.test(a.outcome)
-      ? 'CORS let it through.'
+    ? read
+      ? passed
       : 'CORS refused it: the request left, was answered, and only the reading was refused.'
     : stoppedBeforeLeaving(a)
       ? a.permission === 'denied'
         ? 'Local Network Access stopped it before it left: not CORS.'
         : `Local Network Access stopped it before it left (not CORS), if your browser counts this page as public; else nothing answers at ${target}.`
       : 'It never reached the server.';
-  return `${page}; ${server}; ${permission}. ${why}`;
+  return `${saw}; ${server}; ${permission}. ${why}`;
 }
 
 // The same request twice, where CORS allows this origin and where it refuses it: what each sees
@@ -131,5 +136,153 @@ for (const { id, title, query, predicted, corsReads } of [
         summary: decided(a),
         agrees: (a.outcome === (corsReads ? '200' : 'TypeError') && a.arrived) || stoppedBeforeLeaving(a),
       };
+    },
+  });
+
+// The same question asked by other kinds of request: each reaches the same server (the
+// WebSocket, a small server of its own beside the lab), and each names what decided it.
+
+/** Where an attempt of another kind goes: this server's lab at the other loopback address, marked and tagged. */
+function markedTarget(label: string): { url: string; mark: string } {
+  if (!onThisMachine)
+    throw new Error(
+      `this page is served from ${location.hostname}, not from this machine: open it at 127.0.0.1 on the machine that runs the lab`,
+    );
+  const mark = marker(label);
+  return { url: tagUrl(markedUrl(`${target}/lab/cors`, mark), [target]), mark };
+}
+
+/** What the server saw of a marked attempt, and the permission's state after it. */
+async function afterwards(outcome: string, mark: string | null): Promise<Attempt> {
+  const seen = mark === null ? null : await serverEvidence(ctx.journal, mark, ARRIVAL_WAIT_MS);
+  const arrived = seen !== null && (seen.request !== null || seen.preflight !== null);
+  return { outcome, arrived, permission: await loopbackPermission() };
+}
+
+/** A fetch made by a dedicated worker of this page. */
+async function fromWorker(): Promise<Attempt> {
+  const { url, mark } = markedTarget('lna-worker');
+  const worker = new Worker('/js/workers/lna-fetch.js', { type: 'module' });
+  try {
+    const outcome = await new Promise<string>((resolve) => {
+      worker.addEventListener('message', (event: MessageEvent<string>) => resolve(event.data));
+      worker.addEventListener('error', () => resolve('WorkerError'));
+      setTimeout(() => resolve('TimeoutError'), ANSWER_WAIT_MS);
+      worker.postMessage(url);
+    });
+    return await afterwards(outcome, mark);
+  } finally {
+    worker.terminate();
+  }
+}
+
+/** A frame navigated to the other address: whether it loaded says nothing (an error page loads too); the server says. */
+async function inFrame(): Promise<Attempt> {
+  const { url, mark } = markedTarget('lna-iframe');
+  const frame = document.createElement('iframe');
+  frame.title = 'Local Network Access: a frame at the other loopback address';
+  frame.className = 'lna-frame';
+  const loaded = new Promise<string>((resolve) => {
+    frame.addEventListener('load', () => resolve('load'));
+    setTimeout(() => resolve('no load event'), ARRIVAL_WAIT_MS);
+  });
+  frame.src = url;
+  box.append(frame);
+  try {
+    return await afterwards(await loaded, mark);
+  } finally {
+    frame.remove();
+  }
+}
+
+/** A WebSocket to the target beside the lab, at the other loopback address; it answers with the Origin it saw, then closes. */
+async function viaWebSocket(): Promise<Attempt> {
+  const port = websocketTargetPort();
+  if (port === null)
+    throw new Error('this server runs no WebSocket target (npm start runs one): nothing to connect to');
+  markedTarget('lna-websocket'); // the same check of where the page is served from
+  const socket = new WebSocket(`ws://${new URL(target).hostname}:${port}/`);
+  const outcome = await new Promise<string>((resolve) => {
+    socket.addEventListener('message', () => resolve('opened'));
+    socket.addEventListener('error', () => resolve('error'));
+    setTimeout(() => resolve('TimeoutError'), ANSWER_WAIT_MS);
+  });
+  socket.close();
+  // The target is not the lab: it keeps no journal. Its greeting is what shows it was reached.
+  return { ...(await afterwards(outcome, null)), arrived: outcome === 'opened' };
+}
+
+/** A fetch that says which address space it means to reach (Chromium's targetAddressSpace). */
+async function withAddressSpace(space: string): Promise<Attempt> {
+  const { url, mark } = markedTarget(`lna-space-${space}`);
+  let outcome: string;
+  try {
+    const init = { signal: AbortSignal.timeout(ANSWER_WAIT_MS), targetAddressSpace: space } as RequestInit;
+    outcome = String((await fetch(url, init)).status);
+  } catch (err) {
+    outcome = (err as Error).name;
+  }
+  return afterwards(outcome, mark);
+}
+
+/** Reached (and read where a status was read), or stopped by Local Network Access before it left. */
+const reachedOrStopped = (a: Attempt) => (a.arrived && !/^[A-Z]/.test(a.outcome)) || stoppedBeforeLeaving(a);
+
+const frameSaw = (a: Attempt) => (a.outcome === 'load' ? 'the frame fired load' : 'the frame fired no load event');
+const socketSaw = (a: Attempt) =>
+  a.outcome === 'opened' ? 'the WebSocket opened and was greeted' : `the WebSocket failed (${a.outcome})`;
+
+for (const { id, title, predicted, run, agrees, saw } of [
+  {
+    id: 'lna-worker',
+    title: 'fetch from a worker of this page, to the other loopback address',
+    predicted:
+      "A worker's requests are checked as its page's are: on your own machine status 200 and the server saw it; counted public and not allowed, fetch rejects in the worker and nothing leaves.",
+    run: fromWorker,
+    agrees: reachedOrStopped,
+  },
+  {
+    id: 'lna-iframe',
+    title: 'A frame at the other loopback address',
+    predicted:
+      'A navigation is checked too (Chromium and Firefox): on your own machine the server saw the frame load; counted public and not allowed, it saw nothing. The load event says nothing either way: an error page loads too.',
+    run: inFrame,
+    agrees: (a: Attempt) => a.arrived || stoppedBeforeLeaving(a),
+    saw: (a: Attempt) => decided(a, frameSaw(a), a.arrived, 'Nothing stopped it (a frame is not CORS).'),
+  },
+  {
+    id: 'lna-websocket',
+    title: 'A WebSocket to a small server beside the lab, at the other loopback address',
+    predicted:
+      'On your own machine it opens and the server greets it. Counted public and not allowed: Chromium (since 147) refuses to connect; Firefox 153 still connects (its check covers WebSocket from 154); WebKit has no Local Network Access. The service itself has no WebSocket: this is a server of its own.',
+    run: viaWebSocket,
+    agrees: (a: Attempt) => a.outcome === 'opened' || (a.outcome === 'error' && stoppedBeforeLeaving(a)),
+    saw: (a: Attempt) =>
+      decided(a, socketSaw(a), a.outcome === 'opened', 'Nothing stopped it (a WebSocket is not CORS).'),
+  },
+  {
+    id: 'lna-target-address-space',
+    title: "fetch(…, { targetAddressSpace: 'loopback' }): the page says it means to reach loopback",
+    predicted:
+      'The address is loopback, as said: the request goes on as any other (status 200 on your own machine; asked first when counted public). Chromium reads the option; Firefox and WebKit ignore it.',
+    run: () => withAddressSpace('loopback'),
+    agrees: reachedOrStopped,
+  },
+  {
+    id: 'lna-target-address-space-wrong',
+    title: "fetch(…, { targetAddressSpace: 'local' }) to a loopback address",
+    predicted:
+      'Chromium refuses a request that reaches another address space than the one it said (loopback is not local), before anything is sent, even on your own machine: TypeError, the server saw nothing. Firefox and WebKit ignore the option: as without it.',
+    run: () => withAddressSpace('local'),
+    agrees: (a: Attempt) => (ctx.engine === 'chromium' ? a.outcome === 'TypeError' && !a.arrived : reachedOrStopped(a)),
+  },
+])
+  experiment(box, {
+    id,
+    title,
+    predicted,
+    async run() {
+      const a = await run();
+      return { observed: { ...a }, summary: saw ? saw(a) : decided(a), agrees: agrees(a) };
     },
   });
