@@ -34,6 +34,7 @@ export function whyItems(failed: readonly Joined[], pageOrigin: string): HTMLEle
         credentials: j.request.credentials,
         read: false,
         failure: j.request.failure,
+        url: new URL(j.request.url, pageOrigin).href,
       },
       { preflight: j.preflight?.entry, actual: j.actual?.entry },
     ),

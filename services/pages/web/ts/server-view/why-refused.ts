@@ -1,5 +1,6 @@
 import type { ServerJournalEntry } from '@origin-lab/contract';
 import { refusalOf, type Answer, type Refusal, type RefusalRule } from '@origin-lab/cors-rules/refusal';
+import { isLoopbackHost } from '@origin-lab/cors-rules/engine-facts';
 
 /**
  * Why a cross-origin request failed, or could not be read, named from what the server answered
@@ -20,6 +21,8 @@ export interface RequestFacts {
   read: boolean;
   /** The name fetch rejected with (TypeError, NotSupportedError, TimeoutError...), when it did. */
   failure?: string | null;
+  /** Where it went (absolute), when known: a loopback or private address names Local Network Access. */
+  url?: string;
 }
 
 /** What the server saw of it: the preflight and the request itself, when they arrived. */
@@ -28,7 +31,36 @@ export interface ServerFacts {
   actual?: ServerJournalEntry;
 }
 
-export type Rule = 'read' | 'not-reached' | 'not-sent' | 'origin-not-allowed' | 'no-cors-headers' | RefusalRule;
+export type Rule =
+  'read' | 'not-reached' | 'local-network' | 'not-sent' | 'origin-not-allowed' | 'no-cors-headers' | RefusalRule;
+
+/** A private address as Local Network Access counts them: 10/8, 172.16/12, 192.168/16, fc00::/7. */
+const PRIVATE = /^(10\.|172\.(1[6-9]|2\d|3[01])\.|192\.168\.|f[cd][0-9a-f]{2}:)/;
+
+type Space = 'loopback' | 'private' | 'public';
+const RANK: Record<Space, number> = { loopback: 0, private: 1, public: 2 };
+
+/** The address space of a URL's host as its name shows it (a name that is not loopback counts as public); null if unreadable. */
+function spaceOf(url: string): Space | null {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  } catch {
+    return null;
+  }
+  return isLoopbackHost(host) ? 'loopback' : PRIVATE.test(host) ? 'private' : 'public';
+}
+
+/**
+ * The address space a request went to, when Local Network Access asks about it: a loopback or
+ * private target from a page in a more public space. From a page on loopback nothing is asked
+ * (unless the browser was told to count it public, which the page cannot know): null.
+ */
+function localSpace(url: string | undefined, pageOrigin: string): Space | null {
+  const target = url === undefined ? null : spaceOf(url);
+  const page = spaceOf(pageOrigin);
+  return target !== null && target !== 'public' && page !== null && RANK[page] > RANK[target] ? target : null;
+}
 
 export interface Explanation {
   rule: Rule;
@@ -68,6 +100,12 @@ export function explain(request: RequestFacts, server: ServerFacts): Explanation
     return because(
       'not-sent',
       `fetch rejected with ${request.failure} before anything reached the server: the page or the browser stopped the request, not the network and not CORS.`,
+    );
+  const space = localSpace(request.url, request.pageOrigin);
+  if (!preflight && !actual && space !== null)
+    return because(
+      'local-network',
+      `Not CORS: Local Network Access. The request was for a ${space} address and never reached the server. A browser that counts this page as public asks the user before such a request leaves; refused, or with nobody to ask, it never leaves (so does one whose targetAddressSpace is not the address space it reached, in Chromium). The console may still say "CORS policy". If nothing was asked, nothing may be listening there.`,
     );
   if (!preflight && !actual) {
     return because(
