@@ -5,6 +5,7 @@ import { test, expect } from '../fixtures.js';
 import { experimentTests, type Check, type PageRun } from './support/per-experiment.js';
 import { openPage, runAll, type ExperimentResult } from '../engines/experiments.js';
 import { PHONE, sidewaysOverflow } from './support/phone.js';
+import { rebindCountedPublic, rebindTest } from './support/rebinding.js';
 
 /**
  * Local Network Access (the WICG's draft, as Chromium ships it since 142 and Firefox 153 has it): a
@@ -76,6 +77,13 @@ experimentTests({
     'lna-websocket': notPublic('lna-websocket'),
     'lna-target-address-space': notPublic('lna-target-address-space'),
     'lna-target-address-space-wrong': notPublic('lna-target-address-space-wrong'),
+  },
+  // DNS rebinding through the lab's own resolver (the stack runs npm start -- --rebind): Chromium
+  // and Firefox set to ask it, as a person would in a profile of their own; WebKit cannot be.
+  alone: {
+    'rebind-open': (fixtures) => rebindTest(fixtures, 'rebind-open', { outcome: 'read', status: 200 }),
+    'rebind-checked': (fixtures) =>
+      rebindTest(fixtures, 'rebind-checked', { outcome: 'refused', status: 403, refused: 'Host' }),
   },
 });
 
@@ -174,3 +182,10 @@ for (const which of ['self', 'other'] as const)
       await context.close();
     }
   });
+
+test('local network: DNS rebinding from a page counted public, Local Network Access decides', async ({
+  origins,
+  browserName,
+}) => {
+  await rebindCountedPublic(browserName, origins.other);
+});

@@ -13,8 +13,9 @@ export async function startLauncher(
   env: Record<string, string>,
   addressPattern: RegExp,
   what: string,
+  args: readonly string[] = [],
 ): Promise<{ port: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['launcher/dist/start.js'], {
+  const child = spawn(process.execPath, ['launcher/dist/start.js', ...args], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', LOG_REQUESTS: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -27,9 +28,17 @@ export async function startLauncher(
   return { port: match[1]!, stop };
 }
 
-/** `npm start` as a newcomer runs it, on a free port: http://localhost:PORT and http://127.0.0.1:PORT (and its third name, c.localhost). */
+/**
+ * `npm start` as a newcomer runs it, on a free port: http://localhost:PORT and
+ * http://127.0.0.1:PORT (and its third name, c.localhost), with the DNS rebinding lab (--rebind).
+ */
 export async function startEmbedded(): Promise<Stack> {
-  const { port, stop } = await startLauncher({}, /http:\/\/localhost:(\d+)\//, 'the embedded stack (npm start)');
+  const { port, stop } = await startLauncher(
+    {},
+    /http:\/\/localhost:(\d+)\//,
+    'the embedded stack (npm start -- --rebind)',
+    ['--rebind'],
+  );
   return {
     name: 'embedded',
     origins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`],

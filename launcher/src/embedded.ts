@@ -3,6 +3,8 @@ import { apiConfigFromEnv, createApp as createApi, HTTP_VERSION_HEADER, type Api
 import { createApp as createPages, pagesConfigFromEnv } from '@origin-lab/pages';
 import { createApp as createUpstreamMock } from '@origin-lab/upstream-mock';
 import { startWebSocketTarget } from './websocket-target.js';
+import { startRebindLab } from './rebind/rebind-lab.js';
+import type { RebindSite } from '@origin-lab/contract';
 
 export interface EmbeddedOptions {
   /** 0 picks a free port. */
@@ -19,12 +21,16 @@ export interface EmbeddedOptions {
    * spoke. Without a front that header is dropped, so no client can claim a version for itself.
    */
   behindCaddy?: boolean;
+  /** npm start -- --rebind: the DNS rebinding lab beside the service. */
+  rebind?: boolean;
 }
 
 export interface EmbeddedStack {
   port: number;
   /** The two origins a browser sees as different sites: same server, different host in the address bar. */
   origins: [string, string];
+  /** The rebinding lab, when asked for. */
+  rebind: RebindSite | null;
   stop(): Promise<void>;
 }
 
@@ -45,6 +51,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   // A bad setting is found after the front listens: stop it again rather than leave it open.
   let stopUpstream = async () => {};
   let stopWebSocketTarget = async () => {};
+  let stopRebindLab = async () => {};
+  let rebind: RebindSite | null = null;
   let closeApi = async () => {};
   try {
     const { env } = options;
@@ -72,7 +80,13 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       websocketPort = String(target.port);
       stopWebSocketTarget = () => target.stop();
     }
-    const pagesHandler = createPages(pagesConfigFromEnv({ ...env, WEBSOCKET_TARGET_PORT: websocketPort })).callback();
+    const rebindLab = options.rebind ? await startRebindLab() : null;
+    if (rebindLab) stopRebindLab = () => rebindLab.stop();
+    rebind = rebindLab?.site ?? null;
+    const pagesHandler = createPages({
+      ...pagesConfigFromEnv({ ...env, WEBSOCKET_TARGET_PORT: websocketPort }),
+      rebind: rebindLab?.site ?? null,
+    }).callback();
     endStreams = () => api.endStreams();
     closeApi = () => api.close();
     route = (req, res) => {
@@ -81,6 +95,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       return isApiPath(req.url ?? '/') ? apiHandler(req, res) : pagesHandler(req, res);
     };
   } catch (err) {
+    await stopRebindLab();
     await stopWebSocketTarget();
     await stopUpstream();
     await front.stop();
@@ -90,11 +105,13 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   return {
     port: front.port,
     origins: [`http://localhost:${front.port}`, `http://127.0.0.1:${front.port}`],
+    rebind,
     stop: async () => {
       await front.stop();
       await closeApi();
       await stopUpstream();
       await stopWebSocketTarget();
+      await stopRebindLab();
     },
   };
 }

@@ -5,13 +5,14 @@ import { CaddyError, findCaddy, originOf, startCaddy, type CaddyOptions, type Ru
 import { siteNamesFromEnv, type SiteNames } from './site-names.js';
 import { LAUNCHER_SETTINGS, TLS_FRONT_SETTINGS } from './settings.js';
 
-const usage = 'usage: npm start [-- --tls]';
+const usage = 'usage: npm start [-- --tls] [--rebind]';
 
 try {
   const args = process.argv.slice(2);
-  const unknown = args.filter((arg) => arg !== '--tls');
+  const unknown = args.filter((arg) => arg !== '--tls' && arg !== '--rebind');
   if (unknown.length > 0) throw new ConfigError(`unknown option ${unknown.join(' ')}; ${usage}`);
   const tls = args.includes('--tls');
+  const rebind = args.includes('--rebind');
 
   const launcher = listenFromEnv(LAUNCHER_SETTINGS, process.env);
   let port = launcher.port;
@@ -61,7 +62,7 @@ try {
   // The pages swap between the two names; keep the embedded pair as well.
   if (sites) env.SITE_PAIRS ||= `localhost<->127.0.0.1,${sites[0]}<->${sites[1]}`;
 
-  const stack = await startEmbedded({ port, host: launcher.host, env, behindCaddy: tls });
+  const stack = await startEmbedded({ port, host: launcher.host, env, behindCaddy: tls, rebind });
   let caddy: RunningCaddy | undefined;
   if (front) {
     try {
@@ -120,6 +121,13 @@ try {
       '',
     ];
   }
+  if (stack.rebind)
+    lines.push(
+      'The DNS rebinding lab is on: set a browser profile to the resolver below (docs/local-servers.md),',
+      `  ${stack.rebind.resolver}`,
+      `and open ${stack.origins[1]}/local-network.html#rebinding.`,
+      '',
+    );
   process.stderr.write(lines.join('\n') + '\n');
   stopOnSignals(
     async () => {

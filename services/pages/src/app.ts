@@ -3,6 +3,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import serveStatic from 'koa-static';
 import { errorsAsJson, unroutedAsJson } from '@origin-lab/server-kit';
+import type { RebindSite } from '@origin-lab/contract';
 import type { PagesConfig } from './config.js';
 import { siteConfigScript } from './site-pairs.js';
 import { unloadPolicy } from './unload-policy.js';
@@ -14,8 +15,8 @@ import { isolation } from './isolation.js';
  * stale page or module. Settings come only from config (pagesConfigFromEnv reads the
  * environment), so tests and the launcher can run several apps side by side.
  */
-export function createApp(config: PagesConfig): Koa {
-  const script = siteConfigScript(config.sitePairs, config.thirdSite, config.websocketTargetPort);
+export function createApp(config: PagesConfig & { rebind?: RebindSite | null }): Koa {
+  const script = siteConfigScript(config.sitePairs, config.thirdSite, config.websocketTargetPort, config.rebind);
   // The one answer that is not a file; GET also answers HEAD, another method is a JSON 405.
   const routes = new Router({ strict: true, sensitive: true, methods: http.METHODS }).get('/site-config.js', (ctx) => {
     ctx.set('Cache-Control', 'no-cache');

@@ -1,5 +1,5 @@
 /** Which origin is "this" and which is "the other": computed from location.origin at load. */
-import type { HostPair } from '@origin-lab/contract';
+import type { HostPair, RebindSite } from '@origin-lab/contract';
 import { originOnHost } from '@origin-lab/contract/site';
 
 export interface SiteOrigins {
@@ -36,7 +36,17 @@ export function originRole(url: string, site: SiteOrigins, base: string = site.s
 }
 
 interface SiteGlobal {
-  ORIGIN_LAB_SITE?: { pairs?: HostPair[]; third?: string | null; websocketTargetPort?: number | null };
+  ORIGIN_LAB_SITE?: {
+    pairs?: HostPair[];
+    third?: string | null;
+    websocketTargetPort?: number | null;
+    rebind?: RebindSite;
+  };
+}
+
+/** The DNS rebinding lab (npm start -- --rebind), or null when it is off. */
+export function rebindSite(): RebindSite | null {
+  return (globalThis as SiteGlobal).ORIGIN_LAB_SITE?.rebind ?? null;
 }
 
 /** The loopback port of the WebSocket target `npm start` runs beside the lab (WEBSOCKET_TARGET_PORT), or null. */
