@@ -4,7 +4,7 @@
  * authority of this test alone (handed to the check as --ca), and /me that answers
  * who is signed in when the session cookie comes with the request, else 401.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import cors from 'cors';
 import express from 'express';
-import forge from 'node-forge';
+import { localAuthority } from '@origin-lab/server-kit/local-authority';
 
 export interface SessionServer {
   /** https://localhost:<port>/me */
@@ -26,59 +26,14 @@ export interface SessionServer {
   stop(): Promise<void>;
 }
 
-const validity = (cert: forge.pki.Certificate) => {
-  cert.validity.notBefore = new Date(Date.now() - 3_600_000);
-  cert.validity.notAfter = new Date(Date.now() + 86_400_000);
-};
-
-/** An authority, and a certificate it signs for localhost and 127.0.0.1. */
-function certificates() {
-  const pem = () => {
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    return {
-      key: forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString()),
-      pub: forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString()),
-      keyPem: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
-    };
-  };
-  const caKeys = pem();
-  const ca = forge.pki.createCertificate();
-  ca.publicKey = caKeys.pub;
-  ca.serialNumber = '01';
-  validity(ca);
-  const caName = [{ name: 'commonName', value: 'origin-lab check session test CA' }];
-  ca.setSubject(caName);
-  ca.setIssuer(caName);
-  ca.setExtensions([
-    { name: 'basicConstraints', cA: true },
-    { name: 'keyUsage', keyCertSign: true, cRLSign: true },
-  ]);
-  ca.sign(caKeys.key, forge.md.sha256.create());
-  const leafKeys = pem();
-  const leaf = forge.pki.createCertificate();
-  leaf.publicKey = leafKeys.pub;
-  leaf.serialNumber = '02';
-  validity(leaf);
-  leaf.setSubject([{ name: 'commonName', value: 'localhost' }]);
-  leaf.setIssuer(caName);
-  leaf.setExtensions([
-    { name: 'basicConstraints', cA: false },
-    { name: 'extKeyUsage', serverAuth: true },
-    {
-      name: 'subjectAltName',
-      altNames: [
-        { type: 2, value: 'localhost' },
-        { type: 7, ip: '127.0.0.1' },
-      ],
-    },
-  ]);
-  leaf.sign(caKeys.key, forge.md.sha256.create());
-  return { caPem: forge.pki.certificateToPem(ca), key: leafKeys.keyPem, cert: forge.pki.certificateToPem(leaf) };
-}
-
 export async function sessionServer(): Promise<SessionServer> {
   const dir = mkdtempSync(join(tmpdir(), 'origin-lab-session-'));
-  const { caPem, key, cert } = certificates();
+  // An authority of the test's own, and a certificate it signs for localhost and 127.0.0.1.
+  const {
+    caPem,
+    keyPem: key,
+    certPem: cert,
+  } = localAuthority('origin-lab check session test CA', ['localhost', '127.0.0.1']);
   const caFile = join(dir, 'ca.pem');
   writeFileSync(caFile, caPem);
   const sid = { name: 'sid', value: `s3cr3t-${randomBytes(12).toString('hex')}` };

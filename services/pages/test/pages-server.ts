@@ -20,7 +20,12 @@ export function pagesServerFor(files: Record<string, string>): { readonly base: 
       mkdirSync(dirname(join(root, path)), { recursive: true });
       writeFileSync(join(root, path), text);
     }
-    const app = createApp({ root, sitePairs: [['x.localhost', 'y.localhost']], thirdSite: null });
+    const app = createApp({
+      root,
+      sitePairs: [['x.localhost', 'y.localhost']],
+      thirdSite: null,
+      websocketTargetPort: undefined,
+    });
     running = await serve(app.callback(), { port: 0, host: '127.0.0.1' });
     server.base = `http://127.0.0.1:${running.port}`;
   });
