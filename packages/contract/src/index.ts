@@ -4,12 +4,12 @@
 // I/O: the api and the pages' browser modules load the same files (the pages through an import
 // map, see services/pages/web/README.md). This index only re-exports; no module here imports it.
 // The api's lab URL reader is a second entry, `@origin-lab/contract/lab-cors-read`, which the
-// browser never loads.
+// browser never loads. The MCP lab's switches are an entry of their own too,
+// `@origin-lab/contract/lab-mcp`, which only the MCP page loads.
 
 export * from './shapes.js';
 export * from './echo.js';
 export * from './lab-cors.js';
-export * from './lab-mcp.js';
 export * from './site.js';
 export type { JournalItem, JournalPage, ServerJournalEntry } from './server-journal.js';
 export type { EngineName, EngineOutcome, EngineRecord, PackedOutcome, PackedRecord } from './engine-records.js';

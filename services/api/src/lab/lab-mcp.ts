@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { LAB_MCP_PATH, LAB_MCP_TOOL, readLabMcpQuery, type LabMcpSettings } from '@origin-lab/contract';
+import { LAB_MCP_PATH, LAB_MCP_TOOL, readLabMcpQuery, type LabMcpSettings } from '@origin-lab/contract/lab-mcp';
 import { HttpError } from '@origin-lab/server-kit';
 import { readBody } from '../http/read-body.js';
 

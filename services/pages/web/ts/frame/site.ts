@@ -1,5 +1,5 @@
 /** Which origin is "this" and which is "the other": computed from location.origin at load. */
-import type { HostPair, RebindSite } from '@origin-lab/contract';
+import type { HostPair } from '@origin-lab/contract';
 import { originOnHost } from '@origin-lab/contract/site';
 
 export interface SiteOrigins {
@@ -36,22 +36,7 @@ export function originRole(url: string, site: SiteOrigins, base: string = site.s
 }
 
 interface SiteGlobal {
-  ORIGIN_LAB_SITE?: {
-    pairs?: HostPair[];
-    third?: string | null;
-    websocketTargetPort?: number | null;
-    rebind?: RebindSite;
-  };
-}
-
-/** The DNS rebinding lab (npm start -- --rebind), or null when it is off. */
-export function rebindSite(): RebindSite | null {
-  return (globalThis as SiteGlobal).ORIGIN_LAB_SITE?.rebind ?? null;
-}
-
-/** The loopback port of the WebSocket target `npm start` runs beside the lab (WEBSOCKET_TARGET_PORT), or null. */
-export function websocketTargetPort(): number | null {
-  return (globalThis as SiteGlobal).ORIGIN_LAB_SITE?.websocketTargetPort ?? null;
+  ORIGIN_LAB_SITE?: { pairs?: HostPair[]; third?: string | null };
 }
 
 /** Reads the pairs and the third name that /site-config.js (from SITE_PAIRS and SITE_C) put on window. */

@@ -4,7 +4,7 @@
 // experiment names the mechanism that decided from those three, never from what it expected.
 import { byId, marker } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
-import { rebindSite, websocketTargetPort } from '../frame/site.js';
+import { rebindSite, websocketTargetPort } from '../frame/lab-servers.js';
 import { setupPage } from '../page/setup-page.js';
 import { markedUrl, serverEvidence } from '../probes/journal.js';
 import { tagUrl } from '../server-view/visitor.js';
@@ -292,6 +292,21 @@ for (const { id, title, predicted, run, agrees, saw } of [
 // port, so the browser counts the second as the same origin. Manual: the browser must first be
 // set to ask the lab's resolver (the recipe below), and a browser's DNS cache may hold the first
 // answer for a minute.
+
+// The recipe, from the lab's own settings: its resolver and the authority that signed its certificate.
+{
+  const site = rebindSite();
+  byId('rebind-state').textContent =
+    site === null
+      ? 'It is off on this server: the experiments say so.'
+      : 'It is on: follow the recipe below, then run them.';
+  if (site !== null) {
+    byId('rebind-resolver').textContent = site.resolver;
+    byId<HTMLAnchorElement>('rebind-ca').href = URL.createObjectURL(
+      new Blob([site.caPem], { type: 'application/x-pem-file' }),
+    );
+  }
+}
 
 /** How long the attack page keeps asking: past Chromium's minute of DNS cache. */
 const REBIND_WAIT_MS = 90_000;

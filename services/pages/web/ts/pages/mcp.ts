@@ -2,7 +2,7 @@
 // lab's MCP server (/lab/mcp) at the other origin, once as the server should be set up and once
 // per switch that puts back a mistake. Each experiment reports each step as the page saw it, and
 // for a step the browser refused, what the server saw of it (the journal): its preflight's status.
-import { labMcpUrl, LAB_MCP_TOOL, type LabMcpSettings } from '@origin-lab/contract';
+import { labMcpUrl, LAB_MCP_TOOL, type LabMcpSettings } from '@origin-lab/contract/lab-mcp';
 import { marker } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
 import { setupPage } from '../page/setup-page.js';

@@ -105,7 +105,7 @@ export function explain(request: RequestFacts, server: ServerFacts): Explanation
   if (!preflight && !actual && space !== null)
     return because(
       'local-network',
-      `Not CORS: Local Network Access. The request was for a ${space} address and never reached the server. A browser that counts this page as public asks the user before such a request leaves; refused, or with nobody to ask, it never leaves (so does one whose targetAddressSpace is not the address space it reached, in Chromium). The console may still say "CORS policy". If nothing was asked, nothing may be listening there.`,
+      `Not CORS: Local Network Access. The request was for a ${space} address and never reached the server: a browser that counts this page as public asks the user first, and refused, the request never leaves. The console may still say "CORS policy".`,
     );
   if (!preflight && !actual) {
     return because(
