@@ -73,7 +73,7 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   },
   'local-network.spec.ts': {
     runs: { embedded: EVERY },
-    why: 'Local Network Access between two loopback addresses: only the embedded stack serves the page and the server at two.',
+    why: 'Local Network Access between two loopback addresses, and DNS rebinding through the lab’s own resolver: only the embedded stack serves the page and the server at two, and runs the rebinding lab (npm start -- --rebind).',
   },
   'mcp.spec.ts': {
     runs: { embedded: EVERY, compose: CHROMIUM },
