@@ -1,11 +1,11 @@
 import { chromiumLaunch, firefoxLaunch } from '@origin-lab/engines';
 import { chromium, firefox, type Browser } from '@playwright/test';
 import { PlaywrightPage } from '../engines/playwright.js';
-import { test, expect } from '../fixtures.js';
+import { test, expect, EVERY_ENGINE } from '../fixtures.js';
 import { experimentTests, type Check, type PageRun } from './support/per-experiment.js';
 import { openPage, runAll, type ExperimentResult } from '../engines/experiments.js';
 import { PHONE, sidewaysOverflow } from './support/phone.js';
-import { rebindCountedPublic, rebindTest } from './support/rebinding.js';
+import { expectCountedPublic, REBIND_TEST_MS, rebindTest, runRebinding, type RebindRun } from './support/rebinding.js';
 
 /**
  * Local Network Access (the WICG's draft, as Chromium ships it since 142 and Firefox 153 has it): a
@@ -78,13 +78,40 @@ experimentTests({
     'lna-target-address-space': notPublic('lna-target-address-space'),
     'lna-target-address-space-wrong': notPublic('lna-target-address-space-wrong'),
   },
-  // DNS rebinding through the lab's own resolver (the stack runs npm start -- --rebind): Chromium
-  // and Firefox set to ask it, as a person would in a profile of their own; WebKit cannot be.
-  alone: {
-    'rebind-open': (fixtures) => rebindTest(fixtures, 'rebind-open', { outcome: 'read', status: 200 }),
-    'rebind-checked': (fixtures) =>
-      rebindTest(fixtures, 'rebind-checked', { outcome: 'refused', status: 403, refused: 'Host' }),
-  },
+  testedElsewhere: ['rebind-open', 'rebind-checked'],
+});
+
+// DNS rebinding through the lab's own resolver (the stack runs npm start -- --rebind): Chromium
+// and Firefox set to ask it, as a person would in a profile of their own; WebKit cannot be. The
+// three tests share one run per engine (one worker, in order): one wait on the engine's DNS cache.
+test.describe(() => {
+  test.describe.configure({ mode: 'default' });
+  let run: Promise<RebindRun> | undefined;
+  const shared = (browserName: string, origin: string) => () => (run ??= runRebinding(browserName, origin));
+
+  test('local-network: rebind-open', { tag: EVERY_ENGINE }, async ({ enginePage, browserName, origins }) => {
+    test.setTimeout(REBIND_TEST_MS);
+    const results = shared(browserName, origins.other);
+    await rebindTest(enginePage, browserName, origins.other, results, 'rebind-open', { outcome: 'read', status: 200 });
+  });
+
+  test('local-network: rebind-checked', { tag: EVERY_ENGINE }, async ({ enginePage, browserName, origins }) => {
+    test.setTimeout(REBIND_TEST_MS);
+    const results = shared(browserName, origins.other);
+    await rebindTest(enginePage, browserName, origins.other, results, 'rebind-checked', {
+      outcome: 'refused',
+      status: 403,
+      refused: 'Host',
+    });
+  });
+
+  test('local network: DNS rebinding from a page counted public, Local Network Access decides', async ({
+    browserName,
+    origins,
+  }) => {
+    test.setTimeout(REBIND_TEST_MS);
+    expectCountedPublic(browserName, (await shared(browserName, origins.other)()).countedPublic);
+  });
 });
 
 /**
@@ -182,10 +209,3 @@ for (const which of ['self', 'other'] as const)
       await context.close();
     }
   });
-
-test('local network: DNS rebinding from a page counted public, Local Network Access decides', async ({
-  origins,
-  browserName,
-}) => {
-  await rebindCountedPublic(browserName, origins.other);
-});

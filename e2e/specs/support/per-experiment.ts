@@ -53,6 +53,11 @@ export interface ExperimentPlan<R extends PageRun> {
   knownDifferences?: Record<string, (result: ExperimentResult, context: CheckContext<R>) => boolean>;
   /** Per experiment that the shared run cannot run: its own test, on its own page. */
   alone?: Record<string, Alone>;
+  /**
+   * Experiments whose tests the spec writes itself (titled `<page>: <id>` too), where several
+   * share what this plan cannot give them (e.g. browsers set up otherwise, one long run).
+   */
+  testedElsewhere?: readonly string[];
   /** Checks of the run as a whole (what no single experiment owns), by title. */
   wholeRun?: Record<string, (context: CheckContext<R>) => void | Promise<void>>;
 }
@@ -77,7 +82,7 @@ export function experimentTests<R extends PageRun>(plan: ExperimentPlan<R>): voi
   const twice = Object.keys(plan.afterRun).filter((id) => id in alone);
   if (twice.length > 0)
     throw new Error(`${plan.page}: ${twice.join(', ')} would have two tests (in afterRun and in alone)`);
-  const tested = [...Object.keys(plan.afterRun), ...Object.keys(alone)];
+  const tested = [...Object.keys(plan.afterRun), ...Object.keys(alone), ...(plan.testedElsewhere ?? [])];
 
   test.describe(() => {
     test.describe.configure({ mode: 'default' });

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { chromium, firefox, test } from '@playwright/test';
 import type { RebindSite } from '@origin-lab/contract';
 import { chromiumLaunch, firefoxLaunch } from '@origin-lab/engines';
-import { openPage, runExperiment } from '../../engines/experiments.js';
+import type { Page } from '@playwright/test';
+import type { EnginePage, ExperimentResult } from '../../engines/engine.js';
+import { openPage, readExperiment, waitForVerdict } from '../../engines/experiments.js';
 import { expect } from '../../fixtures.js';
-import type { Alone } from './per-experiment.js';
 
 /**
  * The rebinding experiments of the Local Network Access page, as a person runs them: a browser
@@ -34,15 +35,31 @@ async function rebindSite(origin: string): Promise<RebindSite> {
 }
 
 /**
- * Runs one rebinding experiment in a Chromium or Firefox profile set to the lab's resolver;
- * countedPublic: the attacker's address ([::1] at the server's port) counted as public, and the
- * user's answer to Local Network Access no (headless Chromium answers no itself).
+ * Runs rebinding experiments at once, in one page of a Chromium or Firefox profile set to the
+ * lab's resolver; countedPublic: the open server's attacker address ([::1] at its port) counted as
+ * public, and the user's answer to Local Network Access no (headless Chromium answers no itself).
  */
-async function runConfigured(browserName: string, url: string, id: string, site: RebindSite, countedPublic = false) {
-  const attacker = `[::1]:${site.ports[id === 'rebind-open' ? 'open' : 'checked']}`;
+async function runConfigured(
+  browserName: string,
+  url: string,
+  ids: readonly string[],
+  site: RebindSite,
+  countedPublic = false,
+): Promise<Record<string, ExperimentResult>> {
+  const attacker = `[::1]:${site.ports.open}`;
   const dir = mkdtempSync(join(tmpdir(), 'origin-lab-rebind-'));
   const caFile = join(dir, 'resolver-ca.pem');
   writeFileSync(caFile, site.caPem);
+  const runAll = async (page: Page) => {
+    await openPage(page, url);
+    for (const id of ids) await page.locator(`section#${id}`).getByRole('button', { name: 'Run' }).click();
+    const results: Record<string, ExperimentResult> = {};
+    for (const id of ids) {
+      await waitForVerdict(page, id, ATTACK_MS);
+      results[id] = await readExperiment(page, id);
+    }
+    return results;
+  };
   try {
     if (browserName === 'chromium') {
       const profile = join(dir, 'profile');
@@ -55,9 +72,7 @@ async function runConfigured(browserName: string, url: string, id: string, site:
       if (countedPublic) options.args = [...(options.args ?? []), `--ip-address-space-overrides=${attacker}=public`];
       const context = await chromium.launchPersistentContext(profile, options);
       try {
-        const page = context.pages()[0] ?? (await context.newPage());
-        await openPage(page, url);
-        return await runExperiment(page, id, ATTACK_MS);
+        return await runAll(context.pages()[0] ?? (await context.newPage()));
       } finally {
         await context.close();
       }
@@ -75,9 +90,7 @@ async function runConfigured(browserName: string, url: string, id: string, site:
       }),
     );
     try {
-      const page = await (await browser.newContext()).newPage();
-      await openPage(page, url);
-      return await runExperiment(page, id, ATTACK_MS);
+      return await runAll(await (await browser.newContext()).newPage());
     } finally {
       await browser.close();
     }
@@ -86,26 +99,51 @@ async function runConfigured(browserName: string, url: string, id: string, site:
   }
 }
 
+/** What one engine's rebinding run gave: both experiments as set up, and the open one with its attacker counted public. */
+export interface RebindRun {
+  asSetUp: Record<string, ExperimentResult>;
+  countedPublic: ExperimentResult;
+}
+
 /**
- * One rebinding experiment: in Chromium and Firefox, what the spec of the attack says (the name
- * points at the local server, whose answer decides); in WebKit, the attack page never loads.
- * How long each engine took is the page's to show; it is not asserted.
+ * Both rebinding experiments in a profile set to the lab's resolver, and beside it (a second
+ * browser, at the same time) the open one with its attacker counted public: one wait on each
+ * engine's DNS cache for the three, not three in a row.
+ */
+export async function runRebinding(browserName: string, origin: string): Promise<RebindRun> {
+  const site = await rebindSite(origin);
+  const url = `${origin}/local-network.html`;
+  const [asSetUp, publicRun] = await Promise.all([
+    runConfigured(browserName, url, ['rebind-open', 'rebind-checked'], site),
+    runConfigured(browserName, url, ['rebind-open'], site, true),
+  ]);
+  return { asSetUp, countedPublic: publicRun['rebind-open']! };
+}
+
+/** How long a test that may wait for the whole run may take. */
+export const REBIND_TEST_MS = ATTACK_MS + 60_000;
+
+/**
+ * One rebinding experiment, as set up: in Chromium and Firefox what the attack's specification
+ * says (the name points at the local server, whose answer decides); in WebKit, the attack page
+ * never loads. How long each engine took is the page's to show; it is not asserted.
  */
 export async function rebindTest(
-  { page, browserName, origins }: Parameters<Alone>[0],
+  page: EnginePage,
+  browserName: string,
+  origin: string,
+  run: () => Promise<RebindRun>,
   id: string,
   expected: Record<string, unknown>,
 ): Promise<void> {
-  test.setTimeout(ATTACK_MS + 60_000);
-  const url = `${origins.other}/local-network.html`;
   if (browserName === 'webkit') {
-    await page.open(url);
+    await page.open(`${origin}/local-network.html`);
     const result = await page.runExperiment(id, 30_000);
     expect(result.observed).toEqual({ outcome: 'not-loaded' });
     expect(result.state).toBe('known-difference');
     return;
   }
-  const result = await runConfigured(browserName, url, id, await rebindSite(origins.other));
+  const result = (await run()).asSetUp[id]!;
   expect(result.observed).toMatchObject(expected);
   expect(result.state).toBe('agree');
   test.info().annotations.push({ type: 'rebound after', description: `${result.observed.waitedMs} ms` });
@@ -117,15 +155,7 @@ export async function rebindTest(
  * at loopback (a page that is not a secure context may not reach a more private address); Firefox
  * 153 lets the same-origin request through, refused permission or not.
  */
-export async function rebindCountedPublic(browserName: string, origin: string): Promise<void> {
-  test.setTimeout(ATTACK_MS + 60_000);
-  const result = await runConfigured(
-    browserName,
-    `${origin}/local-network.html`,
-    'rebind-open',
-    await rebindSite(origin),
-    true,
-  );
+export function expectCountedPublic(browserName: string, result: ExperimentResult): void {
   expect(result.observed).toMatchObject(
     browserName === 'chromium' ? { outcome: 'failed' } : { outcome: 'read', status: 200 },
   );
