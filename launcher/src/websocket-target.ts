@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { listenOn } from './listen-on.js';
 import { WebSocketServer } from 'ws';
 
 /**
@@ -14,16 +15,6 @@ export interface WebSocketTarget {
 
 /** The most connections open at once; more are refused 503 at the handshake. */
 const MAX_OPEN = 64;
-
-function listen(server: http.Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
 
 function serverWithSocket(): { server: http.Server; sockets: WebSocketServer } {
   const server = http.createServer((_req, res) =>
@@ -43,13 +34,13 @@ function serverWithSocket(): { server: http.Server; sockets: WebSocketServer } {
 /** Starts it on 127.0.0.1 (a free port) and on [::1] at the same port where this machine has IPv6. */
 export async function startWebSocketTarget(): Promise<WebSocketTarget> {
   const v4 = serverWithSocket();
-  await listen(v4.server, 0, '127.0.0.1');
+  await listenOn(v4.server, 0, '127.0.0.1');
   const port = (v4.server.address() as { port: number }).port;
   const v6 = serverWithSocket();
   const both = [v4];
   // No IPv6 loopback: the page at 127.0.0.1 then has no other address to call, and says so.
   if (
-    await listen(v6.server, port, '::1').then(
+    await listenOn(v6.server, port, '::1').then(
       () => true,
       () => false,
     )

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { listenOn } from '../listen-on.js';
 
 /**
  * The two "local servers" of the rebinding lab, each at one port on both loopback addresses. On
@@ -90,25 +91,15 @@ function handler(kind: LocalServerKind, port: () => number): http.RequestListene
   };
 }
 
-function listen(server: http.Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
-
 /** A local server of this kind on 127.0.0.1 and [::1] at one free port. */
 export async function startLocalServer(kind: LocalServerKind): Promise<LocalServer> {
   let port = 0;
   const onV4 = http.createServer(handler(kind, () => port));
-  await listen(onV4, 0, '127.0.0.1');
+  await listenOn(onV4, 0, '127.0.0.1');
   port = (onV4.address() as { port: number }).port;
   const onV6 = http.createServer(handler(kind, () => port));
   try {
-    await listen(onV6, port, '::1');
+    await listenOn(onV6, port, '::1');
   } catch (err) {
     onV4.close();
     throw new Error(`the rebinding lab needs IPv6 on loopback ([::1]): ${(err as Error).message}`);

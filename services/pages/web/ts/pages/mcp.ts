@@ -105,6 +105,13 @@ function said(steps: Step[]): string {
     .join(' → ');
 }
 
+/** A whole session: initialize (read), the initialized notification (202: accepted, no answer), a tool call. */
+const WHOLE_SESSION: Step[] = [
+  { call: 'initialize', outcome: '200', session: 'read' },
+  { call: 'notifications/initialized', outcome: '202' },
+  { call: 'tools/call', outcome: '200' },
+];
+
 const EXPERIMENTS: {
   id: string;
   title: string;
@@ -119,11 +126,7 @@ const EXPERIMENTS: {
     settings: {},
     predicted:
       'Each POST is preflighted (Content-Type: application/json, then the MCP headers) and allowed. initialize gives a session id the page can read (it is exposed); the initialized notification is accepted (202); the tool call, carrying the session id and Mcp-Protocol-Version, is answered 200.',
-    expected: [
-      { call: 'initialize', outcome: '200', session: 'read' },
-      { call: 'notifications/initialized', outcome: '202' },
-      { call: 'tools/call', outcome: '200' },
-    ],
+    expected: WHOLE_SESSION,
   },
   {
     id: 'mcp-session-hidden',
@@ -163,11 +166,7 @@ const EXPERIMENTS: {
     token: true,
     predicted:
       'The preflight passes without a token and allows Authorization; each call carries the token and is answered as in the handshake.',
-    expected: [
-      { call: 'initialize', outcome: '200', session: 'read' },
-      { call: 'notifications/initialized', outcome: '202' },
-      { call: 'tools/call', outcome: '200' },
-    ],
+    expected: WHOLE_SESSION,
   },
   {
     id: 'mcp-origin-refused',
