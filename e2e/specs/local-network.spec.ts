@@ -28,7 +28,7 @@ type Engine = 'chromium' | 'firefox' | 'webkit';
  * still fires load (its error page); Firefox's fires none. Firefox 153's check does not cover
  * WebSocket (it does from 154): the connection is made.
  */
-function expected(engine: Engine, reach: boolean, permission: string | null) {
+function expected(engine: Engine, reach: boolean, permission: string | null, local: PrivateTarget) {
   const fetched = (arrived: boolean) => ({ outcome: arrived ? '200' : 'TypeError', arrived, permission });
   const chromium = engine === 'chromium';
   const socketOpens = reach || engine === 'firefox';
@@ -38,9 +38,26 @@ function expected(engine: Engine, reach: boolean, permission: string | null) {
     'lna-worker': fetched(reach),
     'lna-iframe': { outcome: reach || chromium ? 'load' : 'no load event', arrived: reach, permission },
     'lna-websocket': { outcome: socketOpens ? 'opened' : 'error', arrived: socketOpens, permission },
+    'lna-private': local.exists
+      ? { outcome: reach ? '200' : 'TypeError', arrived: reach, permission: local.permission }
+      : { outcome: 'no private address', arrived: false, permission: null },
     'lna-target-address-space': fetched(reach),
     'lna-target-address-space-wrong': fetched(reach && !chromium),
   };
+}
+
+/**
+ * The private address the page calls (one of this machine's, where npm start listens on all): whether
+ * the stack has one (its /site-config.js says), and the local network permission's state expected.
+ */
+interface PrivateTarget {
+  exists: boolean;
+  permission: string | null;
+}
+
+async function privateTarget(origin: string, permission: string | null): Promise<PrivateTarget> {
+  const script = await (await fetch(`${origin}/site-config.js`)).text();
+  return { exists: script.includes('"privateAddress"'), permission };
 }
 
 function expectOutcomes(results: Record<string, ExperimentResult>, wanted: Record<string, object>): void {
@@ -57,10 +74,11 @@ function expectOutcomes(results: Record<string, ExperimentResult>, wanted: Recor
 // WebKit knows none.
 const notPublic =
   (id: keyof ReturnType<typeof expected>): Check<PageRun> =>
-  (result, { browserName }) =>
-    expect(result.observed).toEqual(
-      expected(browserName as Engine, true, browserName === 'webkit' ? null : 'prompt')[id],
-    );
+  async (result, { browserName, origins }) => {
+    const permission = browserName === 'webkit' ? null : 'prompt';
+    const local = await privateTarget(origins.other, permission);
+    expect(result.observed).toEqual(expected(browserName as Engine, true, permission, local)[id]);
+  };
 
 experimentTests({
   page: 'local-network',
@@ -75,6 +93,7 @@ experimentTests({
     'lna-worker': notPublic('lna-worker'),
     'lna-iframe': notPublic('lna-iframe'),
     'lna-websocket': notPublic('lna-websocket'),
+    'lna-private': notPublic('lna-private'),
     'lna-target-address-space': notPublic('lna-target-address-space'),
     'lna-target-address-space-wrong': notPublic('lna-target-address-space-wrong'),
   },
@@ -118,7 +137,7 @@ test.describe(() => {
  * Chromium or Firefox told that the page's address (127.0.0.1 and its port) is public. deny: the
  * user's answer is no. Headless Chromium answers no itself when nobody grants the permission;
  * Firefox would wait for a person, so it is given the answer its settings keep for "block"
- * (permissions.default.loopback-network = 2).
+ * (permissions.default.loopback-network and local-network = 2).
  */
 async function launchCountingPublic(browserName: string, page: string, deny: boolean): Promise<Browser> {
   const address = new URL(page).host;
@@ -130,7 +149,7 @@ async function launchCountingPublic(browserName: string, page: string, deny: boo
   return firefox.launch(
     firefoxLaunch([], [], {
       'network.lna.address_space.public.override': address,
-      ...(deny && { 'permissions.default.loopback-network': 2 }),
+      ...(deny && { 'permissions.default.loopback-network': 2, 'permissions.default.local-network': 2 }),
     }),
   );
 }
@@ -142,7 +161,9 @@ async function runCountedPublic(browserName: string, origin: string, answer: 'al
   try {
     const context = await browser.newContext();
     if (answer === 'allow')
-      await context.grantPermissions([browserName === 'chromium' ? 'local-network-access' : 'loopback-network']);
+      await context.grantPermissions(
+        browserName === 'chromium' ? ['local-network-access'] : ['loopback-network', 'local-network'],
+      );
     const page = await context.newPage();
     await openPage(page, url);
     return await runAll(page, 60_000);
@@ -153,7 +174,8 @@ async function runCountedPublic(browserName: string, origin: string, answer: 'al
 
 test('local network: counted public and allowed by the user, CORS decides again', async ({ origins, browserName }) => {
   const results = await runCountedPublic(browserName, origins.other, 'allow');
-  expectOutcomes(results, expected(browserName as Engine, true, 'granted'));
+  const local = await privateTarget(origins.other, 'granted');
+  expectOutcomes(results, expected(browserName as Engine, true, 'granted', local));
 });
 
 test('local network: counted public and refused by the user, nothing leaves the browser', async ({
@@ -164,7 +186,9 @@ test('local network: counted public and refused by the user, nothing leaves the 
   // Not granted: the permission says prompt (nobody was asked) or denied; both requests stopped.
   const permission = results['lna-allowed']!.observed.permission as string;
   expect(['prompt', 'denied']).toContain(permission);
-  expectOutcomes(results, expected(browserName as Engine, false, permission));
+  // Chromium's local network permission says denied; Firefox's, refused by its default, prompt.
+  const local = await privateTarget(origins.other, browserName === 'chromium' ? 'denied' : 'prompt');
+  expectOutcomes(results, expected(browserName as Engine, false, permission, local));
 });
 
 /**
@@ -189,7 +213,7 @@ for (const which of ['self', 'other'] as const)
       const view = page.locator('#server-view');
       const row = (hasText: RegExp) => view.locator('table.server-view tbody tr', { hasText });
       // The first experiment's request (the others' marks name their kind).
-      await expect(row(/\/lab\/cors\?mark=lna-(?!worker|iframe|space)/)).toContainText('yes');
+      await expect(row(/\/lab\/cors\?mark=lna-(?!worker|iframe|space|private)/)).toContainText('yes');
       // The worker's fetch is not the page's: the page's own record of its reads does not hold it.
       await expect(row(/mark=lna-worker-/)).toContainText('no: not through fetch or XHR');
       await expect(row(/allow-origin=none/)).toContainText('no: the browser refused the read');

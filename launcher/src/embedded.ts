@@ -4,6 +4,7 @@ import { createApp as createPages, pagesConfigFromEnv } from '@origin-lab/pages'
 import { createApp as createUpstreamMock } from '@origin-lab/upstream-mock';
 import { startWebSocketTarget } from './websocket-target.js';
 import { startRebindLab } from './rebind/rebind-lab.js';
+import { privateAddress } from './private-address.js';
 import type { RebindSite } from '@origin-lab/contract';
 
 export interface EmbeddedOptions {
@@ -86,6 +87,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     const pagesHandler = createPages({
       ...pagesConfigFromEnv({ ...env, WEBSOCKET_TARGET_PORT: websocketPort }),
       rebind: rebindLab?.site ?? null,
+      // Where the front listens on every address, one of this machine's private ones.
+      privateAddress: !options.host || options.host === '0.0.0.0' || options.host === '::' ? privateAddress() : null,
     }).callback();
     endStreams = () => api.endStreams();
     closeApi = () => api.close();

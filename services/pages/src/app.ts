@@ -15,8 +15,14 @@ import { isolation } from './isolation.js';
  * stale page or module. Settings come only from config (pagesConfigFromEnv reads the
  * environment), so tests and the launcher can run several apps side by side.
  */
-export function createApp(config: PagesConfig & { rebind?: RebindSite | null }): Koa {
-  const script = siteConfigScript(config.sitePairs, config.thirdSite, config.websocketTargetPort, config.rebind);
+export function createApp(config: PagesConfig & { rebind?: RebindSite | null; privateAddress?: string | null }): Koa {
+  const script = siteConfigScript(
+    config.sitePairs,
+    config.thirdSite,
+    config.websocketTargetPort,
+    config.rebind,
+    config.privateAddress,
+  );
   // The one answer that is not a file; GET also answers HEAD, another method is a JSON 405.
   const routes = new Router({ strict: true, sensitive: true, methods: http.METHODS }).get('/site-config.js', (ctx) => {
     ctx.set('Cache-Control', 'no-cache');

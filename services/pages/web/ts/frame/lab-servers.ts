@@ -3,7 +3,7 @@
 import type { RebindSite } from '@origin-lab/contract';
 
 interface LabServers {
-  ORIGIN_LAB_SITE?: { websocketTargetPort?: number | null; rebind?: RebindSite };
+  ORIGIN_LAB_SITE?: { websocketTargetPort?: number | null; rebind?: RebindSite; privateAddress?: string };
 }
 
 const site = () => (globalThis as LabServers).ORIGIN_LAB_SITE;
@@ -16,4 +16,9 @@ export function websocketTargetPort(): number | null {
 /** The DNS rebinding lab (npm start -- --rebind), or null when it is off. */
 export function rebindSite(): RebindSite | null {
   return site()?.rebind ?? null;
+}
+
+/** One of this machine's private addresses where npm start listens on all of them (IPv6 in brackets), or null. */
+export function privateAddress(): string | null {
+  return site()?.privateAddress ?? null;
 }

@@ -4,7 +4,7 @@
 // experiment names the mechanism that decided from those three, never from what it expected.
 import { byId, marker } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
-import { websocketTargetPort } from '../frame/lab-servers.js';
+import { privateAddress, websocketTargetPort } from '../frame/lab-servers.js';
 import { rebindingExperiments } from '../local-network/rebinding.js';
 import { setupPage } from '../page/setup-page.js';
 import { markedUrl, serverEvidence } from '../probes/journal.js';
@@ -37,10 +37,13 @@ byId('lna-page').textContent = `${location.protocol}//127.0.0.1:${port}${locatio
 byId('lna-chromium').textContent = `chromium --ip-address-space-overrides=127.0.0.1:${port}=public`;
 byId('lna-firefox').textContent = `127.0.0.1:${port}`;
 
-/** The loopback permission's state, or null in an engine that knows no such permission (no Local Network Access). */
-async function loopbackPermission(): Promise<string | null> {
+/**
+ * A Local Network Access permission's state (loopback-network, or local-network for a private
+ * address), or null in an engine that knows no such permission (no Local Network Access).
+ */
+async function loopbackPermission(name = 'loopback-network'): Promise<string | null> {
   try {
-    return (await navigator.permissions.query({ name: 'loopback-network' as PermissionName })).state;
+    return (await navigator.permissions.query({ name: name as PermissionName })).state;
   } catch {
     return null;
   }
@@ -86,14 +89,24 @@ function fetchSaw(a: Attempt): string {
   return /^\d/.test(a.outcome) ? `the page read status ${a.outcome}` : `fetch rejected with ${a.outcome}`;
 }
 
-/**
- * Which mechanism decided, in words, from what the page and the server saw. read: whether the
- * page got what it asked for (a status, the WebSocket's greeting, the frame); passed: why, then.
- */
-function decided(a: Attempt, saw = fetchSaw(a), read = /^\d/.test(a.outcome), passed = 'CORS let it through.'): string {
+/** Which mechanism decided, in words, from what the page and the server saw. */
+interface Said {
+  /** What the page saw, in words. */
+  saw?: string;
+  /** Whether the page got what it asked for (a status, the WebSocket's greeting, the frame). */
+  read?: boolean;
+  /** Why, when it did. */
+  passed?: string;
+  /** Which permission the attempt's state is of. */
+  permissionName?: string;
+}
+
+function decided(a: Attempt, said: Said = {}): string {
+  const { saw = fetchSaw(a), read = /^\d/.test(a.outcome), passed = 'CORS let it through.' } = said;
+  const name = said.permissionName ?? 'loopback';
   const server = a.arrived ? 'the server saw the request' : 'the server saw nothing';
   const permission =
-    a.permission === null ? 'this browser knows no loopback permission' : `loopback permission: ${a.permission}`;
+    a.permission === null ? `this browser knows no ${name} permission` : `${name} permission: ${a.permission}`;
   const why = a.arrived
     ? read
       ? passed
@@ -226,6 +239,27 @@ async function withAddressSpace(space: string): Promise<Attempt> {
   return afterwards(outcome, mark);
 }
 
+/** A fetch to this server at one of the machine's private addresses (npm start listens on all). */
+async function toPrivateAddress(): Promise<Attempt> {
+  const address = privateAddress();
+  // Nothing to call: said as the outcome (a machine may have no private address), not as a failure.
+  if (address === null) return { outcome: 'no private address', arrived: false, permission: null };
+  markedTarget('lna-private'); // the same check of where the page is served from
+  const other = new URL(target);
+  other.hostname = address;
+  const mark = marker('lna-private');
+  const url = tagUrl(markedUrl(`${other.origin}/lab/cors`, mark), [other.origin]);
+  let outcome: string;
+  try {
+    outcome = String((await fetch(url, { signal: AbortSignal.timeout(ANSWER_WAIT_MS) })).status);
+  } catch (err) {
+    outcome = (err as Error).name;
+  }
+  const seen = await serverEvidence(ctx.journal, mark, ARRIVAL_WAIT_MS);
+  const arrived = seen.request !== null || seen.preflight !== null;
+  return { outcome, arrived, permission: await loopbackPermission('local-network') };
+}
+
 /** Reached (and read where a status was read), or stopped by Local Network Access before it left. */
 const reachedOrStopped = (a: Attempt) => (a.arrived && !/^[A-Z]/.test(a.outcome)) || stoppedBeforeLeaving(a);
 
@@ -249,7 +283,8 @@ for (const { id, title, predicted, run, agrees, saw } of [
       'A navigation is checked too (Chromium and Firefox): on your own machine the server saw the frame load; counted public and not allowed, it saw nothing. The load event says nothing either way: an error page loads too.',
     run: inFrame,
     agrees: (a: Attempt) => a.arrived || stoppedBeforeLeaving(a),
-    saw: (a: Attempt) => decided(a, frameSaw(a), a.arrived, 'Nothing stopped it (a frame is not CORS).'),
+    saw: (a: Attempt) =>
+      decided(a, { saw: frameSaw(a), read: a.arrived, passed: 'Nothing stopped it (a frame is not CORS).' }),
   },
   {
     id: 'lna-websocket',
@@ -259,7 +294,23 @@ for (const { id, title, predicted, run, agrees, saw } of [
     run: viaWebSocket,
     agrees: (a: Attempt) => a.outcome === 'opened' || (a.outcome === 'error' && stoppedBeforeLeaving(a)),
     saw: (a: Attempt) =>
-      decided(a, socketSaw(a), a.outcome === 'opened', 'Nothing stopped it (a WebSocket is not CORS).'),
+      decided(a, {
+        saw: socketSaw(a),
+        read: a.outcome === 'opened',
+        passed: 'Nothing stopped it (a WebSocket is not CORS).',
+      }),
+  },
+  {
+    id: 'lna-private',
+    title: "fetch(this server at one of the machine's private addresses)",
+    predicted:
+      'A private address (a LAN or a ULA) is the local network: from a page on your own machine (loopback, more private still) nothing is asked, status 200. Counted public, the browser asks for the local network permission (not the loopback one) first; refused, nothing leaves. WebKit has no Local Network Access.',
+    run: toPrivateAddress,
+    agrees: (a: Attempt) => a.outcome === 'no private address' || reachedOrStopped(a),
+    saw: (a: Attempt) =>
+      a.outcome === 'no private address'
+        ? 'This machine has no private address the lab listens on (or HOST names one address): nothing to call.'
+        : decided(a, { permissionName: 'local network' }),
   },
   {
     id: 'lna-target-address-space',
