@@ -60,14 +60,20 @@ interface Attempt {
 /** Whether this page is served from this machine (a loopback name or address), as the experiments need. */
 const onThisMachine = /^(localhost|.+\.localhost|127(\.\d+){3}|\[::1\])$/.test(location.hostname);
 
-async function attempt(query: string): Promise<Attempt> {
+/** A fetch of the CORS lab at an address of this server (by default the other loopback one), and what the server saw. */
+async function attempt(
+  query: string,
+  at = target,
+  permissionName = 'loopback-network',
+  label = 'lna',
+): Promise<Attempt> {
   // Elsewhere the other loopback address is the visitor's own machine, not this server.
   if (!onThisMachine)
     throw new Error(
       `this page is served from ${location.hostname}, not from this machine: open it at 127.0.0.1 on the machine that runs the lab`,
     );
-  const mark = marker('lna');
-  const url = tagUrl(markedUrl(`${target}/lab/cors${query}`, mark), [target]);
+  const mark = marker(label);
+  const url = tagUrl(markedUrl(`${at}/lab/cors${query}`, mark), [at]);
   let outcome: string;
   try {
     outcome = String((await fetch(url, { signal: AbortSignal.timeout(ANSWER_WAIT_MS) })).status);
@@ -75,7 +81,8 @@ async function attempt(query: string): Promise<Attempt> {
     outcome = (err as Error).name;
   }
   const seen = await serverEvidence(ctx.journal, mark, ARRIVAL_WAIT_MS);
-  return { outcome, arrived: seen.request !== null || seen.preflight !== null, permission: await loopbackPermission() };
+  const arrived = seen.request !== null || seen.preflight !== null;
+  return { outcome, arrived, permission: await loopbackPermission(permissionName) };
 }
 
 /** Not read, and nothing arrived, in an engine that asks for the permission and was not given it. */
@@ -244,20 +251,9 @@ async function toPrivateAddress(): Promise<Attempt> {
   const address = privateAddress();
   // Nothing to call: said as the outcome (a machine may have no private address), not as a failure.
   if (address === null) return { outcome: 'no private address', arrived: false, permission: null };
-  markedTarget('lna-private'); // the same check of where the page is served from
   const other = new URL(target);
   other.hostname = address;
-  const mark = marker('lna-private');
-  const url = tagUrl(markedUrl(`${other.origin}/lab/cors`, mark), [other.origin]);
-  let outcome: string;
-  try {
-    outcome = String((await fetch(url, { signal: AbortSignal.timeout(ANSWER_WAIT_MS) })).status);
-  } catch (err) {
-    outcome = (err as Error).name;
-  }
-  const seen = await serverEvidence(ctx.journal, mark, ARRIVAL_WAIT_MS);
-  const arrived = seen.request !== null || seen.preflight !== null;
-  return { outcome, arrived, permission: await loopbackPermission('local-network') };
+  return attempt('', other.origin, 'local-network', 'lna-private');
 }
 
 /** Reached (and read where a status was read), or stopped by Local Network Access before it left. */
