@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { differenceColumns, differenceRows } from '../web/ts/engines/page-differences.js';
 import {
   KNOWN_DIFFERENCES,
@@ -8,21 +8,33 @@ import {
   type KnownDifference,
 } from '../web/ts/rules/known-differences.js';
 
-const pageSource = (page: string) => readFileSync(new URL(`../web/ts/pages/${page}.ts`, import.meta.url), 'utf8');
+/** A page's module, and the modules of its own folder (web/ts/<page>/) where it has one. */
+const pageSource = (page: string) => {
+  const folder = new URL(`../web/ts/${page}/`, import.meta.url);
+  const own = existsSync(folder) ? readdirSync(folder).map((file) => readFileSync(new URL(file, folder), 'utf8')) : [];
+  return [readFileSync(new URL(`../web/ts/pages/${page}.ts`, import.meta.url), 'utf8'), ...own].join('\n');
+};
 
 describe('the list of known engine differences', () => {
   it('names, per engine, the experiments measured to differ (docs/pages.md)', () => {
     const named = KNOWN_DIFFERENCES.map((d) => `${d.engine} ${d.page}: ${d.experiment}`).sort();
     expect(named).toEqual([
+      'chromium local-network: lna-iframe',
+      'chromium local-network: lna-target-address-space-wrong',
+      'chromium local-network: rebind-open',
       'firefox beacons: keepalive-budget',
       'firefox beacons: lifecycle-unload-policy',
       'firefox bodies: content-types',
+      'firefox local-network: lna-websocket',
+      'firefox local-network: rebind-open',
       'webkit beacons: lifecycle-unload',
       'webkit bodies: content-types',
       'webkit events: no-websocket',
       'webkit isolation: isolated',
       'webkit isolation: shared-array-buffer',
       'webkit local-network: lna-allowed',
+      'webkit local-network: rebind-checked',
+      'webkit local-network: rebind-open',
       'webkit outcomes: abort-reason',
       'webkit outcomes: deadline',
     ]);
@@ -40,7 +52,9 @@ describe('the list of known engine differences', () => {
 
   it('names the engine and version each was measured in, never "Safari"', () => {
     for (const d of KNOWN_DIFFERENCES) {
-      expect(d.measured).toMatch(d.engine === 'webkit' ? /^WebKit \(GTK\) 2\.50/ : /^Firefox ESR 153$/);
+      expect(d.measured).toMatch(
+        { webkit: /^WebKit \(GTK\) 2\.50/, firefox: /^Firefox ESR 153$/, chromium: /^Chromium 156$/ }[d.engine],
+      );
       expect(`${d.did} ${d.says}`).not.toMatch(/safari/i);
     }
   });
@@ -64,7 +78,7 @@ describe('the list of known engine differences', () => {
 
   it("keeps WebKit's want of Local Network Access within the spec (a WICG draft, not yet in Fetch)", () => {
     expect(knownDifferenceOf('local-network', 'lna-allowed', 'webkit')?.departsFromSpec).toBe(false);
-    expect(KNOWN_DIFFERENCES.filter((d) => !d.departsFromSpec).map((d) => d.page)).toEqual([
+    expect([...new Set(KNOWN_DIFFERENCES.filter((d) => !d.departsFromSpec).map((d) => d.page))]).toEqual([
       'beacons',
       'local-network',
     ]);
@@ -122,7 +136,7 @@ describe("the engines page's table of the pages' differences", () => {
 
   it('shows every listed difference', () => {
     const rows = differenceRows();
-    expect(rows).toHaveLength(10);
+    expect(rows).toHaveLength(15);
     expect(rows.flatMap((row) => Object.values(row.cells).filter((cell) => cell !== null))).toHaveLength(
       KNOWN_DIFFERENCES.length,
     );

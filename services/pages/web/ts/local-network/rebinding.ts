@@ -7,6 +7,7 @@ import { byId, marker } from '../frame/dom.js';
 import { experiment } from '../frame/experiment.js';
 import { rebindSite } from '../frame/lab-servers.js';
 import type { PageContext } from '../page/setup-page.js';
+import { knownDifference } from '../rules/known-differences.js';
 
 /** The recipe, from the lab's own settings: its resolver and the authority that signed its certificate. */
 function fillRecipe(): void {
@@ -125,12 +126,11 @@ export function rebindingExperiments(ctx: PageContext): void {
       manual: "the browser must ask the lab's resolver (the recipe below), and the attack may take a minute",
       async run() {
         const r = await rebinding(ctx.experiments, kind);
-        const cannot = ctx.engine === 'webkit' && r.outcome === 'not-loaded';
         return {
           observed: { ...r },
           summary: rebindSaid(r, ctx.engine),
           agrees: expected(r),
-          knownDifference: cannot ? "WebKit resolves through the system, never the lab's resolver" : null,
+          knownDifference: knownDifference('local-network', id, ctx.engine, r.outcome === 'not-loaded'),
         };
       },
     });
