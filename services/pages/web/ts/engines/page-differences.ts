@@ -1,6 +1,10 @@
 import { h, scrollBox, stackable } from '../frame/dom.js';
 import type { EngineFamily } from '@origin-lab/cors-rules';
 import { KNOWN_DIFFERENCES, type KnownDifference } from '../rules/known-differences.js';
+import { LOCAL_NETWORK_DIFFERENCES } from '../rules/local-network-differences.js';
+
+/** Every listed difference: the pages' list and the Local Network Access page's own. */
+export const ALL_DIFFERENCES: readonly KnownDifference[] = [...KNOWN_DIFFERENCES, ...LOCAL_NETWORK_DIFFERENCES];
 import { ENGINE_LABELS, ENGINE_ORDER } from './compare.js';
 
 /** The table's columns after the experiment: one per engine, in the order and words of the engines page. */
@@ -17,7 +21,7 @@ export interface DifferenceRow {
 }
 
 /** One row per experiment, in the list's order, each engine's difference in its column. */
-export function differenceRows(list: readonly KnownDifference[] = KNOWN_DIFFERENCES): DifferenceRow[] {
+export function differenceRows(list: readonly KnownDifference[] = ALL_DIFFERENCES): DifferenceRow[] {
   const rows = new Map<string, DifferenceRow>();
   for (const difference of list) {
     const key = `${difference.page}#${difference.experiment}`;

@@ -8,6 +8,7 @@ import { experiment } from '../frame/experiment.js';
 import { rebindSite } from '../frame/lab-servers.js';
 import type { PageContext } from '../page/setup-page.js';
 import { knownDifference } from '../rules/known-differences.js';
+import { LOCAL_NETWORK_DIFFERENCES } from '../rules/local-network-differences.js';
 
 /** The recipe, from the lab's own settings: its resolver and the authority that signed its certificate. */
 function fillRecipe(): void {
@@ -130,7 +131,13 @@ export function rebindingExperiments(ctx: PageContext): void {
           observed: { ...r },
           summary: rebindSaid(r, ctx.engine),
           agrees: expected(r),
-          knownDifference: knownDifference('local-network', id, ctx.engine, r.outcome === 'not-loaded'),
+          knownDifference: knownDifference(
+            'local-network',
+            id,
+            ctx.engine,
+            r.outcome === 'not-loaded',
+            LOCAL_NETWORK_DIFFERENCES,
+          ),
         };
       },
     });
