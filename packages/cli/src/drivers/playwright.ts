@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '@origin-lab/cors-rules/engine-facts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,7 +82,7 @@ export class PlaywrightProbeDriver implements ProbeDriver {
         ...firefoxLaunch(
           launch.trust,
           Object.entries(launch.resolve)
-            .filter(([, address]) => isLoopback(address))
+            .filter(([, address]) => isLoopbackHost(address))
             .map(([name]) => name),
         ),
         ...(program && { executablePath: program.path }),
@@ -152,7 +153,7 @@ export class PlaywrightProbeDriver implements ProbeDriver {
     if (address === undefined) return null;
     if (this.launch.connect[this.name])
       return `a ${this.name} started elsewhere (--connect) cannot be told that ${host} points to ${address}`;
-    if (this.name === 'firefox' && !isLoopback(address))
+    if (this.name === 'firefox' && !isLoopbackHost(address))
       return `Firefox can be told only that a name is loopback, and ${host} would have to point to ${address}`;
     return null;
   }
@@ -204,9 +205,6 @@ function chromiumOptions(launch: DriverLaunch) {
     ];
   return options;
 }
-
-/** An IPv4 or IPv6 loopback address. */
-const isLoopback = (address: string) => /^127\./.test(address) || address === '::1';
 
 /** The product the program said it is (Google Chrome, Firefox ESR...), else the family, and the major version. */
 function labelOf(name: 'chromium' | 'firefox', version: string, product: string | undefined): string {

@@ -2,6 +2,7 @@
 // browser counts this page as public, the page cannot know; what it can know is what the fetch
 // gave, whether the server saw the request (the journal), and the permission's state. Each
 // experiment names the mechanism that decided from those three, never from what it expected.
+import { isLoopbackHost } from '@origin-lab/cors-rules/engine-facts';
 import { byId, marker } from '../frame/dom.js';
 import { experiment, runAllButton } from '../frame/experiment.js';
 import { privateAddress, websocketTargetPort } from '../frame/lab-servers.js';
@@ -57,8 +58,16 @@ interface Attempt {
   permission: string | null;
 }
 
-/** Whether this page is served from this machine (a loopback name or address), as the experiments need. */
-const onThisMachine = /^(localhost|.+\.localhost|127(\.\d+){3}|\[::1\])$/.test(location.hostname);
+/**
+ * Throws unless this page is served from this machine (a loopback name or address), as the
+ * experiments need: elsewhere the other loopback address is the visitor's own machine, not this server.
+ */
+function requireThisMachine(): void {
+  if (!isLoopbackHost(location.hostname))
+    throw new Error(
+      `this page is served from ${location.hostname}, not from this machine: open it at 127.0.0.1 on the machine that runs the lab`,
+    );
+}
 
 /** A fetch of the CORS lab at an address of this server (by default the other loopback one), and what the server saw. */
 async function attempt(
@@ -67,11 +76,7 @@ async function attempt(
   permissionName = 'loopback-network',
   label = 'lna',
 ): Promise<Attempt> {
-  // Elsewhere the other loopback address is the visitor's own machine, not this server.
-  if (!onThisMachine)
-    throw new Error(
-      `this page is served from ${location.hostname}, not from this machine: open it at 127.0.0.1 on the machine that runs the lab`,
-    );
+  requireThisMachine();
   const mark = marker(label);
   const url = tagUrl(markedUrl(`${at}/lab/cors${query}`, mark), [at]);
   let outcome: string;
@@ -165,10 +170,7 @@ for (const { id, title, query, predicted, corsReads } of [
 
 /** Where an attempt of another kind goes: this server's lab at the other loopback address, marked and tagged. */
 function markedTarget(label: string): { url: string; mark: string } {
-  if (!onThisMachine)
-    throw new Error(
-      `this page is served from ${location.hostname}, not from this machine: open it at 127.0.0.1 on the machine that runs the lab`,
-    );
+  requireThisMachine();
   const mark = marker(label);
   return { url: tagUrl(markedUrl(`${target}/lab/cors`, mark), [target]), mark };
 }
@@ -221,7 +223,7 @@ async function viaWebSocket(): Promise<Attempt> {
   const port = websocketTargetPort();
   if (port === null)
     throw new Error('this server runs no WebSocket target (npm start runs one): nothing to connect to');
-  markedTarget('lna-websocket'); // the same check of where the page is served from
+  requireThisMachine();
   const socket = new WebSocket(`ws://${new URL(target).hostname}:${port}/`);
   const outcome = await new Promise<string>((resolve) => {
     socket.addEventListener('message', () => resolve('opened'));
