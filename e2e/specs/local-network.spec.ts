@@ -5,6 +5,7 @@ import { test, expect, EVERY_ENGINE } from '../fixtures.js';
 import { experimentTests, type Check, type PageRun } from './support/per-experiment.js';
 import { openPage, runAll, type ExperimentResult } from '../engines/experiments.js';
 import { PHONE, sidewaysOverflow } from './support/phone.js';
+import { siteConfig } from './support/site-config.js';
 import { expectCountedPublic, REBIND_TEST_MS, rebindTest, runRebinding, type RebindRun } from './support/rebinding.js';
 
 /**
@@ -56,8 +57,7 @@ interface PrivateTarget {
 }
 
 async function privateTarget(origin: string, permission: string | null): Promise<PrivateTarget> {
-  const script = await (await fetch(`${origin}/site-config.js`)).text();
-  return { exists: script.includes('"privateAddress"'), permission };
+  return { exists: (await siteConfig(origin)).privateAddress !== undefined, permission };
 }
 
 function expectOutcomes(results: Record<string, ExperimentResult>, wanted: Record<string, object>): void {

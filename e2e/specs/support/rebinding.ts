@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import type { EnginePage, ExperimentResult } from '../../engines/engine.js';
 import { openPage, readExperiment, waitForVerdict } from '../../engines/experiments.js';
 import { expect } from '../../fixtures.js';
+import { siteConfig } from './site-config.js';
 
 /**
  * The rebinding experiments of the Local Network Access page, as a person runs them: a browser
@@ -23,15 +24,9 @@ const ATTACK_MS = 110_000;
 
 /** The rebinding lab's settings, read from /site-config.js as the page reads them. */
 async function rebindSite(origin: string): Promise<RebindSite> {
-  const script = await (await fetch(`${origin}/site-config.js`)).text();
-  const site = JSON.parse(
-    script
-      .slice(script.indexOf('=') + 1)
-      .trim()
-      .replace(/;$/, ''),
-  ) as { rebind?: RebindSite };
-  if (!site.rebind) throw new Error(`${origin} runs no rebinding lab (npm start -- --rebind)`);
-  return site.rebind;
+  const { rebind } = await siteConfig(origin);
+  if (!rebind) throw new Error(`${origin} runs no rebinding lab (npm start -- --rebind)`);
+  return rebind;
 }
 
 /**
