@@ -6,6 +6,7 @@ import { experimentTests, type Check, type PageRun } from './support/per-experim
 import { openPage, runAll, type ExperimentResult } from '../engines/experiments.js';
 import { PHONE, sidewaysOverflow } from './support/phone.js';
 import { siteConfig } from './support/site-config.js';
+import { expectAsTheEnginesPageSays } from './support/local-network-table.js';
 import { expectCountedPublic, REBIND_TEST_MS, rebindTest, runRebinding, type RebindRun } from './support/rebinding.js';
 
 /**
@@ -78,6 +79,9 @@ const notPublic =
     const permission = browserName === 'webkit' ? null : 'prompt';
     const local = await privateTarget(origins.other, permission);
     expect(result.observed).toEqual(expected(browserName as Engine, true, permission, local)[id]);
+    // WebKit has no Local Network Access: counted public or not, what it does is this.
+    if (browserName === 'webkit' && (id !== 'lna-private' || local.exists))
+      expectAsTheEnginesPageSays('webkit', id, result.observed);
   };
 
 experimentTests({
@@ -189,6 +193,8 @@ test('local network: counted public and refused by the user, nothing leaves the 
   // Chromium's local network permission says denied; Firefox's, refused by its default, prompt.
   const local = await privateTarget(origins.other, browserName === 'chromium' ? 'denied' : 'prompt');
   expectOutcomes(results, expected(browserName as Engine, false, permission, local));
+  for (const [id, result] of Object.entries(results))
+    if (id !== 'lna-private' || local.exists) expectAsTheEnginesPageSays(browserName as Engine, id, result.observed);
 });
 
 /**

@@ -14,11 +14,13 @@ import {
   type EngineCase,
 } from '../engines/compare.js';
 import { outcomePhrases } from '../engines/outcome-view.js';
+import { renderLocalNetworkTable } from '../engines/local-network-table.js';
 import { renderPageDifferences } from '../engines/page-differences.js';
 import { PRESETS } from '../playground/presets.js';
 
 setupPage();
 renderPageDifferences(byId('page-differences'));
+renderLocalNetworkTable(byId('local-network-engines'));
 
 const VERDICTS: Record<EngineOutcome['agreement'], { sign: string; text: string }> = {
   agree: { sign: '\u2714', text: 'as the spec says' },
