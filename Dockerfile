@@ -44,6 +44,8 @@ COPY --from=build /app/packages/server-kit/package.json packages/server-kit/
 COPY --from=build /app/packages/server-kit/dist packages/server-kit/dist
 COPY --from=build /app/packages/contract/package.json packages/contract/
 COPY --from=build /app/packages/contract/dist packages/contract/dist
+# The rebinding lab's file for the pages (compose's rebind_site volume takes this folder's owner).
+RUN mkdir -p /run/origin-lab && chown node:node /run/origin-lab
 
 # Each final stage below adds its one service and runs as the image's `node` user. The healthcheck
 # asks each service within 3 s: the api's /lab/health must answer 200 (outside /api/, the path
@@ -81,6 +83,15 @@ EXPOSE 8090
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/', { signal: AbortSignal.timeout(3000) }).then(() => process.exit(0), () => process.exit(1))"]
 CMD ["node", "services/upstream-mock/dist/main.js"]
+
+# The DNS rebinding lab (compose's `rebind` profile, docs/local-servers.md): a resolver and two
+# local servers, run on the host's network so that they are on the loopback of the machine whose
+# browser is attacked. Not one of the service's parts: it serves no page and no /api/.
+FROM runtime AS rebind
+COPY --from=build /app/launcher/package.json launcher/
+COPY --from=build /app/launcher/dist launcher/dist
+USER node
+CMD ["node", "launcher/dist/rebind/serve.js"]
 
 # `origin-lab check` with the three engines it drives, from Debian bookworm's packages (Chromium,
 # Firefox ESR, WebKitGTK's WebDriver and MiniBrowser; Xvfb and D-Bus, which WebKitGTK needs even

@@ -2,6 +2,7 @@ import { listenSettings, setting, type SettingsTable } from '@origin-lab/server-
 import { API_SETTINGS } from '@origin-lab/api';
 import { PAGES_SETTINGS } from '@origin-lab/pages';
 import { UPSTREAM_SETTINGS } from '@origin-lab/upstream-mock';
+import { REBIND_SETTINGS } from './rebind/settings.js';
 
 /** The launcher's own settings (`npm start`); the rest of the environment goes on to the api and the pages. */
 export const LAUNCHER_SETTINGS = listenSettings(8080, 'port of the embedded default (`npm start`); 0 takes a free one');
@@ -24,4 +25,5 @@ export const README_SETTINGS: Record<string, readonly SettingsTable[]> = {
   api: [LAUNCHER_SETTINGS, TLS_FRONT_SETTINGS, API_SETTINGS],
   pages: [PAGES_SETTINGS],
   'upstream-mock': [UPSTREAM_SETTINGS],
+  rebind: [REBIND_SETTINGS],
 };

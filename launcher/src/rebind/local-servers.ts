@@ -91,11 +91,11 @@ function handler(kind: LocalServerKind, port: () => number): http.RequestListene
   };
 }
 
-/** A local server of this kind on 127.0.0.1 and [::1] at one free port. */
-export async function startLocalServer(kind: LocalServerKind): Promise<LocalServer> {
+/** A local server of this kind on 127.0.0.1 and [::1] at one port (0: a free one). */
+export async function startLocalServer(kind: LocalServerKind, at = 0): Promise<LocalServer> {
   let port = 0;
   const onV4 = http.createServer(handler(kind, () => port));
-  await listenOn(onV4, 0, '127.0.0.1');
+  await listenOn(onV4, at, '127.0.0.1');
   port = (onV4.address() as { port: number }).port;
   const onV6 = http.createServer(handler(kind, () => port));
   try {

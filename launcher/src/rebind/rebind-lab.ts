@@ -15,15 +15,23 @@ export interface RebindLab {
   stop(): Promise<void>;
 }
 
-export async function startRebindLab(): Promise<RebindLab> {
+/** Where the lab listens on loopback; 0 takes a free port. */
+export interface RebindPorts {
+  resolver: number;
+  open: number;
+  checked: number;
+}
+
+export async function startRebindLab(ports: RebindPorts = { resolver: 0, open: 0, checked: 0 }): Promise<RebindLab> {
   const tls = localAuthority('origin-lab rebinding resolver (this machine only)', ['127.0.0.1']);
   const stops: (() => Promise<void>)[] = [];
   try {
-    const open = await startLocalServer('open');
+    const open = await startLocalServer('open', ports.open);
     stops.push(open.stop);
-    const checked = await startLocalServer('checked');
+    const checked = await startLocalServer('checked', ports.checked);
     stops.push(checked.stop);
-    const resolver = await startResolver(new RebindingAnswers({ attacker: '::1', victim: '127.0.0.1' }), tls);
+    const answers = new RebindingAnswers({ attacker: '::1', victim: '127.0.0.1' });
+    const resolver = await startResolver(answers, tls, ports.resolver);
     stops.push(resolver.stop);
     return {
       site: {

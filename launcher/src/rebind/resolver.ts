@@ -99,10 +99,11 @@ export interface RunningResolver {
   stop(): Promise<void>;
 }
 
-/** Starts the resolver on 127.0.0.1, its certificate signed by the given authority. */
+/** Starts the resolver on 127.0.0.1 at port (0: a free one), its certificate signed by the given authority. */
 export async function startResolver(
   answers: RebindingAnswers,
   tls: LocalAuthority,
+  port = 0,
   limits = RESOLVER_LIMITS,
 ): Promise<RunningResolver> {
   const server = https.createServer({ key: tls.keyPem, cert: tls.certPem }, (req, res) => {
@@ -124,12 +125,12 @@ export async function startResolver(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(port, '127.0.0.1', () => resolve());
   });
-  const port = (server.address() as { port: number }).port;
+  const bound = (server.address() as { port: number }).port;
   return {
-    template: `https://127.0.0.1:${port}/dns-query{?dns}`,
-    port,
+    template: `https://127.0.0.1:${bound}/dns-query{?dns}`,
+    port: bound,
     stop: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

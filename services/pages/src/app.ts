@@ -5,6 +5,7 @@ import serveStatic from 'koa-static';
 import { errorsAsJson, unroutedAsJson } from '@origin-lab/server-kit';
 import type { RebindSite } from '@origin-lab/contract';
 import type { PagesConfig } from './config.js';
+import { rebindSiteFromFile } from './rebind-site.js';
 import { siteConfigScript } from './site-pairs.js';
 import { unloadPolicy } from './unload-policy.js';
 import { isolation } from './isolation.js';
@@ -16,19 +17,20 @@ import { isolation } from './isolation.js';
  * environment), so tests and the launcher can run several apps side by side.
  */
 export function createApp(config: PagesConfig & { rebind?: RebindSite | null; privateAddress?: string | null }): Koa {
-  const script = siteConfigScript(
-    config.sitePairs,
-    config.thirdSite,
-    config.websocketTargetPort,
-    config.rebind,
-    config.privateAddress,
-  );
+  const script = (rebind: RebindSite | null | undefined) =>
+    siteConfigScript(config.sitePairs, config.thirdSite, config.websocketTargetPort, rebind, config.privateAddress);
+  const fixed = script(config.rebind);
+  // The rebinding lab as a service of its own (compose) comes and goes: its file is read again.
+  const rebindOfFile = config.rebindSiteFile ? rebindSiteFromFile(config.rebindSiteFile) : null;
   // The one answer that is not a file; GET also answers HEAD, another method is a JSON 405.
-  const routes = new Router({ strict: true, sensitive: true, methods: http.METHODS }).get('/site-config.js', (ctx) => {
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.type = 'text/javascript; charset=utf-8';
-    ctx.body = script;
-  });
+  const routes = new Router({ strict: true, sensitive: true, methods: http.METHODS }).get(
+    '/site-config.js',
+    async (ctx) => {
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.type = 'text/javascript; charset=utf-8';
+      ctx.body = rebindOfFile ? script((await rebindOfFile()) ?? config.rebind) : fixed;
+    },
+  );
   const app = new Koa();
   app.silent = true;
   // First: every failure below is thrown and answered as a JSON Error object (nosniff kept).

@@ -40,6 +40,12 @@ export const PAGES_SETTINGS = {
     doc: "the loopback port of the Local Network Access page's WebSocket target (`npm start` starts one and sets it); unset: the page says there is none",
     shown: 'unset',
   }),
+  rebindSiteFile: setting.custom('REBIND_SITE_FILE', undefined as string | undefined, {
+    doc: "the file the DNS rebinding lab writes when it runs as a service of its own (compose's `rebind` profile, [docs/local-servers.md](docs/local-servers.md)); unset: only `npm start -- --rebind` turns it on",
+    shown: 'unset',
+    accepts: 'a file path',
+    read: (env, fallback) => envString(env, 'REBIND_SITE_FILE', '') || fallback,
+  }),
 };
 
 /** Everything the pages server needs; createApp takes it whole and reads nothing else. */

@@ -25,6 +25,7 @@ export function pagesServerFor(files: Record<string, string>): { readonly base: 
       sitePairs: [['x.localhost', 'y.localhost']],
       thirdSite: null,
       websocketTargetPort: undefined,
+      rebindSiteFile: undefined,
     });
     running = await serve(app.callback(), { port: 0, host: '127.0.0.1' });
     server.base = `http://127.0.0.1:${running.port}`;

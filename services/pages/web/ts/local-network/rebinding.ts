@@ -47,7 +47,13 @@ function attackReports(origin: string, onReport: (report: RebindResult & { kind?
 
 async function rebinding(box: HTMLElement, kind: 'open' | 'checked'): Promise<RebindResult> {
   const site = rebindSite();
-  if (site === null) throw new Error('the rebinding lab is off: start the lab with npm start -- --rebind');
+  if (site === null)
+    throw new Error('the rebinding lab is off: npm start -- --rebind, or docker compose --profile rebind up');
+  // The attack page is http:// (the lab's names have no certificate): an https:// page may not frame it.
+  if (location.protocol === 'https:')
+    throw new Error(
+      'open this page over http:// rather than https://: the attack page is http://, which an https:// page may not frame',
+    );
   const label = marker('r')
     .toLowerCase()
     .replace(/[^a-z0-9-]/g, '-');
