@@ -75,6 +75,10 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
     runs: { embedded: EVERY },
     why: 'Local Network Access between two loopback addresses, and DNS rebinding through the lab’s own resolver: only the embedded stack serves the page and the server at two, and runs the rebinding lab (npm start -- --rebind).',
   },
+  'rebind-compose.spec.ts': {
+    runs: { compose: CHROMIUM },
+    why: 'The DNS rebinding lab as compose’s rebind service (on the host’s network, its settings handed to the pages through a volume): rebinding in Firefox, which rebinds in seconds (the engines’ differences are local-network.spec.ts’s), and the page over https:// saying to open it over http://.',
+  },
   'mcp.spec.ts': {
     runs: { embedded: EVERY, compose: CHROMIUM },
     why: 'A browser MCP client across origins: each engine’s preflight and exposed headers (embedded); the lab keeps no session, so a session begun on one api replica goes on on another (compose).',

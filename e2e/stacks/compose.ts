@@ -35,7 +35,13 @@ export async function startComposeStack(): Promise<Stack> {
   process.env.TESTCONTAINERS_HOST_OVERRIDE ??= '127.0.0.1';
   const { DockerComposeEnvironment, Wait } = await import('testcontainers');
 
-  const [httpsPort, httpPort] = await Promise.all([freePort(), freePort()]);
+  const [httpsPort, httpPort, ...rebindPorts] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const project = `originlabe2e${randomBytes(4).toString('hex')}`;
   const environment: Record<string, string> = {
     HTTPS_PORT: String(httpsPort),
@@ -48,6 +54,11 @@ export async function startComposeStack(): Promise<Stack> {
     // E2E_LOG_REQUESTS=true: every request in the kept logs (keepLogs), to follow one that hung.
     LOG_REQUESTS: process.env.E2E_LOG_REQUESTS ?? 'false',
     API_REPLICAS: String(apiReplicas),
+    // The DNS rebinding lab too (its service runs on the host's network, at these loopback ports).
+    COMPOSE_PROFILES: 'rebind',
+    REBIND_RESOLVER_PORT: String(rebindPorts[0]),
+    REBIND_OPEN_PORT: String(rebindPorts[1]),
+    REBIND_CHECKED_PORT: String(rebindPorts[2]),
   };
   const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-compose-'));
   const compose = (args: string[], timeoutMs: number, what: string) =>
@@ -74,6 +85,7 @@ export async function startComposeStack(): Promise<Stack> {
       .withEnvironment(environment)
       .withClientOptions({ executable: { standalone: true, executablePath: composeExecutable } })
       .withWaitStrategy(caddyName, Wait.forLogMessage(/serving initial configuration/))
+      .withWaitStrategy(`${project}_rebind_1`, Wait.forLogMessage(/rebinding lab listening/))
       .withStartupTimeout(upTimeoutMs)
       .up();
     const running = await withTimeout(upping, upTimeoutMs + 30_000, 'docker-compose up');
