@@ -5,6 +5,8 @@
  * the api reads it with `readLabMcpQuery`: one list of names and choices for both.
  */
 
+import { readSwitches, type SwitchesRead } from './switches.js';
+
 /** Where the api serves the MCP lab. */
 export const LAB_MCP_PATH = '/lab/mcp';
 
@@ -54,26 +56,9 @@ export function labMcpUrl(base: string, settings: Partial<LabMcpSettings> = {}):
   return url.href;
 }
 
-export type LabMcpRead = { ok: true; settings: LabMcpSettings } | { ok: false; parameter: string; error: string };
+export type LabMcpRead = SwitchesRead<LabMcpSettings>;
 
 /** A query string read: the settings, or the first parameter that is unknown, repeated or not one of its choices. */
 export function readLabMcpQuery(query: URLSearchParams): LabMcpRead {
-  const settings: Record<string, string> = { ...LAB_MCP_DEFAULTS };
-  for (const name of new Set(query.keys())) {
-    const parameter = name.slice(0, 64);
-    if ((LAB_MCP_TAGS as readonly string[]).includes(name)) continue;
-    const choices = (LAB_MCP_SWITCHES as Record<string, readonly string[]>)[name];
-    if (choices === undefined)
-      return {
-        ok: false,
-        parameter,
-        error: `unknown parameter ${parameter}; known: ${[...Object.keys(LAB_MCP_SWITCHES), ...LAB_MCP_TAGS].join(', ')}`,
-      };
-    const values = query.getAll(name);
-    if (values.length > 1) return { ok: false, parameter, error: `${parameter} is given ${values.length} times` };
-    if (!choices.includes(values[0]!))
-      return { ok: false, parameter, error: `${parameter} must be one of ${choices.join(', ')}` };
-    settings[name] = values[0]!;
-  }
-  return { ok: true, settings: settings as LabMcpSettings };
+  return readSwitches(query, LAB_MCP_SWITCHES, LAB_MCP_DEFAULTS, LAB_MCP_TAGS);
 }
