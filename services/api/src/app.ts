@@ -24,6 +24,8 @@ import { LAB_CORS_PATH, labCors } from './lab/lab-cors.js';
 import { LAB_STREAM_PATH, labStream } from './lab/lab-stream.js';
 import { LAB_MCP_PATH, labMcp } from './lab/lab-mcp.js';
 import { labRedirectOrigins } from './lab/lab-scenario.js';
+import { LAB_IDP_CALLBACK_PATH, LAB_IDP_PATHS } from '@origin-lab/contract/lab-idp';
+import { authorize, callback, signIn, token } from './lab/idp/lab-idp.js';
 import { visitorLimits } from './fair-share/visitor-limits.js';
 import type { Held } from './fair-share/holdings.js';
 import { holds, holdsIn } from './fair-share/holds.js';
@@ -84,11 +86,18 @@ export function createApp(config: ApiConfig): ApiApp {
     .get(PROXIED_ROUTES, proxy(proxyConfig, config.log, stores.proxyCache))
     .all(NOT_PROXIED_ROUTE, notProxied);
 
-  // The additions, under LAB_PREFIX: the CORS lab, the stream lab, the MCP lab, health and the visitors' journals.
+  // The additions, under LAB_PREFIX: the CORS lab, the stream lab, the MCP lab, the identity
+  // provider, health and the visitors' journals.
   const labOrigins = labRedirectOrigins(config.allowedOrigins, config.lab.thirdSite);
+  const idp = { labOrigins, codes: stores.idpCodes, bodyBytes };
   const lab = new Router(ROUTER_OPTIONS)
     .all(LAB_CORS_PATH, labCors({ ...config.lab, redirectOrigins: labOrigins }, bodyBytes))
     .all(LAB_MCP_PATH, labMcp({ trustedOrigins: labOrigins, bodyBytes }))
+    .get(LAB_IDP_PATHS.authorize, authorize(idp))
+    .post(LAB_IDP_PATHS.signIn, signIn(idp))
+    .all(LAB_IDP_PATHS.token, token(idp))
+    .get(LAB_IDP_CALLBACK_PATH, callback(idp))
+    .post(LAB_IDP_CALLBACK_PATH, callback(idp))
     .get(LAB_STREAM_PATH, holds('streams', labStream(config.lab, openStreams)))
     .get(HEALTH_PATH, health(config.replica, stores.redis))
     .get(

@@ -9,6 +9,7 @@ import { VisitorJournals, type JournalStore } from './journal/visitor-journals.j
 import { MemoryPostStore, type PostStore } from './posts/post-store.js';
 import { RedisPostStore } from './posts/redis-post-store.js';
 import { ProxyCache, type AnswerCache, type ProxyCacheOptions } from './proxy/proxy-cache.js';
+import { MemoryIdpCodes, RedisIdpCodes, type IdpCodes } from './lab/idp/idp-codes.js';
 import { RedisProxyCache } from './proxy/redis-proxy-cache.js';
 import { connectRedis, type SharedRedis } from './shared-state/redis.js';
 
@@ -19,6 +20,8 @@ export interface Stores {
   proxyCache: AnswerCache;
   journals: JournalStore<ServerJournalEntry>;
   holdings: HoldingStore;
+  /** The lab identity provider's authorization codes. */
+  idpCodes: IdpCodes;
   /** The Redis connections, when the state is shared; null in memory. */
   redis: SharedRedis | null;
   /** Closes what the stores opened (Redis connections, timers). */
@@ -39,6 +42,7 @@ export function createStores(config: ApiConfig, cacheOptions: ProxyCacheOptions)
       proxyCache: new ProxyCache(cacheOptions),
       journals: new VisitorJournals(journalLimits),
       holdings: new MemoryHoldings(),
+      idpCodes: new MemoryIdpCodes(),
       redis: null,
       close: async () => {},
     };
@@ -54,6 +58,7 @@ export function createStores(config: ApiConfig, cacheOptions: ProxyCacheOptions)
     proxyCache: new RedisProxyCache(redis, cacheOptions),
     journals,
     holdings,
+    idpCodes: new RedisIdpCodes(redis),
     redis,
     close: async () => {
       // What this turn recorded and gave back goes first: auto-pipelined commands are written at

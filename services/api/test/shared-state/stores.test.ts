@@ -21,6 +21,7 @@ import {
   type ProxyCacheOptions,
 } from '../../src/proxy/proxy-cache.js';
 import { RedisProxyCache } from '../../src/proxy/redis-proxy-cache.js';
+import { MemoryIdpCodes, RedisIdpCodes, type IdpCodes } from '../../src/lab/idp/idp-codes.js';
 import { BACKENDS, redisClusterForFile, redisForFile, type BackendName } from './backends.js';
 
 // Every case below runs against every home of the state: one process's memory, a real Redis and
@@ -319,4 +320,42 @@ describe('the fair-share counts in Redis', () => {
     });
     expect(await store.take('visitor-a', ['inFlight'], limits)).toBeNull();
   });
+});
+
+async function idpCodes(backend: BackendName, ttlMs = 60_000): Promise<IdpCodes> {
+  const limits = { ttlMs, max: 100 };
+  return backend === 'memory' ? new MemoryIdpCodes(limits) : new RedisIdpCodes(await connect(backend), limits);
+}
+
+// OAuth 2.0 (RFC 6749, 4.1.2): an authorization code is short-lived and used at most once.
+describe.each(BACKENDS)('the identity provider’s codes (%s)', (backend) => {
+  const grant = { redirectUri: 'http://a.localhost/sign-in-callback.html', user: 'student-0123456789abcdef' };
+
+  it('gives a grant back once for the code issued for it, and nothing the second time', async () => {
+    const codes = await idpCodes(backend);
+    const code = await codes.issue(grant);
+    expect(code).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(await codes.redeem(code)).toEqual(grant);
+    expect(await codes.redeem(code)).toBeNull();
+  });
+
+  it('knows no code it did not issue', async () => {
+    const codes = await idpCodes(backend);
+    expect(await codes.redeem('not-a-code-it-gave')).toBeNull();
+  });
+
+  it('forgets a code once its time is over', async () => {
+    const codes = await idpCodes(backend, 100);
+    const code = await codes.issue(grant);
+    // Twice its lifetime later (a wait, not a measurement: the store's own clock decides).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await codes.redeem(code)).toBeNull();
+  });
+});
+
+it('the identity provider’s codes in memory: the oldest is forgotten past the most it holds', () => {
+  const codes = new MemoryIdpCodes({ ttlMs: 60_000, max: 2 });
+  const grant = { redirectUri: 'http://a.localhost/sign-in-callback.html', user: 'student-0123456789abcdef' };
+  const [first, second, third] = [codes.issue(grant), codes.issue(grant), codes.issue(grant)];
+  expect([codes.redeem(first), codes.redeem(second), codes.redeem(third)]).toEqual([null, grant, grant]);
 });
