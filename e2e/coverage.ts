@@ -75,6 +75,10 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
     runs: { embedded: EVERY },
     why: 'Local Network Access between two loopback addresses, and DNS rebinding through the lab’s own resolver: only the embedded stack serves the page and the server at two, and runs the rebinding lab (npm start -- --rebind).',
   },
+  'sign-in.spec.ts': {
+    runs: { embedded: EVERY },
+    why: 'Sign-in with a provider on another site: opener policies, SameSite and each engine’s third-party cookie policy differ by engine. The embedded stack has three sites that are secure contexts over http (localhost, 127.0.0.1, c.localhost), as Secure cookies and COOP need.',
+  },
   'rebind-compose.spec.ts': {
     runs: { compose: CHROMIUM },
     why: 'The DNS rebinding lab as compose’s rebind service (on the host’s network, its settings handed to the pages through a volume): rebinding in Firefox, which rebinds in seconds (the engines’ differences are local-network.spec.ts’s), and the page over https:// saying to open it over http://.',

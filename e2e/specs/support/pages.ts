@@ -13,9 +13,10 @@ export const PAGES_WITH_EXPERIMENTS = [
   '/isolation.html',
   '/local-network.html',
   '/mcp.html',
+  '/sign-in.html',
   '/proxy.html',
 ];
-/** Every page: the index, the ten demonstrations, the playground, the Explain page and the engines page. */
+/** Every page: the index, the eleven demonstrations, the playground, the Explain page and the engines page. */
 export const PAGES = ['/', ...PAGES_WITH_EXPERIMENTS, '/playground.html', '/explain.html', '/engines.html'];
 /** The pages that send no request of their own: no waterfall and no "What the server saw" (src/page-table.ts). */
 export const PAGES_WITHOUT_REQUESTS = ['/', '/explain.html'];

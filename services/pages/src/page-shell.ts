@@ -19,6 +19,7 @@ export const IMPORT_MAP = {
     // Host names and origins, for the frame every page loads.
     '@origin-lab/contract/site': '/js/contract/site.js',
     '@origin-lab/contract/lab-mcp': '/js/contract/lab-mcp.js',
+    '@origin-lab/contract/lab-idp': '/js/contract/lab-idp.js',
     '@origin-lab/cors-rules': '/js/cors-rules/index.js',
     '@origin-lab/cors-rules/advice': '/js/cors-rules/advice/index.js',
     // The playground's address alone: the playground opens without the rest of the advice.

@@ -77,6 +77,12 @@ export const PAGES: readonly PageEntry[] = [
     topic:
       'a browser client calling an MCP server over Streamable HTTP: the session id, the protocol header, auth and Origin.',
   },
+  {
+    name: 'sign-in',
+    title: 'Sign-in across sites',
+    navLabel: 'Sign-in',
+    topic: 'a popup, a redirect and a token call to another site: opener policies, SameSite, third-party cookies.',
+  },
   { name: 'proxy', title: 'Same-origin proxy', navLabel: 'Proxy', topic: 'a third party behind /api/upstream/.' },
   {
     name: 'playground',

@@ -2,9 +2,14 @@ import { h, scrollBox, stackable } from '../frame/dom.js';
 import type { EngineFamily } from '@origin-lab/cors-rules';
 import { KNOWN_DIFFERENCES, type KnownDifference } from '../rules/known-differences.js';
 import { LOCAL_NETWORK_DIFFERENCES } from '../rules/local-network-differences.js';
+import { SIGN_IN_DIFFERENCES } from '../rules/sign-in-differences.js';
 
-/** Every listed difference: the pages' list and the Local Network Access page's own. */
-export const ALL_DIFFERENCES: readonly KnownDifference[] = [...KNOWN_DIFFERENCES, ...LOCAL_NETWORK_DIFFERENCES];
+/** Every listed difference: the pages' list and the Local Network Access and sign-in pages' own. */
+export const ALL_DIFFERENCES: readonly KnownDifference[] = [
+  ...KNOWN_DIFFERENCES,
+  ...LOCAL_NETWORK_DIFFERENCES,
+  ...SIGN_IN_DIFFERENCES,
+];
 import { ENGINE_LABELS, ENGINE_ORDER } from './compare.js';
 
 /** The table's columns after the experiment: one per engine, in the order and words of the engines page. */

@@ -1,0 +1,185 @@
+// The sign-in page: this page is the app, the lab's identity provider answers on the third name
+// (cross-site), and each experiment signs in one way and shows what the app could observe: a
+// popup answered by a message to its opener (under each opener policy of the provider), a
+// redirect back carrying (or not) the app's cookies, a credentialed call for a token.
+import type { LabIdpSettings } from '@origin-lab/contract/lab-idp';
+import { byId } from '../frame/dom.js';
+import { experiment } from '../frame/experiment.js';
+import { currentSite } from '../frame/site.js';
+import { setupPage } from '../page/setup-page.js';
+import { knownDifference } from '../rules/known-differences.js';
+import { SIGN_IN_DIFFERENCES } from '../rules/sign-in-differences.js';
+import {
+  credentialedToken,
+  popupSignIn,
+  redirectSignIn,
+  type PopupSeen,
+  type RedirectSeen,
+  type TokenSeen,
+} from '../sign-in/flows.js';
+
+const ctx = setupPage();
+const box = ctx.experiments;
+const provider = currentSite().third;
+byId('sign-in-provider').textContent = provider ?? 'nowhere: this server has no third name (SITE_C=none)';
+
+const POPUP = 'it opens a popup, which a browser lets a page open only right after a click';
+
+/** The provider's origin, or an error saying there is none (SITE_C=none). */
+function providerOrThrow(): string {
+  if (provider === null) throw new Error('this server has no third name (SITE_C=none): the provider lives there');
+  return provider;
+}
+
+function popupSaid(seen: PopupSeen): string {
+  if (seen.blocked) return 'The browser blocked the popup: run it with a click of its own.';
+  if (seen.message) return 'The provider posted the code to window.opener, and the app heard it: signed in.';
+  if (seen.closedBeforeAnswer)
+    return 'popup.closed read true at once and no message came: the provider’s page was put in a browsing context group of its own, so its window.opener is null and the app’s handle reads closed. Fix: the provider sends same-origin-allow-popups only on pages it opens itself (unsafe-none on its sign-in answer), or the app signs in by redirect.';
+  return 'No message came, and the popup stayed open.';
+}
+
+const POPUPS: { id: string; coop: LabIdpSettings['coop']; title: string; works: boolean; predicted: string }[] = [
+  {
+    id: 'popup-coop-unsafe-none',
+    coop: 'unsafe-none',
+    title: 'Popup sign-in, the provider without an opener policy',
+    works: true,
+    predicted:
+      'The popup stays in the app’s browsing context group: the provider’s page has window.opener, posts the code to the app’s origin, and closes itself.',
+  },
+  {
+    id: 'popup-coop-same-origin',
+    coop: 'same-origin',
+    title: 'Popup sign-in, the provider sending Cross-Origin-Opener-Policy: same-origin',
+    works: false,
+    predicted:
+      'The popup navigates to a page whose policy differs from its opener’s and whose origin is not the opener’s: HTML puts it in a new browsing context group. Its window.opener is null, no message can come, and the app’s popup.closed reads true.',
+  },
+  {
+    id: 'popup-coop-same-origin-allow-popups',
+    coop: 'same-origin-allow-popups',
+    title: 'Popup sign-in, the provider sending same-origin-allow-popups',
+    works: false,
+    predicted:
+      'same-origin-allow-popups keeps the popups a page opens, not the page that opened it: the provider’s page was opened cross-origin, so it is cut off as with same-origin.',
+  },
+  {
+    id: 'popup-coop-noopener-allow-popups',
+    coop: 'noopener-allow-popups',
+    title: 'Popup sign-in, the provider sending noopener-allow-popups',
+    works: false,
+    predicted:
+      'noopener-allow-popups always starts a new browsing context group for the page itself: cut off. Firefox 153 does not know the value yet and takes it as unsafe-none.',
+  },
+  {
+    id: 'popup-coop-report-only',
+    coop: 'report-only',
+    title: 'Popup sign-in, the provider sending same-origin as report-only',
+    works: true,
+    predicted:
+      'Cross-Origin-Opener-Policy-Report-Only only reports what same-origin would break: the sign-in works, and the browser may say in the console that the policy would block window.opener.',
+  },
+];
+
+for (const { id, coop, title, works, predicted } of POPUPS)
+  experiment(box, {
+    id,
+    title,
+    predicted,
+    manual: POPUP,
+    async run() {
+      const seen = await popupSignIn(providerOrThrow(), coop);
+      const agrees = works ? seen.message : !seen.message && seen.closedBeforeAnswer;
+      return {
+        observed: { ...seen },
+        summary: popupSaid(seen),
+        agrees,
+        knownDifference: knownDifference('sign-in', id, ctx.engine, !agrees && seen.message, SIGN_IN_DIFFERENCES),
+      };
+    },
+  });
+
+function redirectSaid(seen: RedirectSeen): string {
+  if (seen.method === null) return 'The callback never said it was reached.';
+  const came = seen.cookies.length === 0 ? 'none of the app’s cookies' : seen.cookies.join(' and ');
+  return `The provider’s answer reached the app by ${seen.method}, with ${came}.`;
+}
+
+const REDIRECTS: { id: string; mode: 'query' | 'form_post'; title: string; cookies: string[]; predicted: string }[] = [
+  {
+    id: 'redirect-query',
+    mode: 'query',
+    title: 'Redirect sign-in, back by a query (GET): which of the app’s cookies come',
+    cookies: ['app_lax', 'app_none'],
+    predicted:
+      'The way back is a top-level GET navigation that came through the provider’s site: a cross-site request. SameSite=Lax cookies go with a top-level GET, Strict ones never with a cross-site one, None ones always: app_lax and app_none. Chromium judges the navigation by who started it (this page), so it sends app_strict too.',
+  },
+  {
+    id: 'redirect-form-post',
+    mode: 'form_post',
+    title: 'Redirect sign-in, back by a posted form (form_post): which of the app’s cookies come',
+    cookies: ['app_none'],
+    predicted:
+      'The way back is a cross-site top-level POST: Lax cookies go only with safe methods, so only app_none comes. An app that keeps its sign-in state in a Lax cookie loses it here. Fix: that one cookie SameSite=None; Secure, or answer by query.',
+  },
+];
+
+for (const { id, mode, title, cookies, predicted } of REDIRECTS)
+  experiment(box, {
+    id,
+    title,
+    predicted,
+    manual: POPUP,
+    async run() {
+      const seen = await redirectSignIn(providerOrThrow(), mode);
+      const agrees = seen.method !== null && seen.cookies.join(',') === cookies.join(',');
+      return {
+        observed: { ...seen },
+        summary: redirectSaid(seen),
+        agrees,
+        knownDifference: knownDifference(
+          'sign-in',
+          id,
+          ctx.engine,
+          !agrees && seen.method !== null,
+          SIGN_IN_DIFFERENCES,
+        ),
+      };
+    },
+  });
+
+function tokenSaid(seen: TokenSeen): string {
+  if (seen.outcome === '200') return 'The provider’s cookie went with the call, and the app read a token.';
+  if (seen.outcome === '401')
+    return 'The call arrived without the provider’s cookie (401): this browser does not send a cookie of another site from this page (third-party cookies blocked or partitioned). Fix: a token from the code (redirect or popup), not from a cookie; or the Storage Access API.';
+  return `fetch rejected with ${seen.outcome}: the answer said Access-Control-Allow-Origin: *, which a credentialed request may never read. Fix: name the origin and send Access-Control-Allow-Credentials: true.`;
+}
+
+experiment(box, {
+  id: 'token-credentialed',
+  title: 'A token from the provider’s cookie: a credentialed call to the provider',
+  predicted:
+    'CORS allows the read (the app’s origin, with credentials). Whether the provider’s cookie goes is each browser’s third-party cookie policy, not CORS: Firefox partitions it by top-level site (Total Cookie Protection), so the cookie set in the popup is not this page’s; Safari blocks it; a fresh Chromium profile here blocks it by its setting. Then the call arrives without it: 401. Where a browser allows third-party cookies, a token: 200.',
+  manual: POPUP,
+  async run() {
+    const seen = await credentialedToken(providerOrThrow(), 'origin');
+    return {
+      observed: { ...seen },
+      summary: tokenSaid(seen),
+      agrees: seen.outcome === '200' || seen.outcome === '401',
+    };
+  },
+});
+
+experiment(box, {
+  id: 'token-wildcard',
+  title: 'The same call answered with Access-Control-Allow-Origin: *',
+  predicted:
+    'A request with credentials may read an answer only if it names the origin and says Access-Control-Allow-Credentials: true. * is refused: TypeError, in every engine, whatever the cookie did.',
+  manual: POPUP,
+  async run() {
+    const seen = await credentialedToken(providerOrThrow(), 'star');
+    return { observed: { ...seen }, summary: tokenSaid(seen), agrees: seen.outcome === 'TypeError' };
+  },
+});

@@ -1,0 +1,158 @@
+// The three ways the sign-in page signs in with the lab's identity provider, on the third name
+// (cross-site to this page): a popup answered by a message to its opener, a redirect back (by a
+// query or a posted form) to the app's callback, which says which of the app's cookies came, and
+// a credentialed call to the provider's token address. Each returns what the page could observe.
+import {
+  LAB_IDP_CALLBACK_PATH,
+  LAB_IDP_CHANNEL,
+  LAB_IDP_PATHS,
+  labIdpAuthorizeUrl,
+  type LabIdpSettings,
+} from '@origin-lab/contract/lab-idp';
+import { marker, sleep } from '../frame/dom.js';
+import { visitorToken } from '../server-view/visitor.js';
+
+/** How long an answer may take to come back (a popup opening, the provider answering). */
+export const ANSWER_WAIT_MS = 8_000;
+
+/** A fresh state for one sign-in: what the provider must send back unchanged. */
+const newState = () => marker('state').replace(/[^A-Za-z0-9._~-]/g, '-');
+
+/** The app's callback on this origin, carrying this visitor's token and a mark for the journal. */
+function callbackUrl(mark: string): string {
+  const url = new URL(LAB_IDP_CALLBACK_PATH, location.origin);
+  url.searchParams.set('visitor', visitorToken);
+  url.searchParams.set('mark', mark);
+  return url.href;
+}
+
+/** The authorize address on the provider, tagged for the journal as well. */
+function authorizeUrl(provider: string, state: string, mark: string, settings: Partial<LabIdpSettings>): string {
+  const url = new URL(labIdpAuthorizeUrl(provider, { redirectUri: callbackUrl(mark), state }, settings));
+  url.searchParams.set('visitor', visitorToken);
+  url.searchParams.set('mark', mark);
+  return url.href;
+}
+
+const openPopup = (url: string) => window.open(url, '_blank', 'popup,width=480,height=640');
+
+/** What the app saw of a popup sign-in answered by web_message. */
+export interface PopupSeen {
+  /** The provider's message with the code arrived (posted to window.opener). */
+  message: boolean;
+  /** popup.closed read true before any answer: the app lost its handle on the popup. */
+  closedBeforeAnswer: boolean;
+  /** The popup could not be opened at all. */
+  blocked?: true;
+}
+
+/**
+ * A popup sign-in: the provider's page answers by posting the code to window.opener. The
+ * provider's Cross-Origin-Opener-Policy is coop; the session cookie is SameSite=None; Secure, so
+ * that later calls can carry it.
+ */
+export async function popupSignIn(provider: string, coop: LabIdpSettings['coop']): Promise<PopupSeen> {
+  const state = newState();
+  const url = authorizeUrl(provider, state, marker('popup'), {
+    response_mode: 'web_message',
+    coop,
+    sign_in: 'auto',
+    same_site: 'none',
+  });
+  let message = false;
+  const listener = (event: MessageEvent) => {
+    const data = event.data as { type?: string; response?: { state?: string } } | null;
+    if (event.origin === provider && data?.type === 'authorization_response' && data.response?.state === state)
+      message = true;
+  };
+  addEventListener('message', listener);
+  const popup = openPopup(url);
+  try {
+    if (popup === null) return { message: false, closedBeforeAnswer: false, blocked: true };
+    let closedBeforeAnswer = false;
+    const until = performance.now() + ANSWER_WAIT_MS;
+    while (!message && performance.now() < until) {
+      // The provider's page closes itself once it has answered; closed before that means cut off.
+      if (popup.closed) {
+        closedBeforeAnswer = true;
+        break;
+      }
+      await sleep(100);
+    }
+    // A message already posted may still be queued: one more turn to hear it.
+    await sleep(200);
+    return { message, closedBeforeAnswer: closedBeforeAnswer && !message };
+  } finally {
+    removeEventListener('message', listener);
+    if (popup && !popup.closed) popup.close();
+  }
+}
+
+/** The app's cookies the redirect experiments set before signing in, one per SameSite value. */
+export const APP_COOKIES = { app_lax: 'Lax', app_strict: 'Strict', app_none: 'None; Secure' } as const;
+
+/** What the app's callback heard of a redirect back: the method and the app's cookies that came. */
+export interface RedirectSeen {
+  method: string | null;
+  cookies: string[];
+}
+
+/**
+ * A redirect sign-in in a popup (a top-level window, as a whole-page redirect is): the app's
+ * three cookies set first (scoped to the callback), then the provider answers by a redirect
+ * (query) or a posted form (form_post) to the callback, which tells this page on LAB_IDP_CHANNEL.
+ */
+export async function redirectSignIn(provider: string, mode: 'query' | 'form_post'): Promise<RedirectSeen> {
+  for (const [name, sameSite] of Object.entries(APP_COOKIES))
+    document.cookie = `${name}=1; Path=${LAB_IDP_CALLBACK_PATH}; Max-Age=300; SameSite=${sameSite}`;
+  const state = newState();
+  const channel = new BroadcastChannel(LAB_IDP_CHANNEL);
+  const heard = new Promise<RedirectSeen>((resolve) => {
+    channel.onmessage = (event: MessageEvent) => {
+      const data = event.data as { state?: string; method?: string; cookies?: string[] };
+      if (data.state === state)
+        resolve({ method: data.method ?? null, cookies: (data.cookies ?? []).filter((name) => name in APP_COOKIES) });
+    };
+    setTimeout(() => resolve({ method: null, cookies: [] }), ANSWER_WAIT_MS);
+  });
+  const popup = openPopup(authorizeUrl(provider, state, marker('redirect'), { response_mode: mode, sign_in: 'auto' }));
+  try {
+    const seen = await heard;
+    return { ...seen, cookies: [...seen.cookies].sort() };
+  } finally {
+    channel.close();
+    popup?.close();
+  }
+}
+
+/** What a credentialed call to the token address gave the page. */
+export interface TokenSeen {
+  outcome: string;
+  /** The token's user could be read: the provider's session cookie went with the call. */
+  signedIn?: boolean;
+}
+
+/**
+ * Signs in (a popup, so the provider's SameSite=None cookie is set on its own site), then asks
+ * the token address for a token with that cookie: fetch with credentials included, from this
+ * page, to the provider on another site. allowOrigin: how the provider answers CORS.
+ */
+export async function credentialedToken(provider: string, allowOrigin: 'origin' | 'star'): Promise<TokenSeen> {
+  await popupSignIn(provider, 'unsafe-none');
+  const url = new URL(LAB_IDP_PATHS.token, provider);
+  if (allowOrigin === 'star') url.searchParams.set('allow_origin', 'star');
+  // The provider is on the third name, which the page's own tagging leaves alone: tagged here.
+  url.searchParams.set('visitor', visitorToken);
+  url.searchParams.set('mark', marker('token'));
+  try {
+    const answer = await fetch(url, {
+      method: 'POST',
+      credentials: 'include',
+      body: new URLSearchParams({ grant_type: 'session' }),
+    });
+    const body = (await answer.json()) as { user?: string };
+    return { outcome: String(answer.status), signedIn: typeof body.user === 'string' };
+  } catch (err) {
+    return { outcome: (err as Error).name };
+  }
+}
