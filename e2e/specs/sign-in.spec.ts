@@ -1,4 +1,4 @@
-import { expect } from '../fixtures.js';
+import { EVERY_ENGINE, expect, test } from '../fixtures.js';
 import { experimentTests, type Check, type PageRun } from './support/per-experiment.js';
 
 /**
@@ -85,3 +85,43 @@ experimentTests({
     'redirect-form-post': (_, { browserName }) => browserName === 'webkit',
   },
 });
+
+/**
+ * The popups again, from the page as an app that sends an opener policy itself (its two other
+ * addresses). HTML: same-origin on the opener cuts off every popup to another origin, whatever the
+ * popup's page sends; same-origin-allow-popups keeps a popup whose own page sends no policy (or
+ * report-only), and loses one whose page sends any other.
+ */
+const POPUP_IDS = IDS.filter((id) => id.startsWith('popup-'));
+const APP_POLICIES: Record<string, (id: string, browserName: string) => boolean> = {
+  'same-origin-allow-popups': (id, browserName) =>
+    id === 'popup-coop-unsafe-none' ||
+    id === 'popup-coop-report-only' ||
+    // Listed: Firefox 153 takes noopener-allow-popups as unsafe-none.
+    (id === 'popup-coop-noopener-allow-popups' && browserName === 'firefox'),
+  'same-origin': () => false,
+};
+
+for (const [policy, answers] of Object.entries(APP_POLICIES))
+  test(
+    `sign-in: the popups from an app that sends ${policy}`,
+    { tag: EVERY_ENGINE },
+    async ({ enginePage: page, origins, browserName }) => {
+      test.setTimeout(120_000);
+      await page.open(`${origins.self}/sign-in-coop-${policy}.html`);
+      for (const id of POPUP_IDS) {
+        const result = await page.runExperiment(id, 30_000);
+        const answered = answers(id, browserName);
+        expect(result.observed, id).toEqual(
+          answered
+            ? { message: true, closedBeforeAnswer: false }
+            : {
+                message: false,
+                closedBeforeAnswer: true,
+              },
+        );
+        const listed = id === 'popup-coop-noopener-allow-popups' && browserName === 'firefox' && answered;
+        expect(result.state, id).toBe(listed ? 'known-difference' : 'agree');
+      }
+    },
+  );

@@ -9,6 +9,7 @@ import { rebindSiteFromFile } from './rebind-site.js';
 import { siteConfigScript } from './site-pairs.js';
 import { unloadPolicy } from './unload-policy.js';
 import { isolation } from './isolation.js';
+import { signInAddresses } from './sign-in-addresses.js';
 
 /**
  * Serves the built pages. Every answer says no-cache: the browser keeps its copy but asks
@@ -45,6 +46,7 @@ export function createApp(config: PagesConfig & { rebind?: RebindSite | null; pr
   app.use(routes.allowedMethods());
   app.use(unloadPolicy());
   app.use(isolation());
+  app.use(signInAddresses());
   // Revalidation: koa-static sets Last-Modified; an unchanged file answers 304 with no body.
   app.use(async (ctx, next) => {
     await next();

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { pageAddresses } from './page-addresses.js';
 
 /**
  * Cross-origin isolation is decided by the headers of the document itself (COOP and COEP), so
@@ -32,6 +33,7 @@ const IMAGE =
  * and the two images. GET and HEAD only reach here: the router answers other methods.
  */
 export function isolation(): Middleware {
+  const addresses = pageAddresses(ISOLATION_PAGE, ISOLATION_ADDRESSES);
   return async (ctx, next) => {
     const image = Object.hasOwn(ISOLATION_IMAGES, ctx.path) ? ISOLATION_IMAGES[ctx.path] : undefined;
     if (image && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
@@ -40,10 +42,6 @@ export function isolation(): Middleware {
       ctx.body = IMAGE;
       return;
     }
-    const headers = Object.hasOwn(ISOLATION_ADDRESSES, ctx.path) ? ISOLATION_ADDRESSES[ctx.path] : undefined;
-    if (!headers) return next();
-    ctx.set(headers);
-    ctx.path = ISOLATION_PAGE;
-    return next();
+    return addresses(ctx, next);
   };
 }

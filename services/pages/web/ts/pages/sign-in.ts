@@ -39,6 +39,24 @@ function popupSaid(seen: PopupSeen): string {
   return 'No message came, and the popup stayed open.';
 }
 
+/**
+ * This page's own opener policy, as its address says (services/pages/src/sign-in-addresses.ts):
+ * the app's side of every popup. same-origin cuts off every popup to another site;
+ * same-origin-allow-popups keeps those whose page allows it; none leaves it to the provider.
+ */
+const APP_COOP = /^\/sign-in-coop-([a-z-]+)\.html$/.exec(location.pathname)?.[1] ?? 'unsafe-none';
+
+const APP_SAYS: Record<string, string> = {
+  'unsafe-none': 'This page (the app) sends no opener policy: the provider’s decides.',
+  'same-origin-allow-popups':
+    'This page (the app) sends same-origin-allow-popups: it keeps the popups it opens, unless their own page cuts them off.',
+  'same-origin':
+    'This page (the app) sends same-origin: every popup to another site is cut off, whatever the provider sends.',
+};
+
+/** Whether a popup to a provider sending providerWorks's policy can answer this app. */
+const answersThisApp = (providerWorks: boolean) => APP_COOP !== 'same-origin' && providerWorks;
+
 const POPUPS: { id: string; coop: LabIdpSettings['coop']; title: string; works: boolean; predicted: string }[] = [
   {
     id: 'popup-coop-unsafe-none',
@@ -86,11 +104,11 @@ for (const { id, coop, title, works, predicted } of POPUPS)
   experiment(box, {
     id,
     title,
-    predicted,
+    predicted: `${predicted} ${APP_SAYS[APP_COOP] ?? ''}`,
     manual: POPUP,
     async run() {
       const seen = await popupSignIn(providerOrThrow(), coop);
-      const agrees = works ? seen.message : !seen.message && seen.closedBeforeAnswer;
+      const agrees = answersThisApp(works) ? seen.message : !seen.message && seen.closedBeforeAnswer;
       return {
         observed: { ...seen },
         summary: popupSaid(seen),
