@@ -6,7 +6,7 @@ import { experimentTests, type Check, type PageRun } from './support/per-experim
 import { openPage, runAll, type ExperimentResult } from '../engines/experiments.js';
 import { PHONE, sidewaysOverflow } from './support/phone.js';
 import { siteConfig } from './support/site-config.js';
-import { expectAsTheEnginesPageSays } from './support/local-network-table.js';
+import { expectAsTheEnginesPageSays } from './support/engines-page-table.js';
 import { expectCountedPublic, REBIND_TEST_MS, rebindTest, runRebinding, type RebindRun } from './support/rebinding.js';
 
 /**

@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import type { EnginePage, ExperimentResult } from '../../engines/engine.js';
 import { openPage, readExperiment, waitForVerdict } from '../../engines/experiments.js';
 import { expect } from '../../fixtures.js';
-import { expectAsTheEnginesPageSays } from './local-network-table.js';
+import { expectAsTheEnginesPageSays } from './engines-page-table.js';
 import { siteConfig } from './site-config.js';
 
 /**

@@ -14,7 +14,7 @@ import {
   type EngineCase,
 } from '../engines/compare.js';
 import { outcomePhrases } from '../engines/outcome-view.js';
-import { renderLocalNetworkTable } from '../engines/local-network-table.js';
+import { renderLocalNetworkTable } from '../engines/engine-table.js';
 import { renderPageDifferences } from '../engines/page-differences.js';
 import { PRESETS } from '../playground/presets.js';
 
