@@ -6,6 +6,7 @@ import { experimentTests, type Check, type PageRun } from './support/per-experim
 import { openPage, runAll, type ExperimentResult } from '../engines/experiments.js';
 import { PHONE, sidewaysOverflow } from './support/phone.js';
 import { siteConfig } from './support/site-config.js';
+import { LOCAL_NETWORK_ENGINES } from '../../services/pages/web/ts/rules/local-network-engines.js';
 import { expectAsTheEnginesPageSays } from './support/engines-page-table.js';
 import { expectCountedPublic, REBIND_TEST_MS, rebindTest, runRebinding, type RebindRun } from './support/rebinding.js';
 
@@ -81,7 +82,7 @@ const notPublic =
     expect(result.observed).toEqual(expected(browserName as Engine, true, permission, local)[id]);
     // WebKit has no Local Network Access: counted public or not, what it does is this.
     if (browserName === 'webkit' && (id !== 'lna-private' || local.exists))
-      expectAsTheEnginesPageSays('webkit', id, result.observed);
+      expectAsTheEnginesPageSays(LOCAL_NETWORK_ENGINES, 'webkit', id, result.observed);
   };
 
 experimentTests({
@@ -194,7 +195,8 @@ test('local network: counted public and refused by the user, nothing leaves the 
   const local = await privateTarget(origins.other, browserName === 'chromium' ? 'denied' : 'prompt');
   expectOutcomes(results, expected(browserName as Engine, false, permission, local));
   for (const [id, result] of Object.entries(results))
-    if (id !== 'lna-private' || local.exists) expectAsTheEnginesPageSays(browserName as Engine, id, result.observed);
+    if (id !== 'lna-private' || local.exists)
+      expectAsTheEnginesPageSays(LOCAL_NETWORK_ENGINES, browserName as Engine, id, result.observed);
 });
 
 /**

@@ -1,4 +1,6 @@
 import { EVERY_ENGINE, expect, test } from '../fixtures.js';
+import { SIGN_IN_ENGINES } from '../../services/pages/web/ts/rules/sign-in-engines.js';
+import { expectAsTheEnginesPageSays } from './support/engines-page-table.js';
 import { experimentTests, type Check, type PageRun } from './support/per-experiment.js';
 
 /**
@@ -46,6 +48,26 @@ const unless =
   (result, { browserName }) =>
     expect(result.observed).toEqual(engines[browserName] ?? expected);
 
+/** An outcome in the words of the engines page's table: a popup answered or cut off, the cookies that came, a status. */
+function tableWord(observed: Record<string, unknown>): unknown {
+  if ('message' in observed)
+    return observed.message ? 'answered' : observed.closedBeforeAnswer ? 'cut off' : 'no answer';
+  if ('cookies' in observed) return (observed.cookies as string[]).join(', ') || 'none';
+  return observed.outcome;
+}
+
+/** Each check, and the engines page's table compared with the same run. */
+const withTable = (checks: Record<string, Check<PageRun>>): Record<string, Check<PageRun>> =>
+  Object.fromEntries(
+    Object.entries(checks).map(([id, check]) => [
+      id,
+      async (result, context) => {
+        await check(result, context);
+        expectAsTheEnginesPageSays(SIGN_IN_ENGINES, context.browserName, id, { outcome: tableWord(result.observed) });
+      },
+    ]),
+  );
+
 experimentTests({
   page: 'sign-in',
   runTimeout: 120_000,
@@ -56,7 +78,7 @@ experimentTests({
     for (const id of IDS) results[id] = await page.runExperiment(id, 30_000);
     return { results };
   },
-  afterRun: {
+  afterRun: withTable({
     'popup-coop-unsafe-none': answered,
     'popup-coop-same-origin': cutOff,
     'popup-coop-same-origin-allow-popups': cutOff,
@@ -78,7 +100,7 @@ experimentTests({
     ),
     'token-credentialed': observed(WITHOUT_COOKIE),
     'token-wildcard': observed({ outcome: 'TypeError' }),
-  },
+  }),
   knownDifferences: {
     'popup-coop-noopener-allow-popups': (_, { browserName }) => browserName === 'firefox',
     'redirect-query': (_, { browserName }) => browserName === 'chromium' || browserName === 'webkit',
@@ -125,3 +147,21 @@ for (const [policy, answers] of Object.entries(APP_POLICIES))
       }
     },
   );
+
+test('the engines page opens the sign-in and Local Network Access tables, engine by engine', async ({
+  page,
+  origins,
+}) => {
+  await page.goto(`${origins.self}/engines.html`);
+  for (const [section, rows] of [
+    ['#sign-in-engines', 9],
+    ['#local-network-engines', 10],
+  ] as const) {
+    await page.locator(`${section} summary`).click();
+    await expect(page.locator(`${section} table tbody tr`)).toHaveCount(rows);
+  }
+  // One cell per engine, in the page's engine order: the provider's same-origin cuts the popup off in each.
+  await expect(page.locator('#sign-in-popup-coop-same-origin td')).toHaveCount(3);
+  for (const cell of await page.locator('#sign-in-popup-coop-same-origin td code').all())
+    await expect(cell).toHaveText('cut off');
+});

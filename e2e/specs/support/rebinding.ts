@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import type { EnginePage, ExperimentResult } from '../../engines/engine.js';
 import { openPage, readExperiment, waitForVerdict } from '../../engines/experiments.js';
 import { expect } from '../../fixtures.js';
+import { LOCAL_NETWORK_ENGINES } from '../../../services/pages/web/ts/rules/local-network-engines.js';
 import { expectAsTheEnginesPageSays } from './engines-page-table.js';
 import { siteConfig } from './site-config.js';
 
@@ -137,13 +138,13 @@ export async function rebindTest(
     const result = await page.runExperiment(id, 30_000);
     expect(result.observed).toEqual({ outcome: 'not-loaded' });
     expect(result.state).toBe('known-difference');
-    expectAsTheEnginesPageSays('webkit', id, result.observed);
+    expectAsTheEnginesPageSays(LOCAL_NETWORK_ENGINES, 'webkit', id, result.observed);
     return;
   }
   const result = (await run()).asSetUp[id]!;
   expect(result.observed).toMatchObject(expected);
   expect(result.state).toBe('agree');
-  if (id === 'rebind-checked') expectAsTheEnginesPageSays(browserName, id, result.observed);
+  if (id === 'rebind-checked') expectAsTheEnginesPageSays(LOCAL_NETWORK_ENGINES, browserName, id, result.observed);
   test.info().annotations.push({ type: 'rebound after', description: `${result.observed.waitedMs} ms` });
 }
 
@@ -158,5 +159,5 @@ export function expectCountedPublic(browserName: string, result: ExperimentResul
     browserName === 'chromium' ? { outcome: 'failed' } : { outcome: 'read', status: 200 },
   );
   expect(result.state).toBe('agree');
-  expectAsTheEnginesPageSays(browserName, 'rebind-open', result.observed);
+  expectAsTheEnginesPageSays(LOCAL_NETWORK_ENGINES, browserName, 'rebind-open', result.observed);
 }

@@ -1,23 +1,23 @@
 import { h, scrollBox, stackable } from '../frame/dom.js';
-import { LOCAL_NETWORK_ENGINES, type LocalNetworkCell } from '../rules/local-network-engines.js';
+import type { EngineCell, EngineTable } from '../rules/engine-rows.js';
 import { ENGINE_LABELS, ENGINE_ORDER } from './compare.js';
 
 /** One engine's cell: the outcome as the page shows it, whether the server saw the request, and why. */
-function cell({ outcome, arrived, said }: LocalNetworkCell): HTMLTableCellElement {
+function cell({ outcome, arrived, said }: EngineCell): HTMLTableCellElement {
   const reached = arrived === undefined ? '' : arrived ? ' \u00b7 reached the server' : ' \u00b7 never left';
   return h('td', {}, h('code', {}, outcome), h('small', {}, reached), h('br', {}), said);
 }
 
-/** The Local Network Access page's experiments, engine by engine, appended to parent. */
-export function renderLocalNetworkTable(parent: HTMLElement): void {
+/** A page's experiments, engine by engine, appended to parent. */
+export function renderEngineTable(parent: HTMLElement, table: EngineTable): void {
   parent.append(
     scrollBox(
-      'Local Network Access, engine by engine',
+      table.caption,
       stackable(
         h(
           'table',
-          { id: 'local-network-table', class: 'engines' },
-          h('caption', {}, 'Each Local Network Access experiment, the page counted public and the user saying no'),
+          { id: `${table.page}-table`, class: 'engines' },
+          h('caption', {}, table.caption),
           h(
             'thead',
             {},
@@ -31,14 +31,14 @@ export function renderLocalNetworkTable(parent: HTMLElement): void {
           h(
             'tbody',
             {},
-            ...LOCAL_NETWORK_ENGINES.map((row) =>
+            ...table.rows.map((row) =>
               h(
                 'tr',
-                { id: `local-network-${row.experiment}` },
+                { id: `${table.page}-${row.experiment}` },
                 h(
                   'th',
                   { scope: 'row' },
-                  h('a', { href: `/local-network.html#${row.experiment}` }, row.experiment),
+                  h('a', { href: `/${table.page}.html#${row.experiment}` }, row.experiment),
                   h('br', {}),
                   h('small', {}, row.asks),
                 ),

@@ -14,13 +14,30 @@ import {
   type EngineCase,
 } from '../engines/compare.js';
 import { outcomePhrases } from '../engines/outcome-view.js';
-import { renderLocalNetworkTable } from '../engines/engine-table.js';
 import { renderPageDifferences } from '../engines/page-differences.js';
 import { PRESETS } from '../playground/presets.js';
 
 setupPage();
 renderPageDifferences(byId('page-differences'));
-renderLocalNetworkTable(byId('local-network-engines'));
+
+/**
+ * Two pages' experiments engine by engine, each table loaded when its section is opened: with
+ * them the page would weigh more than its 100 KB, and most readers come for the cases.
+ */
+const EXPERIMENT_TABLES = {
+  'local-network-engines': () => import('../rules/local-network-engines.js').then((m) => m.LOCAL_NETWORK_ENGINES),
+  'sign-in-engines': () => import('../rules/sign-in-engines.js').then((m) => m.SIGN_IN_ENGINES),
+};
+for (const [id, load] of Object.entries(EXPERIMENT_TABLES)) {
+  const details = byId(id).querySelector('details')!;
+  details.addEventListener('toggle', () => {
+    if (!details.open || details.dataset.loaded) return;
+    details.dataset.loaded = 'true';
+    void Promise.all([import('../engines/engine-table.js'), load()]).then(([{ renderEngineTable }, table]) =>
+      renderEngineTable(details, table),
+    );
+  });
+}
 
 const VERDICTS: Record<EngineOutcome['agreement'], { sign: string; text: string }> = {
   agree: { sign: '\u2714', text: 'as the spec says' },

@@ -1,4 +1,4 @@
-import type { EngineFamily } from '@origin-lab/cors-rules';
+import type { EngineRow, EngineTable } from './engine-rows.js';
 
 /**
  * Every experiment of the Local Network Access page, engine by engine, for the engines page: what
@@ -9,27 +9,12 @@ import type { EngineFamily } from '@origin-lab/cors-rules';
  * version that behaves otherwise fails until this table says so. Only the engines page loads it.
  */
 
-/** One engine's outcome: as the page's experiment says it, whether the request reached the server, and in words. */
-export interface LocalNetworkCell {
-  outcome: string;
-  /** Whether the server saw the request (its journal); absent for rebinding, whose server is not the lab's. */
-  arrived?: boolean;
-  said: string;
-}
-
-export interface LocalNetworkRow {
-  experiment: string;
-  /** What the experiment asks, in a few words. */
-  asks: string;
-  engines: Record<EngineFamily, LocalNetworkCell>;
-}
-
 const CHROMIUM_STOPS = 'stopped before it leaves: the fetch rejects';
 const FIREFOX_STOPS = 'stopped before it leaves (its loopback permission refused)';
 const WEBKIT_GOES = 'no Local Network Access: it goes, CORS decides';
 
 /** A request every engine with Local Network Access stops, and WebKit sends, CORS then reading it. */
-const stoppedByTwo = (experiment: string, asks: string, webkitOutcome = '200'): LocalNetworkRow => ({
+const stoppedByTwo = (experiment: string, asks: string, webkitOutcome = '200'): EngineRow => ({
   experiment,
   asks,
   engines: {
@@ -39,7 +24,7 @@ const stoppedByTwo = (experiment: string, asks: string, webkitOutcome = '200'): 
   },
 });
 
-export const LOCAL_NETWORK_ENGINES: readonly LocalNetworkRow[] = [
+const ROWS: readonly EngineRow[] = [
   stoppedByTwo('lna-allowed', 'a fetch CORS allows'),
   stoppedByTwo('lna-cors-refused', 'a fetch CORS refuses to read', 'TypeError'),
   stoppedByTwo('lna-worker', "a worker's fetch"),
@@ -106,7 +91,8 @@ export const LOCAL_NETWORK_ENGINES: readonly LocalNetworkRow[] = [
   },
 ];
 
-/** The row of an experiment, if the table has one. */
-export function localNetworkRow(experiment: string): LocalNetworkRow | undefined {
-  return LOCAL_NETWORK_ENGINES.find((row) => row.experiment === experiment);
-}
+export const LOCAL_NETWORK_ENGINES: EngineTable = {
+  page: 'local-network',
+  caption: 'Each Local Network Access experiment, the page counted public and the user saying no',
+  rows: ROWS,
+};

@@ -1,0 +1,83 @@
+import type { EngineCell, EngineRow, EngineTable } from './engine-rows.js';
+
+/**
+ * Every experiment of the sign-in page, engine by engine, as measured at /sign-in.html (an app
+ * with no opener policy of its own): a popup "answered" or "cut off", the app's cookies that came
+ * back with a redirect, a token call's status. Only the engines page loads it; every e2e run of
+ * the page compares its outcomes with these cells (e2e/specs/sign-in.spec.ts).
+ */
+const all = (cell: EngineCell) => ({ chromium: cell, firefox: cell, webkit: cell });
+
+const ANSWERED: EngineCell = { outcome: 'answered', said: 'the provider’s message came to window.opener' };
+const CUT_OFF: EngineCell = {
+  outcome: 'cut off',
+  said: 'a new browsing context group: window.opener null, popup.closed true at once',
+};
+
+const ROWS: readonly EngineRow[] = [
+  { experiment: 'popup-coop-unsafe-none', asks: 'a popup, the provider with no opener policy', engines: all(ANSWERED) },
+  { experiment: 'popup-coop-same-origin', asks: 'the provider sending same-origin', engines: all(CUT_OFF) },
+  {
+    experiment: 'popup-coop-same-origin-allow-popups',
+    asks: 'the provider sending same-origin-allow-popups',
+    engines: all(CUT_OFF),
+  },
+  {
+    experiment: 'popup-coop-noopener-allow-popups',
+    asks: 'the provider sending noopener-allow-popups',
+    engines: {
+      chromium: CUT_OFF,
+      firefox: { outcome: 'answered', said: 'does not know the value (Firefox 153): taken as unsafe-none' },
+      webkit: CUT_OFF,
+    },
+  },
+  {
+    experiment: 'popup-coop-report-only',
+    asks: 'the provider sending same-origin as report-only',
+    engines: all({ ...ANSWERED, said: 'report-only cuts nothing' }),
+  },
+  {
+    experiment: 'redirect-query',
+    asks: 'back by a redirect (GET) through the provider: the app’s cookies that came',
+    engines: {
+      chromium: {
+        outcome: 'app_lax, app_none, app_strict',
+        said: 'Strict too: it judges the navigation by who started it (the app), not the redirect',
+      },
+      firefox: { outcome: 'app_lax, app_none', said: 'as RFC 6265bis says: Lax with a top-level GET, never Strict' },
+      webkit: {
+        outcome: 'app_lax',
+        said: 'no app_none: the Secure cookie an http://localhost page set never comes back',
+      },
+    },
+  },
+  {
+    experiment: 'redirect-form-post',
+    asks: 'back by a posted form (form_post): the app’s cookies that came',
+    engines: {
+      chromium: { outcome: 'app_none', said: 'only SameSite=None: Lax goes with safe methods only' },
+      firefox: { outcome: 'app_none', said: 'only SameSite=None: Lax goes with safe methods only' },
+      webkit: { outcome: 'none', said: 'not even app_none (the Secure cookie of an http:// page)' },
+    },
+  },
+  {
+    experiment: 'token-credentialed',
+    asks: 'a token from the provider’s cookie, by a credentialed call from the app',
+    engines: {
+      chromium: { outcome: '401', said: 'the cookie blocked: this profile’s third-party cookie setting' },
+      firefox: { outcome: '401', said: 'the cookie partitioned by top-level site (Total Cookie Protection)' },
+      webkit: { outcome: '401', said: 'the provider’s cookie did not go' },
+    },
+  },
+  {
+    experiment: 'token-wildcard',
+    asks: 'the same call answered with Access-Control-Allow-Origin: *',
+    engines: all({ outcome: 'TypeError', said: 'a credentialed read of * is refused (Fetch)' }),
+  },
+];
+
+export const SIGN_IN_ENGINES: EngineTable = {
+  page: 'sign-in',
+  caption: 'Each sign-in experiment, from the app with no opener policy of its own',
+  rows: ROWS,
+};
