@@ -37,6 +37,8 @@ const IDS = [
   'redirect-form-post',
   'token-credentialed',
   'token-wildcard',
+  'frame-third-party-cookie',
+  'frame-partitioned-cookie',
 ];
 
 /** The provider's cookie did not go with the call from the app's page: 401, in every engine here. */
@@ -53,6 +55,7 @@ function tableWord(observed: Record<string, unknown>): unknown {
   if ('message' in observed)
     return observed.message ? 'answered' : observed.closedBeforeAnswer ? 'cut off' : 'no answer';
   if ('cookies' in observed) return (observed.cookies as string[]).join(', ') || 'none';
+  if ('storageAccess' in observed) return observed.session || observed.partitioned ? 'sent' : 'not sent';
   return observed.outcome;
 }
 
@@ -100,6 +103,11 @@ experimentTests({
     ),
     'token-credentialed': observed(WITHOUT_COOKIE),
     'token-wildcard': observed({ outcome: 'TypeError' }),
+    'frame-third-party-cookie': observed({ session: false, partitioned: false, storageAccess: false }),
+    'frame-partitioned-cookie': unless(
+      { webkit: { session: false, partitioned: false, storageAccess: false } },
+      { session: false, partitioned: true, storageAccess: false },
+    ),
   }),
   knownDifferences: {
     'popup-coop-noopener-allow-popups': (_, { browserName }) => browserName === 'firefox',
@@ -154,7 +162,7 @@ test('the engines page opens the sign-in and Local Network Access tables, engine
 }) => {
   await page.goto(`${origins.self}/engines.html`);
   for (const [section, rows] of [
-    ['#sign-in-engines', 9],
+    ['#sign-in-engines', 11],
     ['#local-network-engines', 10],
   ] as const) {
     await page.locator(`${section} summary`).click();

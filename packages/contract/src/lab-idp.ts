@@ -15,7 +15,12 @@ export const LAB_IDP_PATHS = {
   signIn: '/lab/idp/sign-in',
   /** POST, with CORS: a code (or the session cookie) for a token. */
   token: '/lab/idp/token',
+  /** GET, in a frame of the app: which of the provider's cookies came, told to the app (?app=<origin>). */
+  frame: '/lab/idp/frame',
 } as const;
+
+/** The partitioned cookie the provider's frame sets when asked (?set=partitioned). */
+export const LAB_IDP_PARTITIONED_COOKIE = 'idp_chips';
 
 /** The one client the provider knows: the lab's pages. */
 export const LAB_IDP_CLIENT = 'origin-lab';

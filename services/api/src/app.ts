@@ -25,7 +25,7 @@ import { LAB_STREAM_PATH, labStream } from './lab/lab-stream.js';
 import { LAB_MCP_PATH, labMcp } from './lab/lab-mcp.js';
 import { labRedirectOrigins } from './lab/lab-scenario.js';
 import { LAB_IDP_CALLBACK_PATH, LAB_IDP_PATHS } from '@origin-lab/contract/lab-idp';
-import { authorize, callback, signIn, token } from './lab/idp/lab-idp.js';
+import { authorize, callback, frame, signIn, token } from './lab/idp/lab-idp.js';
 import { visitorLimits } from './fair-share/visitor-limits.js';
 import type { Held } from './fair-share/holdings.js';
 import { holds, holdsIn } from './fair-share/holds.js';
@@ -96,6 +96,7 @@ export function createApp(config: ApiConfig): ApiApp {
     .get(LAB_IDP_PATHS.authorize, authorize(idp))
     .post(LAB_IDP_PATHS.signIn, signIn(idp))
     .all(LAB_IDP_PATHS.token, token(idp))
+    .get(LAB_IDP_PATHS.frame, frame(idp))
     .get(LAB_IDP_CALLBACK_PATH, callback(idp))
     .post(LAB_IDP_CALLBACK_PATH, callback(idp))
     .get(LAB_STREAM_PATH, holds('streams', labStream(config.lab, openStreams)))

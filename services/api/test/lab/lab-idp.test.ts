@@ -225,6 +225,37 @@ describe("the app's callback: which of the app's cookies came back with the answ
   });
 });
 
+describe('the identity provider in a frame of the app', () => {
+  const frame = (query: string, cookie?: string) =>
+    fetch(`${api.url}/lab/idp/frame?${query}`, { headers: cookie ? { Cookie: cookie } : {} });
+
+  it('tells the app (its origin only) which of its cookies came with the frame', async () => {
+    const { cookie } = await session();
+    const page = await (await frame(`app=${encodeURIComponent(ALLOWED)}`, `${cookie}; idp_chips=1`)).text();
+    expect(page).toContain('const heard = {"session":true,"partitioned":true};');
+    expect(page).toContain(`parent.postMessage({ type: 'idp-frame', ...heard, storageAccess }, "${ALLOWED}")`);
+    const none = await (await frame(`app=${encodeURIComponent(ALLOWED)}`)).text();
+    expect(none).toContain('const heard = {"session":false,"partitioned":false};');
+  });
+
+  it('sets a Partitioned cookie when asked (CHIPS: SameSite=None; Secure; Partitioned)', async () => {
+    const answer = await frame(`app=${encodeURIComponent(ALLOWED)}&set=partitioned`);
+    expect(answer.headers.get('set-cookie')).toBe(
+      'idp_chips=1; Path=/lab/idp/; Max-Age=300; SameSite=None; Secure; Partitioned',
+    );
+  });
+
+  it.each([
+    ['an app that is not the lab’s', `app=${encodeURIComponent(FOREIGN)}`, 'app'],
+    ['no app', '', 'app'],
+    ['another cookie to set', `app=${encodeURIComponent(ALLOWED)}&set=session`, 'set'],
+  ])('refuses %s: 400', async (_, query, parameter) => {
+    const answer = await frame(query);
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ parameter });
+  });
+});
+
 describe('the identity provider: bad input is a 400 naming it, and never followed', () => {
   it.each([
     ['an unknown client', { client_id: 'someone-else' }, 'client_id', /^unknown client someone-else/],

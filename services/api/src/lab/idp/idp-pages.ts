@@ -86,3 +86,27 @@ channel.close();
 </script>`,
   );
 }
+
+/** What the provider's frame heard and could tell: its cookies that came, and its storage access. */
+export interface FrameHeard {
+  session: boolean;
+  partitioned: boolean;
+}
+
+/**
+ * The provider's page in a frame of the app: which of its cookies came with the frame's request,
+ * and whether it has storage access (document.hasStorageAccess, where the browser has it), told
+ * to the app's window (its origin only).
+ */
+export function framePage(appOrigin: string, heard: FrameHeard): string {
+  return page(
+    'The provider in a frame',
+    `<p id="heard">The provider's cookies that came: session ${heard.session ? 'yes' : 'no'}, partitioned ${heard.partitioned ? 'yes' : 'no'}.</p>
+<script>
+const heard = ${scriptValue(heard)};
+const ask = typeof document.hasStorageAccess === 'function' ? document.hasStorageAccess() : Promise.resolve('absent');
+ask.then((storageAccess) => parent.postMessage({ type: 'idp-frame', ...heard, storageAccess }, ${scriptValue(appOrigin)}),
+  () => parent.postMessage({ type: 'idp-frame', ...heard, storageAccess: 'error' }, ${scriptValue(appOrigin)}));
+</script>`,
+  );
+}

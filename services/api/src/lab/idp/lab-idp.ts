@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import {
   LAB_IDP_COOKIE,
+  LAB_IDP_PARTITIONED_COOKIE,
   LAB_IDP_PATHS,
   LAB_IDP_STATE_MAX,
   readLabIdpToken,
@@ -10,7 +11,7 @@ import {
 import { HttpError, methodNotAllowed } from '@origin-lab/server-kit';
 import { readBody } from '../../http/read-body.js';
 import type { IdpCodes } from './idp-codes.js';
-import { callbackPage, formPostAnswer, signInForm, webMessageAnswer } from './idp-pages.js';
+import { callbackPage, formPostAnswer, framePage, signInForm, webMessageAnswer } from './idp-pages.js';
 import { readAuthorizeRequest, STATE, type AuthorizeRequest } from './idp-request.js';
 
 /**
@@ -188,5 +189,31 @@ export function token(config: LabIdpConfig): Middleware {
       expires_in: TOKEN_SECONDS,
       user,
     };
+  };
+}
+
+/**
+ * The provider in a frame of the app (an embedded or silent sign-in): which of its cookies came
+ * with the frame's request, which third-party cookie policies decide. ?set=partitioned sets a
+ * Partitioned cookie (CHIPS), kept per top-level site, for the next frame to carry. ?app names
+ * the app's origin, one of the lab's, which alone is told.
+ */
+export function frame(config: LabIdpConfig): Middleware {
+  return (ctx) => {
+    const query = new URLSearchParams(ctx.querystring);
+    const app = query.get('app') ?? '';
+    if (!config.labOrigins.includes(app))
+      throw new HttpError(400, "app must be one of the lab's origins", { parameter: 'app' });
+    const set = query.get('set');
+    if (set !== null && set !== 'partitioned')
+      throw new HttpError(400, 'set must be partitioned, or absent', { parameter: 'set' });
+    const headers: Record<string, string> =
+      set === 'partitioned'
+        ? {
+            'Set-Cookie': `${LAB_IDP_PARTITIONED_COOKIE}=1; Path=/lab/idp/; Max-Age=300; SameSite=None; Secure; Partitioned`,
+          }
+        : {};
+    const heard = { session: userOf(ctx) !== null, partitioned: ctx.cookies.get(LAB_IDP_PARTITIONED_COOKIE) === '1' };
+    html(ctx, headers, framePage(app, heard));
   };
 }

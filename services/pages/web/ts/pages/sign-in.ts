@@ -11,8 +11,10 @@ import { knownDifference } from '../rules/known-differences.js';
 import { SIGN_IN_DIFFERENCES } from '../rules/sign-in-differences.js';
 import {
   credentialedToken,
+  framedSignIn,
   popupSignIn,
   redirectSignIn,
+  type FrameSeen,
   type PopupSeen,
   type RedirectSeen,
   type TokenSeen,
@@ -199,5 +201,38 @@ experiment(box, {
   async run() {
     const seen = await credentialedToken(providerOrThrow(), 'star');
     return { observed: { ...seen }, summary: tokenSaid(seen), agrees: seen.outcome === 'TypeError' };
+  },
+});
+
+function frameSaid(seen: FrameSeen, cookie: 'session' | 'partitioned'): string {
+  if (seen.silent) return 'The provider’s frame said nothing: it did not load.';
+  const access =
+    seen.storageAccess === 'absent' ? 'has no Storage Access API' : `hasStorageAccess(): ${String(seen.storageAccess)}`;
+  return seen[cookie]
+    ? `The provider’s ${cookie} cookie came with the framed request (${access}).`
+    : `The provider’s ${cookie} cookie did not come with the framed request (${access}).`;
+}
+
+experiment(box, {
+  id: 'frame-third-party-cookie',
+  title: 'Embedded sign-in: the provider in a frame, with the cookie it set as a top-level site',
+  predicted:
+    'Signed in first in a popup, where the provider was the top-level site; then framed by this page, its cookie is a third-party cookie. Firefox keeps it in the provider’s own partition, not this page’s; Safari blocks it; this Chromium profile blocks it by its setting: it does not come, and the frame has no storage access until it asks (requestStorageAccess, after a click in the frame). This is why a silent refresh in a hidden frame fails.',
+  manual: POPUP,
+  async run() {
+    const seen = await framedSignIn(providerOrThrow(), 'third-party');
+    return { observed: { ...seen }, summary: frameSaid(seen, 'session'), agrees: seen.session === false };
+  },
+});
+
+experiment(box, {
+  id: 'frame-partitioned-cookie',
+  title: 'A partitioned cookie (CHIPS): set in the frame, back in the next frame on this page',
+  predicted:
+    'A cookie the framed provider sets with Partitioned is kept under this page’s site as the top-level one (CHIPS): the next frame of the provider on this page carries it, whatever the third-party cookie setting (Chromium, Firefox). It would not go to the provider framed by another site. A browser may refuse to keep it: WebKit here keeps none, and the next frame comes without it.',
+  async run() {
+    const seen = await framedSignIn(providerOrThrow(), 'partitioned');
+    const kept = ctx.engine !== 'webkit';
+    return { observed: { ...seen }, summary: frameSaid(seen, 'partitioned'), agrees: seen.partitioned === kept };
   },
 });

@@ -34,4 +34,13 @@ export const SIGN_IN_DIFFERENCES: readonly KnownDifference[] = [
     measured: WEBKIT,
     departsFromSpec: true,
   })),
+  {
+    page: 'sign-in',
+    experiment: 'frame-partitioned-cookie',
+    engine: 'webkit',
+    did: 'keeps no Partitioned cookie the framed http:// provider sets: the next frame comes without it',
+    says: 'WebKit kept no partitioned cookie here',
+    measured: WEBKIT,
+    departsFromSpec: false,
+  },
 ];

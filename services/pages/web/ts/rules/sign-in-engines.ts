@@ -74,6 +74,24 @@ const ROWS: readonly EngineRow[] = [
     asks: 'the same call answered with Access-Control-Allow-Origin: *',
     engines: all({ outcome: 'TypeError', said: 'a credentialed read of * is refused (Fetch)' }),
   },
+  {
+    experiment: 'frame-third-party-cookie',
+    asks: 'the provider in a frame: its cookie set as the top-level site',
+    engines: {
+      chromium: { outcome: 'not sent', said: 'blocked: this profile’s third-party cookie setting; no storage access' },
+      firefox: { outcome: 'not sent', said: 'another partition (Total Cookie Protection); no storage access' },
+      webkit: { outcome: 'not sent', said: 'not sent; no storage access' },
+    },
+  },
+  {
+    experiment: 'frame-partitioned-cookie',
+    asks: 'a Partitioned cookie (CHIPS) the frame set, in the next frame',
+    engines: {
+      chromium: { outcome: 'sent', said: 'kept under this page’s site (CHIPS), blocked third-party cookies or not' },
+      firefox: { outcome: 'sent', said: 'kept in this page’s partition' },
+      webkit: { outcome: 'not sent', said: 'kept no such cookie from the framed http:// provider' },
+    },
+  },
 ];
 
 export const SIGN_IN_ENGINES: EngineTable = {

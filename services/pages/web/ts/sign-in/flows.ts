@@ -156,3 +156,59 @@ export async function credentialedToken(provider: string, allowOrigin: 'origin' 
     return { outcome: (err as Error).name };
   }
 }
+
+/** What the provider's page in a frame of this page heard: its cookies that came, and its storage access. */
+export interface FrameSeen {
+  session?: boolean;
+  partitioned?: boolean;
+  storageAccess?: boolean | string;
+  /** No word from the frame within the wait. */
+  silent?: true;
+}
+
+/** Frames the provider's frame page (setting its partitioned cookie when asked) and waits for what it tells. */
+async function providerFrame(provider: string, setPartitioned: boolean): Promise<FrameSeen> {
+  const url = new URL(LAB_IDP_PATHS.frame, provider);
+  url.searchParams.set('app', location.origin);
+  if (setPartitioned) url.searchParams.set('set', 'partitioned');
+  url.searchParams.set('visitor', visitorToken);
+  url.searchParams.set('mark', marker('frame'));
+  const frame = document.createElement('iframe');
+  frame.title = 'The identity provider, embedded';
+  frame.hidden = true;
+  const told = new Promise<FrameSeen>((resolve) => {
+    const listener = (event: MessageEvent) => {
+      const data = event.data as (FrameSeen & { type?: string }) | null;
+      if (event.origin !== provider || data?.type !== 'idp-frame') return;
+      removeEventListener('message', listener);
+      resolve({ session: data.session, partitioned: data.partitioned, storageAccess: data.storageAccess });
+    };
+    addEventListener('message', listener);
+    setTimeout(() => {
+      removeEventListener('message', listener);
+      resolve({ silent: true });
+    }, ANSWER_WAIT_MS);
+  });
+  frame.src = url.href;
+  document.body.append(frame);
+  try {
+    return await told;
+  } finally {
+    frame.remove();
+  }
+}
+
+/**
+ * An embedded (or silent) sign-in: the provider in a frame of this page. thirdParty: signed in
+ * first in a popup (the provider's session cookie set while it was the top-level site), then
+ * framed: does that cookie come? partitioned: a frame sets a Partitioned cookie, then a second
+ * frame on this page: does it come?
+ */
+export async function framedSignIn(provider: string, kind: 'third-party' | 'partitioned'): Promise<FrameSeen> {
+  if (kind === 'third-party') {
+    await popupSignIn(provider, 'unsafe-none');
+    return providerFrame(provider, false);
+  }
+  const first = await providerFrame(provider, true);
+  return first.silent ? first : providerFrame(provider, false);
+}
