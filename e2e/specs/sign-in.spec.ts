@@ -1,3 +1,4 @@
+import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
 import { EVERY_ENGINE, expect, test } from '../fixtures.js';
 import { SIGN_IN_ENGINES } from '../../services/pages/web/ts/rules/sign-in-engines.js';
 import { expectAsTheEnginesPageSays } from './support/engines-page-table.js';
@@ -60,7 +61,7 @@ function tableWord(observed: Record<string, unknown>): unknown {
 }
 
 /** Each check, and the engines page's table compared with the same run. */
-const withTable = (checks: Record<string, Check<PageRun>>): Record<string, Check<PageRun>> =>
+const withTable = (checks: Record<string, Check<SignInRun>>): Record<string, Check<SignInRun>> =>
   Object.fromEntries(
     Object.entries(checks).map(([id, check]) => [
       id,
@@ -71,15 +72,24 @@ const withTable = (checks: Record<string, Check<PageRun>>): Record<string, Check
     ]),
   );
 
-experimentTests({
+/** The page's run, with what the engine printed after each experiment. */
+interface SignInRun extends PageRun {
+  consoles: Record<string, string[] | null>;
+}
+
+experimentTests<SignInRun>({
   page: 'sign-in',
   runTimeout: 120_000,
   run: async (page, { origins }) => {
     await page.open(`${origins.self}/sign-in.html`);
     const results: PageRun['results'] = {};
+    const consoles: Record<string, string[] | null> = {};
     // One at a time, each from its own click: a popup needs the click's user activation.
-    for (const id of IDS) results[id] = await page.runExperiment(id, 30_000);
-    return { results };
+    for (const id of IDS) {
+      results[id] = await page.runExperiment(id, 30_000);
+      consoles[id] = await page.consoleMessages();
+    }
+    return { results, consoles };
   },
   afterRun: withTable({
     'popup-coop-unsafe-none': answered,
@@ -89,7 +99,17 @@ experimentTests({
       { firefox: { message: true, closedBeforeAnswer: false } },
       { message: false, closedBeforeAnswer: true },
     ),
-    'popup-coop-report-only': answered,
+    // Chromium says in the opener's console what the report-only policy would block, and the
+    // explainer reads it as an opener policy; Firefox prints nothing (WebKit tells a driver none).
+    'popup-coop-report-only': async (result, context) => {
+      await answered(result, context);
+      const lines = context.run.consoles['popup-coop-report-only'];
+      const opener = (lines ?? []).filter((line) => /Cross-Origin-Opener-Policy/.test(line));
+      if (context.browserName === 'chromium') {
+        expect(opener).toContain('Cross-Origin-Opener-Policy policy would block the window.closed call.');
+        expect(readConsoleMessage(opener[0]!)).toMatchObject({ rule: 'opener-policy', value: 'closed' });
+      } else expect(opener).toEqual([]);
+    },
     'redirect-query': unless(
       {
         chromium: { method: 'GET', cookies: ['app_lax', 'app_none', 'app_strict'] },

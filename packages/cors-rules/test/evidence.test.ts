@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readCurl, readHar } from '../src/explain/evidence.js';
 import { readEvidence } from '../src/explain/index.js';
+import { readConsoleMessage } from '../src/explain/console-messages.js';
 
 // HAR files as the recorders write them (HAR 1.2; what each recorder keeps of a refused read is
 // PLATFORM.md's measurement: Chromium a status of -1 with only the provisional headers,
@@ -498,6 +499,43 @@ describe('a console message of cross-origin isolation', () => {
       ].join('\n'),
     );
     expect(explanations.map((explained) => explained.rule).sort()).toEqual(['no-allow-origin', 'resource-policy']);
+  });
+});
+
+describe('a console message of an opener policy', () => {
+  // Chromium 156's line, as it printed it in the popup and in its opener on the sign-in page
+  // (the provider's policy report-only); Firefox 153 and WebKitGTK 2.50 print nothing there.
+  const LINE = 'Cross-Origin-Opener-Policy policy would block the window.closed call.';
+
+  it('is not CORS: names the policy, the property, and the fix (same-origin-allow-popups, or a redirect)', () => {
+    const { explanations, unknownLines } = readEvidence(LINE);
+    expect(unknownLines).toEqual([]);
+    expect(explanations).toHaveLength(1);
+    expect(explanations[0]).toMatchObject({
+      engine: 'chromium',
+      verdict: 'not-cors',
+      rule: 'opener-policy',
+      reachedServer: null,
+    });
+    expect(explanations[0]!.text).toMatch(/^Not CORS: Cross-Origin-Opener-Policy\./);
+    expect(explanations[0]!.text).toContain('same-origin-allow-popups');
+    expect(explanations[0]!.text).toContain('sign in by redirect');
+  });
+
+  it('reads the property it names: postMessage too', () => {
+    expect(
+      readConsoleMessage('Cross-Origin-Opener-Policy policy would block the window.postMessage call.'),
+    ).toMatchObject({ engine: 'chromium', rule: 'opener-policy', value: 'postMessage' });
+  });
+
+  it('is read apart from the CORS message after it', () => {
+    const { explanations } = readEvidence(
+      [
+        LINE,
+        "Access to fetch at 'https://idp.example/token' from origin 'https://app.example' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.",
+      ].join('\n'),
+    );
+    expect(explanations.map((explained) => explained.rule).sort()).toEqual(['no-allow-origin', 'opener-policy']);
   });
 });
 

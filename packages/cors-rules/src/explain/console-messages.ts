@@ -25,7 +25,9 @@ export type NotCorsRule =
   /** A request the evidence shows coming from its own origin (Sec-Fetch-Site): no CORS at all. */
   | 'same-origin'
   /** An embed refused by Cross-Origin-Resource-Policy, or for want of it under COEP require-corp: cross-origin isolation. */
-  | 'resource-policy';
+  | 'resource-policy'
+  /** A window cut off from the page that opened it (or would be, report-only) by Cross-Origin-Opener-Policy. */
+  | 'opener-policy';
 
 /** A rule the message names, or 'unspecified' when the engine says only that access control failed. */
 export type MessageRule = RefusalRule | NotCorsRule | 'unspecified';
@@ -302,9 +304,19 @@ const RESOURCE_POLICY: readonly { engine: Engine; pattern: RegExp; url?: true }[
   },
 ];
 
+/**
+ * Chromium's line when an opener policy cuts (or, report-only, would cut) a popup from its opener
+ * and one of them reaches across: window.closed, window.postMessage... (measured, Chromium 156,
+ * with the provider's policy report-only on the sign-in page). Firefox 153 and WebKitGTK 2.50
+ * print nothing there, enforced or report-only (measured): no line to read.
+ */
+const OPENER_POLICY = /^Cross-Origin-Opener-Policy policy would block the window\.(\w+) call\.?$/;
+
 /** Reads one console message; null when it is not a CORS or network refusal any engine prints. */
 export function readConsoleMessage(message: string): ConsoleReading | null {
   const text = message.trim();
+  const opener = OPENER_POLICY.exec(text);
+  if (opener) return { engine: 'chromium', rule: 'opener-policy', preflight: null, value: opener[1]!, text };
   for (const { engine, pattern, url } of RESOURCE_POLICY) {
     const found = pattern.exec(text);
     if (found)

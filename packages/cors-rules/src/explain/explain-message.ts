@@ -73,8 +73,10 @@ function notCors(reading: ConsoleReading, subject: Subject): Explanation {
     verdict: 'not-cors',
     rule: reading.rule as Exclude<MessageRule, RefusalRule>,
     text: NOT_CORS_TEXT[reading.rule]!,
-    // A resource policy is read from the server's answer; every other refusal here stops the request first.
-    reachedServer: reading.rule === 'network' ? null : reading.rule === 'resource-policy',
+    // A resource policy is read from the server's answer; an opener policy is about windows, not a
+    // request; every other refusal here stops the request first.
+    reachedServer:
+      reading.rule === 'network' || reading.rule === 'opener-policy' ? null : reading.rule === 'resource-policy',
     restsOn: [consoleRestsOn(reading.engine)],
     unknowns: reading.rule === 'network' ? [NETWORK_UNKNOWN] : [],
   });

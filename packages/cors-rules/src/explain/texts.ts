@@ -35,6 +35,8 @@ export const NOT_CORS_TEXT: Record<string, string> = {
     "Not CORS: the request went out in no-cors mode (Sec-Fetch-Mode: no-cors): an <img>, a <script> without crossorigin, or fetch with mode: 'no-cors'. The browser hands the page an opaque answer, whatever the server’s headers say, and sends only what needs no preflight. To read the answer, send it in cors mode (fetch’s default) and have the server allow the origin.",
   'same-origin':
     'Not cross-origin: the page’s own origin sent it (Sec-Fetch-Site: same-origin), so no CORS rule applies and the page reads the answer.',
+  'opener-policy':
+    'Not CORS: Cross-Origin-Opener-Policy. An opener policy on the page or on the window it opened (a sign-in popup) puts the two in separate browsing context groups: the popup’s window.opener is null, the page’s popup.closed reads true, and no message crosses. “Would block” is a report-only policy saying what it would cut. Send same-origin-allow-popups on the page that opens the popup and no policy on the popup’s sign-in answer, or sign in by redirect.',
   'resource-policy':
     'Not CORS: cross-origin isolation. The server answered, and the browser would not embed the answer: the page is served with Cross-Origin-Embedder-Policy: require-corp and the resource, loaded without CORS (an <img>, a <script> without crossorigin, a no-cors fetch), does not say Cross-Origin-Resource-Policy: cross-origin; or the resource says CORP same-origin or same-site. No Access-Control header changes it. Have the resource send Cross-Origin-Resource-Policy: cross-origin, load it with CORS (crossorigin) from a server that allows the origin, or serve the page with COEP credentialless.',
 };
