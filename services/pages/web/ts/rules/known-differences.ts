@@ -28,6 +28,7 @@ export interface KnownDifference {
 }
 
 /** The engines and versions the differences were measured in. */
+export const CHROMIUM = 'Chromium 156';
 export const FIREFOX = 'Firefox ESR 153';
 export const WEBKIT = 'WebKit (GTK) 2.50.6';
 

@@ -1,12 +1,10 @@
-import { FIREFOX, WEBKIT, type KnownDifference } from './known-differences.js';
+import { CHROMIUM, FIREFOX, WEBKIT, type KnownDifference } from './known-differences.js';
 
 /**
  * The Local Network Access page's engine differences beyond the first (which known-differences.ts
  * keeps): a list of its own so that only that page and the engines page load it (every other page
  * stays under its 100 KB). The engines page shows both lists in one table.
  */
-const CHROMIUM = 'Chromium 156';
-
 export const LOCAL_NETWORK_DIFFERENCES: readonly KnownDifference[] = [
   {
     page: 'local-network',

@@ -1,11 +1,9 @@
-import { FIREFOX, WEBKIT, type KnownDifference } from './known-differences.js';
+import { CHROMIUM, FIREFOX, WEBKIT, type KnownDifference } from './known-differences.js';
 
 /**
  * The sign-in page's engine differences, measured (e2e/specs/sign-in.spec.ts): a list of its own,
  * so that only that page and the engines page load it (every other page stays under its 100 KB).
  */
-const CHROMIUM = 'Chromium 156';
-
 export const SIGN_IN_DIFFERENCES: readonly KnownDifference[] = [
   {
     page: 'sign-in',
