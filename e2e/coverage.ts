@@ -77,7 +77,7 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   },
   'sign-in.spec.ts': {
     runs: { embedded: EVERY },
-    why: 'Sign-in with a provider on another site: opener policies, SameSite and each engine’s third-party cookie policy differ by engine. The embedded stack has three sites that are secure contexts over http (localhost, 127.0.0.1, c.localhost), as Secure cookies and COOP need.',
+    why: 'Sign-in with a provider on another site: opener policies, SameSite and each engine’s third-party cookie policy differ by engine. The embedded stack has three sites that are secure contexts over http (localhost, 127.0.0.1, c.localhost), as Secure cookies and COOP need. Over TLS (the caddy stack, Chromium and Firefox, run once on 2026-11-30) every outcome was the same.',
   },
   'rebind-compose.spec.ts': {
     runs: { compose: CHROMIUM },
