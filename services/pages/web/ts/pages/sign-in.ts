@@ -33,20 +33,22 @@ function providerOrThrow(): string {
   return provider;
 }
 
-function popupSaid(seen: PopupSeen): string {
-  if (seen.blocked) return 'The browser blocked the popup: run it with a click of its own.';
-  if (seen.message) return 'The provider posted the code to window.opener, and the app heard it: signed in.';
-  if (seen.closedBeforeAnswer)
-    return 'popup.closed read true at once and no message came: the provider’s page was put in a browsing context group of its own, so its window.opener is null and the app’s handle reads closed. Fix: the provider sends same-origin-allow-popups only on pages it opens itself (unsafe-none on its sign-in answer), or the app signs in by redirect.';
-  return 'No message came, and the popup stayed open.';
-}
-
 /**
  * This page's own opener policy, as its address says (services/pages/src/sign-in-addresses.ts):
  * the app's side of every popup. same-origin cuts off every popup to another site;
  * same-origin-allow-popups keeps those whose page allows it; none leaves it to the provider.
  */
 const APP_COOP = /^\/sign-in-coop-([a-z-]+)\.html$/.exec(location.pathname)?.[1] ?? 'unsafe-none';
+
+function popupSaid(seen: PopupSeen): string {
+  if (seen.blocked) return 'The browser blocked the popup: run it with a click of its own.';
+  if (seen.message) return 'The provider posted the code to window.opener, and the app heard it: signed in.';
+  if (seen.closedBeforeAnswer)
+    return APP_COOP === 'same-origin'
+      ? 'popup.closed read true at once and no message came: this page’s own same-origin put the popup in a browsing context group of its own. Fix: the app sends same-origin-allow-popups instead, or signs in by redirect.'
+      : 'popup.closed read true at once and no message came: the provider’s page was put in a browsing context group of its own, so its window.opener is null and the app’s handle reads closed. Fix: the provider sends no opener policy on its sign-in answer (same-origin-allow-popups protects only the popups a page opens), or the app signs in by redirect.';
+  return 'No message came, and the popup stayed open.';
+}
 
 const APP_SAYS: Record<string, string> = {
   'unsafe-none': 'This page (the app) sends no opener policy: the provider’s decides.',
