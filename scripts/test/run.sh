@@ -78,13 +78,8 @@ if [ "$only" != e2e ] && [[ " ${E2E_STACKS//,/ } " == *" compose "* ]]; then
   echo "[test] building the compose stack's images meanwhile (.tmp/compose-prebuild.log)"
 fi
 if [ "$only" != e2e ]; then
-  step "type-check"
-  run npm run --silent typecheck
-  step "lint, format and import circles"
-  run npm run --silent lint
-  run npm run --silent format:check
-  # Import circles, type-only imports included (madge; lint leaves them to it).
-  run npm run --silent check:cycles
+  step "type-check, lint, format and import circles (two at a time)"
+  run bash scripts/test/static-checks.sh
   step "unit and integration tests (vitest)"
   run node_modules/.bin/vitest run
 fi
