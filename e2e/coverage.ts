@@ -122,7 +122,7 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   },
   'playground.spec.ts': {
     runs: { embedded: EVERY, lan: EVERY },
-    why: 'Every ready case in every engine, in and out of a secure context (cookies, Fetch Metadata); from the same run each engine’s record and console, and on embedded the HARs and curl -v the explainer reads (Chromium, Firefox). TLS changed no outcome: the records of caddy and compose equalled embedded’s in all three engines.',
+    why: 'Every ready case in every engine (embedded), and out of a secure context those it changes, the cookie and Fetch Metadata cases (lan); from the same run each engine’s record and console, and on embedded the HARs and curl -v the explainer reads (Chromium, Firefox). TLS changed no outcome: the records of caddy and compose equalled embedded’s in all three engines.',
   },
   'playground-links.spec.ts': {
     runs: { embedded: EVERY },

@@ -7,7 +7,7 @@ import { openPage } from '../engines/experiments.js';
 import { sendCase } from './support/playground-case.js';
 import { playgroundLink } from '@origin-lab/cors-rules/explain';
 import type { RefusalRule } from '@origin-lab/cors-rules';
-import { EXPECTED, RECORDS } from './support/ready-cases.js';
+import { EXPECTED, RECORDS, SECURE_CONTEXT_GROUPS } from './support/ready-cases.js';
 
 test(
   'each refused ready case links its fixed case, and every engine reads that one',
@@ -142,6 +142,11 @@ test('the engines page shows every ready case in each engine, and the playground
   await page.locator('#stack').selectOption('lan');
   await expect(cookieRow).toContainText('cookie not sent back');
   await expect(cookieRow).not.toContainText('cookie came back');
+  // Outside a secure context only what one changes is sent: Fetch metadata and cookies.
+  const onLan = PRESETS.filter((preset) => SECURE_CONTEXT_GROUPS.includes(preset.group));
+  await expect(page.locator('#summary')).toContainText(`${onLan.length} of the ${PRESETS.length} ready cases`);
+  await expect(table.getByRole('link', { name: PRESETS[0]!.name, exact: true })).toHaveCount(0);
+  for (const preset of onLan) await expect(page.locator(`#case-${preset.id}`)).toHaveCount(1);
   // A mark names the engines that did otherwise: Firefox alone sends the nine values without a preflight.
   await page.locator('#stack').selectOption('embedded');
   const firefoxCell = page.locator('#case-total-over-1024 td').nth(1);

@@ -5,7 +5,7 @@ import { EVERY_ENGINE, test, expect } from '../fixtures.js';
 import { sendCase } from './support/playground-case.js';
 import { corsLines, normalizeLine, type ConsoleCorpus } from './support/console-corpus.js';
 import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
-import { EXPECTED } from './support/ready-cases.js';
+import { casesFrom, EXPECTED } from './support/ready-cases.js';
 import { expectCorpusAsCommitted, expectRecordAsCommitted } from './support/engine-records.js';
 import { webkitConsole } from '@origin-lab/engines';
 import { expectExplained, recordCase } from './support/evidence.js';
@@ -100,12 +100,13 @@ test(
   'every ready case: predicted, sent, seen by the server, as the spec says; recorded for the engines page',
   { tag: EVERY_ENGINE },
   async ({ enginePage, browser, origins, stack, browserName }, testInfo) => {
-    test.setTimeout(PRESETS.length * 15_000);
+    const presets = casesFrom(origins.self, PRESETS);
+    test.setTimeout(presets.length * 15_000);
     const engine = browserName as EngineName;
     const recordsEvidence = stack.name === 'embedded' && engine !== 'webkit';
     const cases: Record<string, EngineOutcome> = {};
     const consoleCases: ConsoleCorpus['cases'] = {};
-    for (const preset of PRESETS) {
+    for (const preset of presets) {
       if (!EXPECTED[preset.id]) throw new Error(`no expected outcome for ready case ${preset.id}`);
       // On the plain stack Chromium and Firefox send each case in a context of its own that records
       // it: the HAR and curl -v evidence of the explainer comes from this same run (support/evidence.ts).

@@ -219,5 +219,22 @@ export const EXPECTED: Record<string, Expected> = {
   'cookie-partitioned': { does: [false, true, true] },
 };
 
+/**
+ * The groups of ready cases a secure context changes: Fetch Metadata is sent only to a potentially
+ * trustworthy URL (Fetch, "append a request's Sec-Fetch-* headers"), and a Secure or Partitioned
+ * cookie is set and sent only over one (RFC 6265bis; CHIPS), SameSite=None only with Secure. No
+ * other step of Fetch's CORS checks looks at whether the page is a secure context.
+ */
+export const SECURE_CONTEXT_GROUPS: readonly string[] = ['Fetch metadata (not CORS)', 'Cookies'];
+
+/**
+ * The ready cases to send from a page at origin: every one from a secure context; outside one
+ * (lan's plain-HTTP names), only those a secure context changes, since every other outcome is the
+ * one a secure context gets (the engines page shows them there).
+ */
+export function casesFrom<T extends { group: string }>(origin: string, presets: readonly T[]): T[] {
+  return trustworthy(origin) ? [...presets] : presets.filter((preset) => SECURE_CONTEXT_GROUPS.includes(preset.group));
+}
+
 /** Where the engines page's records live (the build publishes them under /engine-records/). */
 export const RECORDS = fileURLToPath(new URL('../../../services/pages/engine-records/', import.meta.url));

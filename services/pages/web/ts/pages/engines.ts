@@ -74,23 +74,27 @@ function render(records: EngineRecord[], stack: string): void {
   const table = byId<HTMLTableElement>('engines');
   for (const body of Array.from(table.tBodies)) body.remove();
   let differing = 0;
-  for (const group of new Set(PRESETS.map((preset) => preset.group))) {
-    const rows = PRESETS.filter((preset) => preset.group === group).map((preset) => {
-      const cases = casesByEngine(shown, preset.id);
-      const differs = outcomesDiffer(cases.map(({ outcome }) => outcome));
-      if (differs) differing++;
-      return h(
-        'tr',
-        { class: differs ? 'differs' : undefined, id: `case-${preset.id}` },
-        h(
-          'th',
-          { scope: 'row' },
-          h('a', { href: `${PLAYGROUND_PATH}#${preset.fragment}` }, preset.name),
-          differs ? h('span', { class: 'differs-mark' }, ' \u2260 the engines differ') : '',
-        ),
-        ...cases.map((one) => cell(one, cases)),
-      );
-    });
+  // The cases sent on this stack: every one, or on lan those a secure context changes.
+  const sent = PRESETS.filter((preset) => shown.some((record) => preset.id in record.cases));
+  for (const group of new Set(sent.map((preset) => preset.group))) {
+    const rows = sent
+      .filter((preset) => preset.group === group)
+      .map((preset) => {
+        const cases = casesByEngine(shown, preset.id);
+        const differs = outcomesDiffer(cases.map(({ outcome }) => outcome));
+        if (differs) differing++;
+        return h(
+          'tr',
+          { class: differs ? 'differs' : undefined, id: `case-${preset.id}` },
+          h(
+            'th',
+            { scope: 'row' },
+            h('a', { href: `${PLAYGROUND_PATH}#${preset.fragment}` }, preset.name),
+            differs ? h('span', { class: 'differs-mark' }, ' \u2260 the engines differ') : '',
+          ),
+          ...cases.map((one) => cell(one, cases)),
+        );
+      });
     table.append(
       h(
         'tbody',
@@ -105,8 +109,12 @@ function render(records: EngineRecord[], stack: string): void {
     (record) =>
       `${ENGINE_LABELS[record.engine]} ${Object.values(record.cases).filter((outcome) => outcome.agreement !== 'agree').length}`,
   );
+  const cases =
+    sent.length === PRESETS.length
+      ? `${PRESETS.length} ready cases`
+      : `${sent.length} of the ${PRESETS.length} ready cases sent on this stack`;
   byId('summary').textContent =
-    `${PRESETS.length} ready cases; the engines differ in ${differing}. Cases where an engine parts from the spec: ${offSpec.join(', ')}.`;
+    `${cases}; the engines differ in ${differing}. Cases where an engine parts from the spec: ${offSpec.join(', ')}.`;
 }
 
 // One stack's records at a time: each is a fair share of the page's weight, and most readers look at one.
