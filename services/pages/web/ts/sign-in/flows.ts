@@ -10,7 +10,8 @@ import {
   type LabIdpSettings,
 } from '@origin-lab/contract/lab-idp';
 import { marker, sleep } from '../frame/dom.js';
-import { visitorToken } from '../server-view/visitor.js';
+import { VISITOR_PARAMETER, visitorToken } from '../server-view/visitor.js';
+import { markedUrl } from '../probes/journal.js';
 
 /** How long an answer may take to come back (a popup opening, the provider answering). */
 export const ANSWER_WAIT_MS = 8_000;
@@ -18,20 +19,22 @@ export const ANSWER_WAIT_MS = 8_000;
 /** A fresh state for one sign-in: what the provider must send back unchanged. */
 const newState = () => marker('state').replace(/[^A-Za-z0-9._~-]/g, '-');
 
-/** The app's callback on this origin, carrying this visitor's token and a mark for the journal. */
-function callbackUrl(mark: string): string {
-  const url = new URL(LAB_IDP_CALLBACK_PATH, location.origin);
-  url.searchParams.set('visitor', visitorToken);
-  url.searchParams.set('mark', mark);
-  return url.href;
+/**
+ * url with this visitor's token and a mark, so the journal files the request under this visitor:
+ * the page's own tagging (server-view/visitor.ts) covers /api/ and the labs, not the provider's
+ * pages or the app's callback.
+ */
+function tagged(url: URL, mark: string): string {
+  url.searchParams.set(VISITOR_PARAMETER, visitorToken);
+  return markedUrl(url.href, mark);
 }
+
+/** The app's callback on this origin, tagged for the journal. */
+const callbackUrl = (mark: string) => tagged(new URL(LAB_IDP_CALLBACK_PATH, location.origin), mark);
 
 /** The authorize address on the provider, tagged for the journal as well. */
 function authorizeUrl(provider: string, state: string, mark: string, settings: Partial<LabIdpSettings>): string {
-  const url = new URL(labIdpAuthorizeUrl(provider, { redirectUri: callbackUrl(mark), state }, settings));
-  url.searchParams.set('visitor', visitorToken);
-  url.searchParams.set('mark', mark);
-  return url.href;
+  return tagged(new URL(labIdpAuthorizeUrl(provider, { redirectUri: callbackUrl(mark), state }, settings)), mark);
 }
 
 const openPopup = (url: string) => window.open(url, '_blank', 'popup,width=480,height=640');
@@ -141,11 +144,8 @@ export async function credentialedToken(provider: string, allowOrigin: 'origin' 
   await popupSignIn(provider, 'unsafe-none');
   const url = new URL(LAB_IDP_PATHS.token, provider);
   if (allowOrigin === 'star') url.searchParams.set('allow_origin', 'star');
-  // The provider is on the third name, which the page's own tagging leaves alone: tagged here.
-  url.searchParams.set('visitor', visitorToken);
-  url.searchParams.set('mark', marker('token'));
   try {
-    const answer = await fetch(url, {
+    const answer = await fetch(tagged(url, marker('token')), {
       method: 'POST',
       credentials: 'include',
       body: new URLSearchParams({ grant_type: 'session' }),
@@ -171,8 +171,6 @@ async function providerFrame(provider: string, setPartitioned: boolean): Promise
   const url = new URL(LAB_IDP_PATHS.frame, provider);
   url.searchParams.set('app', location.origin);
   if (setPartitioned) url.searchParams.set('set', 'partitioned');
-  url.searchParams.set('visitor', visitorToken);
-  url.searchParams.set('mark', marker('frame'));
   const frame = document.createElement('iframe');
   frame.title = 'The identity provider, embedded';
   frame.hidden = true;
@@ -189,7 +187,7 @@ async function providerFrame(provider: string, setPartitioned: boolean): Promise
       resolve({ silent: true });
     }, ANSWER_WAIT_MS);
   });
-  frame.src = url.href;
+  frame.src = tagged(url, marker('frame'));
   document.body.append(frame);
   try {
     return await told;
