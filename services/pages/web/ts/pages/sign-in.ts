@@ -61,9 +61,9 @@ const APP_SAYS: Record<string, string> = {
 /** Whether a popup to a provider sending providerWorks's policy can answer this app. */
 const answersThisApp = (providerWorks: boolean) => APP_COOP !== 'same-origin' && providerWorks;
 
-/** The popup experiments, one per opener policy the provider sends: each experiment's id is popup-coop-<policy>. */
-const POPUPS: { coop: LabIdpSettings['coop']; title: string; works: boolean; predicted: string }[] = [
+const POPUPS: { id: string; coop: LabIdpSettings['coop']; title: string; works: boolean; predicted: string }[] = [
   {
+    id: 'popup-coop-unsafe-none',
     coop: 'unsafe-none',
     title: 'Popup sign-in, the provider without an opener policy',
     works: true,
@@ -71,6 +71,7 @@ const POPUPS: { coop: LabIdpSettings['coop']; title: string; works: boolean; pre
       'The popup stays in the app’s browsing context group: the provider’s page has window.opener, posts the code to the app’s origin, and closes itself.',
   },
   {
+    id: 'popup-coop-same-origin',
     coop: 'same-origin',
     title: 'Popup sign-in, the provider sending Cross-Origin-Opener-Policy: same-origin',
     works: false,
@@ -78,6 +79,7 @@ const POPUPS: { coop: LabIdpSettings['coop']; title: string; works: boolean; pre
       'The popup navigates to a page whose policy differs from its opener’s and whose origin is not the opener’s: HTML puts it in a new browsing context group. Its window.opener is null, no message can come, and the app’s popup.closed reads true.',
   },
   {
+    id: 'popup-coop-same-origin-allow-popups',
     coop: 'same-origin-allow-popups',
     title: 'Popup sign-in, the provider sending same-origin-allow-popups',
     works: false,
@@ -85,6 +87,7 @@ const POPUPS: { coop: LabIdpSettings['coop']; title: string; works: boolean; pre
       'same-origin-allow-popups keeps the popups a page opens, not the page that opened it: the provider’s page was opened cross-origin, so it is cut off as with same-origin.',
   },
   {
+    id: 'popup-coop-noopener-allow-popups',
     coop: 'noopener-allow-popups',
     title: 'Popup sign-in, the provider sending noopener-allow-popups',
     works: false,
@@ -92,6 +95,7 @@ const POPUPS: { coop: LabIdpSettings['coop']; title: string; works: boolean; pre
       'noopener-allow-popups always starts a new browsing context group for the page itself: cut off. Firefox 153 does not know the value yet and takes it as unsafe-none.',
   },
   {
+    id: 'popup-coop-report-only',
     coop: 'report-only',
     title: 'Popup sign-in, the provider sending same-origin as report-only',
     works: true,
@@ -100,8 +104,7 @@ const POPUPS: { coop: LabIdpSettings['coop']; title: string; works: boolean; pre
   },
 ];
 
-for (const { coop, title, works, predicted } of POPUPS) {
-  const id = `popup-coop-${coop}`;
+for (const { id, coop, title, works, predicted } of POPUPS)
   experiment(box, {
     id,
     title,
@@ -118,7 +121,6 @@ for (const { coop, title, works, predicted } of POPUPS) {
       };
     },
   });
-}
 
 function redirectSaid(seen: RedirectSeen): string {
   if (seen.method === null) return 'The callback never said it was reached.';
