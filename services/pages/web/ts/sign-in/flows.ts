@@ -13,8 +13,12 @@ import { marker, sleep } from '../frame/dom.js';
 import { VISITOR_PARAMETER, visitorToken } from '../server-view/visitor.js';
 import { markedUrl } from '../probes/journal.js';
 
-/** How long an answer may take to come back (a popup opening, the provider answering). */
-export const ANSWER_WAIT_MS = 8_000;
+/**
+ * How long an answer may take to come back (a popup opening, the provider answering). Each wait
+ * ends at the first sign (a message, a closed popup, the callback's word), so the bound is paid
+ * only when nothing comes; a loaded machine took more than 8 s to open WebKit's popup.
+ */
+export const ANSWER_WAIT_MS = 20_000;
 
 /** A fresh state for one sign-in: what the provider must send back unchanged. */
 const newState = () => marker('state').replace(/[^A-Za-z0-9._~-]/g, '-');
