@@ -13,6 +13,10 @@ import { expressExactAllowlist, expressReflectingAll, YOURS, type Fixture } from
 // compose stack only, after its other specs (coverage.ts: it takes both cores, and a classroom
 // beside it would measure it); the engines are the image's own, whichever project runs this.
 
+// One at a time: each check starts three engines in the image and three here, and two at once on
+// two cores left Firefox's launch in the image past its bound.
+test.describe.configure({ mode: 'default' });
+
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const IMAGE = 'origin-lab-check';
 const BUILD_MS = Number(process.env.E2E_COMPOSE_BUILD_TIMEOUT_MS ?? 15 * 60_000);
