@@ -2,13 +2,13 @@ import type { EngineName, EngineOutcome, EngineRecord } from '@origin-lab/contra
 import { PRESETS } from '../../services/pages/web/ts/playground/presets.js';
 import type { EnginePage } from '../engines/engine.js';
 import { EVERY_ENGINE, test, expect } from '../fixtures.js';
-import { sendCase } from './support/playground-case.js';
+import { sendCase, type Outcome } from './support/playground-case.js';
 import { corsLines, normalizeLine, type ConsoleCorpus } from './support/console-corpus.js';
 import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
 import { casesFrom, EXPECTED } from './support/ready-cases.js';
 import { expectCorpusAsCommitted, expectRecordAsCommitted } from './support/engine-records.js';
 import { webkitConsole } from '@origin-lab/engines';
-import { expectExplained, recordCase } from './support/evidence.js';
+import { expectExplained, recordPass } from './support/evidence.js';
 
 /**
  * The errors and warnings WebKit prints for a page that sends its case on opening (`#…&send`),
@@ -105,25 +105,34 @@ test(
     const engine = browserName as EngineName;
     const recordsEvidence = stack.name === 'embedded' && engine !== 'webkit';
     const cases: Record<string, EngineOutcome> = {};
+    const outcomes = new Map<string, Outcome>();
     const consoleCases: ConsoleCorpus['cases'] = {};
-    for (const preset of presets) {
-      if (!EXPECTED[preset.id]) throw new Error(`no expected outcome for ready case ${preset.id}`);
-      // On the plain stack Chromium and Firefox send each case in a context of its own that records
-      // it: the HAR and curl -v evidence of the explainer comes from this same run (support/evidence.ts).
-      const recording = recordsEvidence ? await recordCase(browser, engine, testInfo, preset.id) : null;
-      const page = recording?.page ?? enginePage;
-      try {
-        await page.open(`${origins.self}/playground.html#${preset.fragment}`);
+    // On the plain stack Chromium and Firefox record the pass: the HAR and curl -v evidence of the
+    // explainer comes from this same run, each case in a load of its own (support/evidence.ts).
+    const recording = recordsEvidence ? await recordPass(browser, engine, testInfo) : null;
+    const page = recording?.page ?? enginePage;
+    try {
+      for (const preset of presets) {
+        if (!EXPECTED[preset.id]) throw new Error(`no expected outcome for ready case ${preset.id}`);
+        const playground = `${origins.self}/playground.html`;
+        if (recording) await recording.openCase(playground, preset.id, preset.fragment);
+        else await page.open(`${playground}#${preset.fragment}`);
         await page.consoleMessages();
         const { state, outcome } = await sendCase(page);
         const printed = await printedFor(page, engine, stack.name, preset, origins);
         if (printed) consoleCases[preset.id] = corpusCase(printed, preset.id, engine, origins, outcome);
         await expectAsWritten(page, preset, engine, origins, { state, outcome });
         cases[preset.id] = outcome.outcome;
-        if (recording) expectExplained(await recording.finish(), engine, preset.id, outcome);
-      } finally {
-        await recording?.close();
+        outcomes.set(preset.id, outcome);
+        await recording?.endCase(preset.id);
       }
+      if (recording) {
+        const evidence = await recording.finish();
+        expect([...evidence.keys()].sort(), 'a part of the HAR for every case').toEqual([...outcomes.keys()].sort());
+        for (const [id, kept] of evidence) expectExplained(kept, engine, id, outcomes.get(id)!);
+      }
+    } finally {
+      await recording?.close();
     }
 
     const record: EngineRecord = {

@@ -4,7 +4,7 @@ import { EvidenceError, readEvidence, type Explanation } from '@origin-lab/cors-
 import { PlaywrightPage } from '../../engines/playwright.js';
 import { expect } from '../../fixtures.js';
 import type { Outcome } from './playground-case.js';
-import { curlVerbose, devtoolsRecorder, type SentRequest } from './recorders.js';
+import { curlVerbose, devtoolsRecorder } from './recorders.js';
 
 /**
  * The evidence people already have, made from every ready case of the playground by the engines
@@ -162,41 +162,78 @@ export function explainedLab(text: string): (Expected & { text?: string })[] {
   }
 }
 
-/** One case recorded: a context of its own with Playwright's HAR, and Chromium's protocol events. */
-export interface CaseRecording {
+/** The query parameter that opens a case in a load of its own; its document request starts the case's part of the HAR. */
+const CASE_PARAMETER = 'case';
+
+/**
+ * Playwright's HAR of a whole pass, one HAR per case: the recorder lists entries in the order the
+ * requests started, so each case's are those from its own document request to the next case's.
+ */
+export function harsByCase(text: string): Map<string, string> {
+  const har = JSON.parse(text) as { log: { entries: { request: { url: string } }[] } };
+  const byCase = new Map<string, unknown[]>();
+  let current: unknown[] | null = null;
+  for (const entry of har.log.entries) {
+    const id = new URL(entry.request.url).searchParams.get(CASE_PARAMETER);
+    if (id !== null && new URL(entry.request.url).pathname.endsWith('/playground.html')) byCase.set(id, (current = []));
+    current?.push(entry);
+  }
+  return new Map([...byCase].map(([id, entries]) => [id, JSON.stringify({ log: { ...har.log, entries } })]));
+}
+
+/**
+ * A playground pass recorded in one context (Playwright's HAR, and Chromium's protocol events),
+ * each case opened in a load of its own and told apart in the evidence: what a context per case
+ * recorded, at a fraction of the cost (a context and a cold page load each).
+ */
+export interface PassRecording {
   page: PlaywrightPage;
-  /** Closes the context (which writes the HAR) and gives each recorder's evidence, kept beside the test's output. */
-  finish(): Promise<[Recorder, string][]>;
-  /** Closes the context, for a case that failed before finish. */
+  /** The address of case id: a load of its own, with no cookie left by the cases before it. */
+  openCase(base: string, id: string, fragment: string): Promise<void>;
+  /** After case id: its protocol events and curl of what Chromium sent, kept for finish. */
+  endCase(id: string): Promise<void>;
+  /** Closes the context (which writes the HAR); each case's evidence, kept beside the test's output. */
+  finish(): Promise<Map<string, [Recorder, string][]>>;
+  /** Closes the context, for a pass that failed before finish. */
   close(): Promise<void>;
 }
 
-export async function recordCase(
-  browser: Browser,
-  engine: string,
-  testInfo: TestInfo,
-  id: string,
-): Promise<CaseRecording> {
-  const harPath = testInfo.outputPath(`${id}.playwright.har`);
+export async function recordPass(browser: Browser, engine: string, testInfo: TestInfo): Promise<PassRecording> {
+  const harPath = testInfo.outputPath('pass.playwright.har');
   const context: BrowserContext = await browser.newContext({ recordHar: { path: harPath, content: 'omit' } });
   try {
     const page = await PlaywrightPage.inContext(context, engine);
     const devtools = engine === 'chromium' ? await devtoolsRecorder(context, page.page) : null;
+    const evidence = new Map<string, [Recorder, string][]>();
     return {
       page,
       close: () => context.close(),
-      async finish() {
-        await devtools?.settle();
-        const devtoolsHar = devtools?.har() ?? null;
-        const sentToLab: SentRequest[] =
-          devtools?.sent().filter((request) => request.url.includes('/lab/cors') && request.answered) ?? [];
-        await context.close();
-        const evidence: [Recorder, string][] = [['playwright-har', readFileSync(harPath, 'utf8')]];
-        if (devtoolsHar) evidence.push(['devtools-har', devtoolsHar]);
+      async openCase(base, id, fragment) {
+        await context.clearCookies();
+        const url = new URL(base);
+        url.searchParams.set(CASE_PARAMETER, id);
+        url.hash = fragment;
+        await page.open(url.href);
+      },
+      async endCase(id) {
+        if (!devtools) return;
+        await devtools.settle();
+        const { har, sent } = devtools.take();
+        const kept: [Recorder, string][] = [['devtools-har', har]];
         // curl sends again what Chromium sent to the lab and was answered: the preflight, then the request if it left.
-        if (sentToLab.length > 0) evidence.push(['curl', await curlVerbose(sentToLab)]);
-        for (const [recorder, text] of evidence) writeFileSync(testInfo.outputPath(`${id}.${recorder}.txt`), text);
-        return evidence;
+        const sentToLab = sent.filter((request) => request.url.includes('/lab/cors') && request.answered);
+        if (sentToLab.length > 0) kept.push(['curl', await curlVerbose(sentToLab)]);
+        evidence.set(id, kept);
+      },
+      async finish() {
+        await context.close();
+        const byCase = new Map<string, [Recorder, string][]>();
+        for (const [id, har] of harsByCase(readFileSync(harPath, 'utf8'))) {
+          const kept: [Recorder, string][] = [['playwright-har', har], ...(evidence.get(id) ?? [])];
+          for (const [recorder, text] of kept) writeFileSync(testInfo.outputPath(`${id}.${recorder}.txt`), text);
+          byCase.set(id, kept);
+        }
+        return byCase;
       },
     };
   } catch (err) {

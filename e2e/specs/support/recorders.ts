@@ -43,24 +43,27 @@ export interface SentRequest {
 }
 
 /**
- * Starts listening to a Chromium page's protocol events. har() makes the DevTools-style HAR of
- * what it heard; sent() lists the requests in the order they went out on the wire, each with the
- * headers Chromium sent (the protocol's requestWillBeSentExtraInfo): a preflight before its request.
+ * Starts listening to a Chromium page's protocol events. take() gives what it heard since the last
+ * take: the DevTools-style HAR, and the requests in the order they went out on the wire, each with
+ * the headers Chromium sent (the protocol's requestWillBeSentExtraInfo): a preflight before its request.
  */
 export async function devtoolsRecorder(
   context: BrowserContext,
   page: Page,
-): Promise<{ settle: () => Promise<void>; har: () => string; sent: () => SentRequest[] }> {
+): Promise<{ settle: () => Promise<void>; take: () => { har: string; sent: SentRequest[] } }> {
   const cdp = await context.newCDPSession(page);
-  const events: CdpEvent[] = [];
+  let events: CdpEvent[] = [];
   for (const method of EVENTS)
     cdp.on(method as 'Network.requestWillBeSent', (params) => events.push({ method, params }));
   await cdp.send('Page.enable');
   await cdp.send('Network.enable');
   return {
-    settle: () => quiet(events),
-    har: () => JSON.stringify(devtoolsHar(events)),
-    sent: () => sentOnWire(events),
+    settle: () => quiet(() => events.length),
+    take() {
+      const heard = events;
+      events = [];
+      return { har: JSON.stringify(devtoolsHar(heard)), sent: sentOnWire(heard) };
+    },
   };
 }
 
@@ -70,15 +73,15 @@ export async function devtoolsRecorder(
  * may come after the page has its answer (seen: a redirect's last hop, whose request was then
  * listed with the first hop's headers).
  */
-async function quiet(events: readonly CdpEvent[]): Promise<void> {
+async function quiet(heard: () => number): Promise<void> {
   const QUIET_MS = 150;
   const SETTLE_MS = 2_000;
   const started = Date.now();
-  let count = events.length;
+  let count = heard();
   let still = Date.now();
   while (Date.now() - started < SETTLE_MS) {
     await new Promise((resolve) => setTimeout(resolve, 25));
-    if (events.length !== count) [count, still] = [events.length, Date.now()];
+    if (heard() !== count) [count, still] = [heard(), Date.now()];
     else if (Date.now() - still >= QUIET_MS) return;
   }
 }
