@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -49,6 +49,10 @@ export class DisplayGroup {
    */
   static start(command: string, args: readonly string[], env: Record<string, string> = {}): DisplayGroup {
     const home = mkdtempSync(join(tmpdir(), 'origin-lab-webkit-'));
+    // The display's key in the group's HOME: xvfb-run's own folder for it outlives a stopped group
+    // (its clean-up is an exit trap, which sh does not run when killed).
+    const auth = join(home, 'Xauthority');
+    writeFileSync(auth, '');
     const child = spawn(
       'sh',
       [
@@ -58,6 +62,8 @@ export class DisplayGroup {
         String(process.pid),
         'xvfb-run',
         '-a',
+        '-f',
+        auth,
         '-s',
         '-screen 0 1280x900x24',
         'dbus-run-session',
@@ -93,7 +99,7 @@ export class DisplayGroup {
     return this.output;
   }
 
-  /** SIGTERM to the group (xvfb-run removes its files), then SIGKILL to what is left after a bounded wait. */
+  /** SIGTERM to the group (Xvfb removes its lock file), then SIGKILL to what is left after a bounded wait; then its HOME goes. */
   async stop(): Promise<void> {
     this.kill('SIGTERM');
     const deadline = Date.now() + STOP_MS;
@@ -112,13 +118,35 @@ export class DisplayGroup {
     }
   }
 
+  /**
+   * Whether a process of the group still runs. A zombie has ended and waits only to be reaped, by
+   * init once its parent is gone, which some inits do a second or two later (measured here: the
+   * whole group dead at once, reaped 1.3 s later): it does not count. Without /proc (not Linux),
+   * any member counts.
+   */
   private groupAlive(): boolean {
+    const group = this.child.pid!;
     try {
-      process.kill(-this.child.pid!, 0);
-      return true;
+      process.kill(-group, 0);
     } catch {
       return false;
     }
+    let pids: string[];
+    try {
+      pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+    } catch {
+      return true;
+    }
+    return pids.some((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        // "pid (name) state ppid pgrp ...": the name may hold spaces and parentheses.
+        const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return Number(pgrp) === group && state !== 'Z';
+      } catch {
+        return false;
+      }
+    });
   }
 }
 
