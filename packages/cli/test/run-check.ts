@@ -56,6 +56,9 @@ function sharedEngines(startOwn: boolean): string[] {
   return !startOwn && firefox ? ['--connect', `firefox=${firefox}`] : [];
 }
 
+/** How long one step of a check may take in these tests (--timeout; the command's default is 10 s). */
+const STEP_TIMEOUT_MS = 30_000;
+
 /**
  * A check of url with --json - (and the test defaults: these engines, quiet, the target counted
  * as public, the run's shared Firefox unless startOwn).
@@ -79,6 +82,11 @@ export async function check(
     'public',
     '--engines',
     ENGINES.join(','),
+    // Three test files at once on two cores, beside the compose images' build, one Firefox shared
+    // by all: a page load there once took more than the default 10 s (a clean-clone run). The
+    // bound on each step is the test run's, not what is tested; a test may set its own after it.
+    '--timeout',
+    String(STEP_TIMEOUT_MS),
     ...sharedEngines(startOwn),
     ...args,
   ]);
