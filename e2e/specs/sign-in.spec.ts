@@ -40,6 +40,7 @@ const IDS = [
   'token-wildcard',
   'frame-third-party-cookie',
   'frame-partitioned-cookie',
+  'frame-partitioned-elsewhere',
 ];
 
 /** The provider's cookie did not go with the call from the app's page: 401, in every engine here. */
@@ -60,21 +61,55 @@ function tableWord(observed: Record<string, unknown>): unknown {
   return observed.outcome;
 }
 
-/** Each check, and the engines page's table compared with the same run. */
+/**
+ * What the page said of a refusal names its rule and the fix: a popup cut off, the opener policy
+ * that did it; each of the app's cookies that stayed behind, its SameSite value (with a fix where
+ * SameSite decided); a cookie that did not go to the provider, the way around the third-party
+ * cookie policy; a credentialed read of *, the headers it needs.
+ */
+function expectWhySaid(id: string, observed: Record<string, any>, said: string): void {
+  if (observed.closedBeforeAnswer) {
+    const coop = id.replace('popup-coop-', '');
+    expect(said, id).toContain(
+      coop === 'report-only' ? 'Cross-Origin-Opener-Policy-Report-Only' : `Cross-Origin-Opener-Policy: ${coop}`,
+    );
+    expect(said, id).toMatch(/Fix: .*(same-origin-allow-popups|redirect)/);
+  }
+  if (Array.isArray(observed.cookies))
+    for (const [name, sameSite] of [
+      ['app_lax', 'Lax'],
+      ['app_strict', 'Strict'],
+      ['app_none', 'None; Secure'],
+    ] as const)
+      if (!observed.cookies.includes(name)) {
+        expect(said, `${id}: ${name}`).toContain(`${name} (SameSite=${sameSite}) stayed behind`);
+        const sameSiteDecided = sameSite === 'Strict' || (sameSite === 'Lax' && observed.method === 'POST');
+        if (sameSiteDecided)
+          expect(said, `${id}: ${name}`).toMatch(new RegExp(`${name} \\(SameSite=${sameSite}\\)[^.]*\\.[^.]*Fix: `));
+      }
+  if (observed.outcome === '401') expect(said, id).toMatch(/Fix: .*Storage Access API/);
+  if (observed.outcome === 'TypeError') expect(said, id).toMatch(/Fix: .*Access-Control-Allow-Credentials: true/);
+  if (observed.session === false && id === 'frame-third-party-cookie')
+    expect(said, id).toMatch(/Fix: .*requestStorageAccess\(\)/);
+}
+
+/** Each check, what the page said of a refusal, and the engines page's table compared with the same run. */
 const withTable = (checks: Record<string, Check<SignInRun>>): Record<string, Check<SignInRun>> =>
   Object.fromEntries(
     Object.entries(checks).map(([id, check]) => [
       id,
       async (result, context) => {
         await check(result, context);
+        expectWhySaid(id, result.observed, context.run.said[id] ?? '');
         expectAsTheEnginesPageSays(SIGN_IN_ENGINES, context.browserName, id, { outcome: tableWord(result.observed) });
       },
     ]),
   );
 
-/** The page's run, with what the engine printed after each experiment. */
+/** The page's run, with what the engine printed after each experiment and what the page said of it. */
 interface SignInRun extends PageRun {
   consoles: Record<string, string[] | null>;
+  said: Record<string, string>;
 }
 
 experimentTests<SignInRun>({
@@ -84,12 +119,14 @@ experimentTests<SignInRun>({
     await page.open(`${origins.self}/sign-in.html`);
     const results: PageRun['results'] = {};
     const consoles: Record<string, string[] | null> = {};
+    const said: Record<string, string> = {};
     // One at a time, each from its own click: a popup needs the click's user activation.
     for (const id of IDS) {
       results[id] = await page.runExperiment(id, 30_000);
       consoles[id] = await page.consoleMessages();
+      said[id] = (await page.text(`section#${id} output.observed`)) ?? '';
     }
-    return { results, consoles };
+    return { results, consoles, said };
   },
   afterRun: withTable({
     'popup-coop-unsafe-none': answered,
@@ -128,6 +165,9 @@ experimentTests<SignInRun>({
       { webkit: { session: false, partitioned: false, storageAccess: false } },
       { session: false, partitioned: true, storageAccess: false },
     ),
+    // CHIPS (and Firefox's partitions) key the cookie by the top-level site: another site's window
+    // framing the provider gets none of it; WebKit kept none in the first place.
+    'frame-partitioned-elsewhere': observed({ session: false, partitioned: false, storageAccess: false }),
   }),
   knownDifferences: {
     'popup-coop-noopener-allow-popups': (_, { browserName }) => browserName === 'firefox',
@@ -182,7 +222,7 @@ test('the engines page opens the sign-in and Local Network Access tables, engine
 }) => {
   await page.goto(`${origins.self}/engines.html`);
   for (const [section, rows] of [
-    ['#sign-in-engines', 11],
+    ['#sign-in-engines', 12],
     ['#local-network-engines', 10],
   ] as const) {
     await page.locator(`${section} summary`).click();

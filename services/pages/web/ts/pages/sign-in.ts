@@ -10,8 +10,11 @@ import { setupPage } from '../page/setup-page.js';
 import { knownDifference } from '../rules/known-differences.js';
 import { SIGN_IN_DIFFERENCES } from '../rules/sign-in-differences.js';
 import {
+  APP_COOKIES,
   credentialedToken,
   framedSignIn,
+  frameForOpener,
+  partitionedElsewhere,
   popupSignIn,
   redirectSignIn,
   type FrameSeen,
@@ -24,6 +27,8 @@ const ctx = setupPage();
 const box = ctx.experiments;
 const provider = currentSite().third;
 byId('sign-in-provider').textContent = provider ?? 'nowhere: this server has no third name (SITE_C=none)';
+// Opened by frame-partitioned-elsewhere on the app's other site: frame the provider, tell the opener.
+void frameForOpener(provider, currentSite().other);
 
 const POPUP = 'it opens a popup, which a browser lets a page open only right after a click';
 
@@ -40,13 +45,19 @@ function providerOrThrow(): string {
  */
 const APP_COOP = /^\/sign-in-coop-([a-z-]+)\.html$/.exec(location.pathname)?.[1] ?? 'unsafe-none';
 
-function popupSaid(seen: PopupSeen): string {
+/** The provider's header as the page asked for it (report-only is its own header). */
+const providerHeader = (coop: LabIdpSettings['coop']) =>
+  coop === 'report-only'
+    ? 'Cross-Origin-Opener-Policy-Report-Only: same-origin'
+    : `Cross-Origin-Opener-Policy: ${coop}`;
+
+function popupSaid(seen: PopupSeen, coop: LabIdpSettings['coop']): string {
   if (seen.blocked) return 'The browser blocked the popup: run it with a click of its own.';
   if (seen.message) return 'The provider posted the code to window.opener, and the app heard it: signed in.';
   if (seen.closedBeforeAnswer)
     return APP_COOP === 'same-origin'
-      ? 'popup.closed read true at once and no message came: this page’s own same-origin put the popup in a browsing context group of its own. Fix: the app sends same-origin-allow-popups instead, or signs in by redirect.'
-      : 'popup.closed read true at once and no message came: the provider’s page was put in a browsing context group of its own, so its window.opener is null and the app’s handle reads closed. Fix: the provider sends no opener policy on its sign-in answer (same-origin-allow-popups protects only the popups a page opens), or the app signs in by redirect.';
+      ? 'popup.closed read true at once and no message came: this page (the app) sends Cross-Origin-Opener-Policy: same-origin, which put the popup in a browsing context group of its own. Fix: the app sends same-origin-allow-popups instead, or signs in by redirect.'
+      : `popup.closed read true at once and no message came: the provider’s sign-in page sent ${providerHeader(coop)}, which put it in a browsing context group of its own, so its window.opener is null and the app’s handle reads closed. Fix: the provider sends no opener policy on its sign-in answer (same-origin-allow-popups on the app protects only the popups the app opens), or the app signs in by redirect.`;
   return 'No message came, and the popup stayed open.';
 }
 
@@ -115,17 +126,32 @@ for (const { id, coop, title, works, predicted } of POPUPS)
       const agrees = answersThisApp(works) ? seen.message : !seen.message && seen.closedBeforeAnswer;
       return {
         observed: { ...seen },
-        summary: popupSaid(seen),
+        summary: popupSaid(seen, coop),
         agrees,
         knownDifference: knownDifference('sign-in', id, ctx.engine, !agrees && seen.message, SIGN_IN_DIFFERENCES),
       };
     },
   });
 
-function redirectSaid(seen: RedirectSeen): string {
+/** Why one of the app's cookies did not come back, by its SameSite value, with the fix. */
+function lostSaid(name: keyof typeof APP_COOKIES, mode: 'query' | 'form_post'): string {
+  const sameSite = APP_COOKIES[name];
+  if (sameSite === 'Strict')
+    return `${name} (SameSite=Strict) stayed behind: a Strict cookie never goes with a request another site started, and the way back came from the provider’s site. Fix: keep the sign-in state in a Lax cookie (None; Secure with form_post).`;
+  if (sameSite === 'Lax')
+    return mode === 'form_post'
+      ? `${name} (SameSite=Lax) stayed behind: across sites a Lax cookie goes only with a top-level GET, and form_post comes back as a POST. Fix: the state cookie SameSite=None; Secure, or the answer by query.`
+      : `${name} (SameSite=Lax) stayed behind, although a cross-site top-level GET carries Lax cookies.`;
+  return `${name} (SameSite=None; Secure) stayed behind: SameSite lets it go, so this browser kept no Secure cookie from this http:// page. Fix: serve the app over https.`;
+}
+
+function redirectSaid(seen: RedirectSeen, mode: 'query' | 'form_post'): string {
   if (seen.method === null) return 'The callback never said it was reached.';
   const came = seen.cookies.length === 0 ? 'none of the app’s cookies' : seen.cookies.join(' and ');
-  return `The provider’s answer reached the app by ${seen.method}, with ${came}.`;
+  const lost = (Object.keys(APP_COOKIES) as (keyof typeof APP_COOKIES)[])
+    .filter((name) => !seen.cookies.includes(name))
+    .map((name) => ` ${lostSaid(name, mode)}`);
+  return `The provider’s answer reached the app by ${seen.method}, with ${came}.${lost.join('')}`;
 }
 
 const REDIRECTS: { id: string; mode: 'query' | 'form_post'; title: string; cookies: string[]; predicted: string }[] = [
@@ -158,7 +184,7 @@ for (const { id, mode, title, cookies, predicted } of REDIRECTS)
       const agrees = seen.method !== null && seen.cookies.join(',') === cookies.join(',');
       return {
         observed: { ...seen },
-        summary: redirectSaid(seen),
+        summary: redirectSaid(seen, mode),
         agrees,
         knownDifference: knownDifference(
           'sign-in',
@@ -206,13 +232,21 @@ experiment(box, {
   },
 });
 
+/** Why the provider's cookie did not come to its frame, and what to do. */
+const FRAME_WHY: Record<'session' | 'partitioned', string> = {
+  session:
+    'third-party cookies are blocked or partitioned here. Fix: the frame asks for storage access (document.requestStorageAccess(), after a click in the frame), or the app signs in top-level (a popup or a redirect) and keeps the token, not the cookie.',
+  partitioned:
+    'a partitioned cookie comes only under the top-level site it was set under, and only where the browser kept it: it keeps an embedded state per site, never across sites.',
+};
+
 function frameSaid(seen: FrameSeen, cookie: 'session' | 'partitioned'): string {
   if (seen.silent) return 'The provider’s frame said nothing: it did not load.';
   const access =
     seen.storageAccess === 'absent' ? 'has no Storage Access API' : `hasStorageAccess(): ${String(seen.storageAccess)}`;
   return seen[cookie]
     ? `The provider’s ${cookie} cookie came with the framed request (${access}).`
-    : `The provider’s ${cookie} cookie did not come with the framed request (${access}).`;
+    : `The provider’s ${cookie} cookie did not come with the framed request (${access}): ${FRAME_WHY[cookie]}`;
 }
 
 experiment(box, {
@@ -236,5 +270,22 @@ experiment(box, {
     const seen = await framedSignIn(providerOrThrow(), 'partitioned');
     const kept = ctx.engine !== 'webkit';
     return { observed: { ...seen }, summary: frameSaid(seen, 'partitioned'), agrees: seen.partitioned === kept };
+  },
+});
+
+experiment(box, {
+  id: 'frame-partitioned-elsewhere',
+  title: 'The same partitioned cookie, with the provider framed by another site',
+  predicted:
+    'CHIPS keys a partitioned cookie by the top-level site it was set under. The frame here sets it; then this page opens on its other origin (another site) in a window of its own and frames the provider there: the cookie belongs to this page’s partition, not that one, so it does not come (Firefox keys its partitions the same way; WebKit kept none to begin with). A partitioned cookie cannot follow a user from site to site: it keeps an embedded sign-in per site, and never across them.',
+  manual: POPUP,
+  async run() {
+    const elsewhere = currentSite().other;
+    if (elsewhere === null) throw new Error('this server has no other origin: the page needs another site to open on');
+    const seen = await partitionedElsewhere(providerOrThrow(), elsewhere);
+    const summary = seen.silent
+      ? `No word came from this page on ${elsewhere}: the window did not open, or it lost its opener (an opener policy on this page cuts it).`
+      : `On ${elsewhere}: ${frameSaid(seen, 'partitioned')}`;
+    return { observed: { ...seen }, summary, agrees: seen.partitioned === false };
   },
 });

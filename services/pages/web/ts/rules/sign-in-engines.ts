@@ -92,6 +92,15 @@ const ROWS: readonly EngineRow[] = [
       webkit: { outcome: 'not sent', said: 'kept no such cookie from the framed http:// provider' },
     },
   },
+  {
+    experiment: 'frame-partitioned-elsewhere',
+    asks: 'that Partitioned cookie, the provider framed by another site',
+    engines: {
+      chromium: { outcome: 'not sent', said: 'another top-level site, another partition (CHIPS)' },
+      firefox: { outcome: 'not sent', said: 'another top-level site, another partition' },
+      webkit: { outcome: 'not sent', said: 'kept none to begin with' },
+    },
+  },
 ];
 
 export const SIGN_IN_ENGINES: EngineTable = {

@@ -170,6 +170,27 @@ export interface FrameSeen {
   silent?: true;
 }
 
+/** What a window of origin tells this page in a message of type, or silent once the wait is over. */
+function toldBy(origin: string, type: string): Promise<FrameSeen> {
+  return new Promise<FrameSeen>((resolve) => {
+    const listener = (event: MessageEvent) => {
+      const data = event.data as (FrameSeen & { type?: string }) | null;
+      if (event.origin !== origin || data?.type !== type) return;
+      removeEventListener('message', listener);
+      resolve(
+        data.silent
+          ? { silent: true }
+          : { session: data.session, partitioned: data.partitioned, storageAccess: data.storageAccess },
+      );
+    };
+    addEventListener('message', listener);
+    setTimeout(() => {
+      removeEventListener('message', listener);
+      resolve({ silent: true });
+    }, ANSWER_WAIT_MS);
+  });
+}
+
 /** Frames the provider's frame page (setting its partitioned cookie when asked) and waits for what it tells. */
 async function providerFrame(provider: string, setPartitioned: boolean): Promise<FrameSeen> {
   const url = new URL(LAB_IDP_PATHS.frame, provider);
@@ -178,19 +199,7 @@ async function providerFrame(provider: string, setPartitioned: boolean): Promise
   const frame = document.createElement('iframe');
   frame.title = 'The identity provider, embedded';
   frame.hidden = true;
-  const told = new Promise<FrameSeen>((resolve) => {
-    const listener = (event: MessageEvent) => {
-      const data = event.data as (FrameSeen & { type?: string }) | null;
-      if (event.origin !== provider || data?.type !== 'idp-frame') return;
-      removeEventListener('message', listener);
-      resolve({ session: data.session, partitioned: data.partitioned, storageAccess: data.storageAccess });
-    };
-    addEventListener('message', listener);
-    setTimeout(() => {
-      removeEventListener('message', listener);
-      resolve({ silent: true });
-    }, ANSWER_WAIT_MS);
-  });
+  const told = toldBy(provider, 'idp-frame');
   frame.src = tagged(url, marker('frame'));
   document.body.append(frame);
   try {
@@ -213,4 +222,41 @@ export async function framedSignIn(provider: string, kind: 'third-party' | 'part
   }
   const first = await providerFrame(provider, true);
   return first.silent ? first : providerFrame(provider, false);
+}
+
+/** Asks the sign-in page, opened on the app's other origin, to frame the provider there and tell its opener (the value). */
+export const ELSEWHERE_PARAMETER = 'frame-for';
+const ELSEWHERE_MESSAGE = 'idp-frame-elsewhere';
+
+/**
+ * The partitioned cookie under another top-level site: a frame here sets it, then the sign-in
+ * page opens on the app's other origin (another site) in a window of its own, frames the provider
+ * there and tells this page what came (frameForOpener).
+ */
+export async function partitionedElsewhere(provider: string, elsewhere: string): Promise<FrameSeen> {
+  // Opened at once, while the click's user activation lasts; sent on once the cookie is set.
+  const popup = openPopup('about:blank');
+  try {
+    if (popup === null) return { silent: true };
+    const first = await providerFrame(provider, true);
+    if (first.silent) return first;
+    const url = new URL('/sign-in.html', elsewhere);
+    url.searchParams.set(ELSEWHERE_PARAMETER, location.origin);
+    const told = toldBy(elsewhere, ELSEWHERE_MESSAGE);
+    popup.location.href = url.href;
+    return await told;
+  } finally {
+    popup?.close();
+  }
+}
+
+/**
+ * On the page partitionedElsewhere opened: frames the provider and tells the opener what came.
+ * Only the app's other origin (the opener's, when this page is the other site) is ever told.
+ */
+export async function frameForOpener(provider: string | null, other: string | null): Promise<void> {
+  const openerOrigin = new URLSearchParams(location.search).get(ELSEWHERE_PARAMETER);
+  if (openerOrigin === null || openerOrigin !== other || provider === null || opener === null) return;
+  const seen = await providerFrame(provider, false);
+  (opener as Window).postMessage({ type: ELSEWHERE_MESSAGE, ...seen }, openerOrigin);
 }
