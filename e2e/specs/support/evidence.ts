@@ -174,8 +174,9 @@ export function harsByCase(text: string): Map<string, string> {
   const byCase = new Map<string, unknown[]>();
   let current: unknown[] | null = null;
   for (const entry of har.log.entries) {
-    const id = new URL(entry.request.url).searchParams.get(CASE_PARAMETER);
-    if (id !== null && new URL(entry.request.url).pathname.endsWith('/playground.html')) byCase.set(id, (current = []));
+    const url = new URL(entry.request.url);
+    const id = url.searchParams.get(CASE_PARAMETER);
+    if (id !== null && url.pathname.endsWith('/playground.html')) byCase.set(id, (current = []));
     current?.push(entry);
   }
   return new Map([...byCase].map(([id, entries]) => [id, JSON.stringify({ log: { ...har.log, entries } })]));

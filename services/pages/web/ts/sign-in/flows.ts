@@ -225,7 +225,7 @@ export async function framedSignIn(provider: string, kind: 'third-party' | 'part
 }
 
 /** Asks the sign-in page, opened on the app's other origin, to frame the provider there and tell its opener (the value). */
-export const ELSEWHERE_PARAMETER = 'frame-for';
+const ELSEWHERE_PARAMETER = 'frame-for';
 const ELSEWHERE_MESSAGE = 'idp-frame-elsewhere';
 
 /**
