@@ -98,6 +98,13 @@ const checkInput = {
     .optional()
     .describe("Chromium's Local Network Access for a loopback or private target; public tries every origin"),
   maxRequests: z.number().int().min(1).max(10_000).optional().describe('the bound on requests (default 2000)'),
+  timeout: z
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .optional()
+    .describe('how long one step (a page load, a request) may take, in ms (default 10000; more on a slow machine)'),
 };
 
 type CheckInput = z.infer<z.ZodObject<typeof checkInput>>;
@@ -115,6 +122,7 @@ function checkArgs(input: CheckInput): string[] {
   if (input.profile) args.push('--profile', input.profile);
   if (input.localNetwork) args.push('--local-network', input.localNetwork);
   if (input.maxRequests) args.push('--max-requests', String(input.maxRequests));
+  if (input.timeout) args.push('--timeout', String(input.timeout));
   return [...args, '--json', '-', '--quiet', '--color', 'never'];
 }
 
