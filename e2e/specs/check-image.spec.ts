@@ -65,7 +65,8 @@ async function inImage(args: readonly string[], timeoutMs: number, options: read
 /** The same check in the image (host network) and on this machine, in the three engines. */
 async function inImageAndHere(fixture: Fixture): Promise<{ image: Ran; here: Ran }> {
   const args = ['check', fixture.url, '--from', YOURS, '--hostile', 'arbitrary,null'];
-  const common = ['--local-network', 'public', '--json', '-', '--quiet'];
+  // The step bound is the test run's (a container's engines on two busy cores), not what is tested.
+  const common = ['--local-network', 'public', '--json', '-', '--quiet', '--timeout', '30000'];
   const image = await inImage([...args, ...common, '--engines', ALL_ENGINES.join(',')], CHECK_MS, [
     '--network',
     'host',
@@ -161,6 +162,8 @@ test('docker compose run check, against the lab: the api reads the class’s ori
       '--json',
       '-',
       '--quiet',
+      '--timeout',
+      '30000',
     ],
     CHECK_MS,
   );

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expressCountingAllowlist } from './fixtures.js';
-import { ENGINES, runProgram } from './run-check.js';
+import { ENGINES, runProgram, STEP_TIMEOUT } from './run-check.js';
 import type { CheckReport } from '../src/check/report.js';
 
 // Local Network Access, as Chromium ships it (since 142): a public page must be granted permission
@@ -37,6 +37,7 @@ async function checkLocal(url: string, from: string, localNetwork: 'grant' | 'de
     '--json',
     '-',
     '--quiet',
+    ...STEP_TIMEOUT,
   ]);
   if (ran.code !== 0 && ran.code !== 1) throw new Error(`check exited ${ran.code}: ${ran.stderr}`);
   return JSON.parse(ran.stdout) as CheckReport;
@@ -102,6 +103,7 @@ describe.skipIf(!ENGINES.includes('chromium'))("check and Chromium's Local Netwo
           files.junit,
           '--sarif',
           files.sarif,
+          ...STEP_TIMEOUT,
           ...more,
         ]);
       try {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { runBounded } from '@origin-lab/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expressReflectingAll, YOURS } from './fixtures.js';
-import { ENGINES } from './run-check.js';
+import { ENGINES, STEP_TIMEOUT } from './run-check.js';
 
 // The package as a user gets it: `npm pack`, then `npx ./origin-lab-<version>.tgz check ...` in a
 // folder of their own, with nothing of this repository around (its dependencies come from the
@@ -76,6 +76,7 @@ describe.skipIf(ENGINES.length === 0)('the packed package', () => {
           '--json',
           '-',
           '--quiet',
+          ...STEP_TIMEOUT,
         ],
         scratch,
         300_000,

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckReport } from '../src/check/report.js';
 import { YOURS } from './fixtures.js';
-import { ENGINES, runProgram } from './run-check.js';
+import { ENGINES, runProgram, STEP_TIMEOUT } from './run-check.js';
 import { sessionServer, type SessionServer } from './session-fixture.js';
 
 const ATTACKER = 'http://attacker.test';
@@ -70,6 +70,7 @@ async function signedInCheck(server: SessionServer, state: string) {
       out('proof'),
       '--ca',
       server.caFile,
+      ...STEP_TIMEOUT,
     ],
     240_000,
   );

@@ -8,7 +8,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { selfSignedCertificates } from '../src/drivers/probe-proxy.js';
 import { expressReflectingAll, YOURS } from './fixtures.js';
-import { ENGINES, runProgram } from './run-check.js';
+import { ENGINES, runProgram, STEP_TIMEOUT } from './run-check.js';
 
 // What a user gets for each kind of bad input: one line naming the problem and exit 2, before
 // any engine starts; and what the report files look like to the tools that read them.
@@ -218,6 +218,7 @@ describe.skipIf(ENGINES.length === 0)('origin-lab check: the report, as other to
         files.junit,
         '--sarif',
         files.sarif,
+        ...STEP_TIMEOUT,
       ]);
       expect(ran.code).toBe(1);
       // Piped, not a terminal: no colour, and progress one line a step on standard error.
@@ -289,6 +290,7 @@ describe.skipIf(ENGINES.length === 0)('origin-lab check: the report, as other to
         '--color',
         'always',
         '--quiet',
+        ...STEP_TIMEOUT,
       ]);
       expect(ran.code).toBe(0);
       expect(JSON.parse(ran.stdout).target).toBe(server.url);

@@ -56,8 +56,13 @@ function sharedEngines(startOwn: boolean): string[] {
   return !startOwn && firefox ? ['--connect', `firefox=${firefox}`] : [];
 }
 
-/** How long one step of a check may take in these tests (--timeout; the command's default is 10 s). */
-const STEP_TIMEOUT_MS = 30_000;
+/**
+ * How long one step of a check may take in these tests (--timeout; the command's default is 10 s).
+ * Three test files at once on two cores, beside the compose images' build, one Firefox shared by
+ * all: a page load there once took more than the default 10 s (a clean-clone run). The bound on
+ * each step is the test run's, not what is tested; a test may set its own after it.
+ */
+export const STEP_TIMEOUT = ['--timeout', '30000'] as const;
 
 /**
  * A check of url with --json - (and the test defaults: these engines, quiet, the target counted
@@ -82,11 +87,7 @@ export async function check(
     'public',
     '--engines',
     ENGINES.join(','),
-    // Three test files at once on two cores, beside the compose images' build, one Firefox shared
-    // by all: a page load there once took more than the default 10 s (a clean-clone run). The
-    // bound on each step is the test run's, not what is tested; a test may set its own after it.
-    '--timeout',
-    String(STEP_TIMEOUT_MS),
+    ...STEP_TIMEOUT,
     ...sharedEngines(startOwn),
     ...args,
   ]);
@@ -165,6 +166,7 @@ export async function profiled(
       '--json',
       '-',
       '--quiet',
+      ...STEP_TIMEOUT,
       ...args,
     ]);
     if (![0, 1, 3].includes(ran.code)) throw new Error(`check exited ${ran.code}: ${ran.stderr}`);
