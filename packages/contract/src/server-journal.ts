@@ -2,8 +2,8 @@ import type { BodyKind } from './echo.js';
 
 /**
  * One request as the api saw it and answered it, in a visitor's journal (the "What the server saw"
- * view). Cookie and Authorization values are never kept, only whether they were present; long
- * values are cut.
+ * view). Cookie and Authorization values are never kept: only whether they were present, and the
+ * cookies' names; long values are cut.
  */
 export interface ServerJournalEntry {
   /** When the request arrived, ISO 8601. */
@@ -15,7 +15,11 @@ export interface ServerJournalEntry {
   /** The HTTP version the browser used, as the front reports it ("HTTP/2.0", "HTTP/1.1"). */
   httpVersion: string;
   origin: string | null;
-  secFetch: { mode: string | null; site: string | null; dest: string | null };
+  /**
+   * The fetch metadata the browser sent: Sec-Fetch-Mode, -Site, -Dest, and -Storage-Access (the
+   * storage access status of a cross-site request with credentials, where the browser sends it).
+   */
+  secFetch: { mode: string | null; site: string | null; dest: string | null; storageAccess: string | null };
   /** An OPTIONS request carrying Access-Control-Request-Method: the browser's own question. */
   preflight: boolean;
   accessControlRequest: { method: string | null; headers: string | null };
@@ -32,7 +36,12 @@ export interface ServerJournalEntry {
   /** The Access-Control-* headers of the answer; null when it carried none. */
   cors: Record<string, string> | null;
   /** Whether the request carried these, never their values. */
-  credentials: { cookie: boolean; authorization: boolean };
+  credentials: {
+    cookie: boolean;
+    authorization: boolean;
+    /** The names of the cookies that came, in the order sent (at most 16, each cut), never a value. */
+    cookieNames: string[];
+  };
   /** Asked for a WebSocket upgrade (Upgrade: websocket). */
   upgrade: string | null;
   /** The Last-Event-ID an EventSource sent on reconnect: the id: of the last event it got. */

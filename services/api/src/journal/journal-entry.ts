@@ -31,7 +31,12 @@ export function journalEntry(facts: ExchangeFacts): ServerJournalEntry {
     query: cut(facts.query) ?? '',
     httpVersion: header(HTTP_VERSION_HEADER) ?? `HTTP/${req.httpVersion}`,
     origin: header('origin'),
-    secFetch: { mode: header('sec-fetch-mode'), site: header('sec-fetch-site'), dest: header('sec-fetch-dest') },
+    secFetch: {
+      mode: header('sec-fetch-mode'),
+      site: header('sec-fetch-site'),
+      dest: header('sec-fetch-dest'),
+      storageAccess: header('sec-fetch-storage-access'),
+    },
     preflight,
     accessControlRequest: {
       method: header('access-control-request-method'),
@@ -45,7 +50,11 @@ export function journalEntry(facts: ExchangeFacts): ServerJournalEntry {
     status: res.statusCode,
     durationMs: Math.round(facts.finishedAt - facts.arrivedAt),
     cors: corsHeaders(res),
-    credentials: { cookie: req.headers.cookie !== undefined, authorization: req.headers.authorization !== undefined },
+    credentials: {
+      cookie: req.headers.cookie !== undefined,
+      authorization: req.headers.authorization !== undefined,
+      cookieNames: cookieNames(req.headers.cookie),
+    },
     upgrade: header('upgrade'),
     lastEventId: header('last-event-id'),
   };
@@ -55,6 +64,23 @@ export function journalEntry(facts: ExchangeFacts): ServerJournalEntry {
   if (cache !== undefined)
     entry.proxy = { cache: String(cache), upstreamStatus: cache === 'HIT' ? null : res.statusCode };
   return entry;
+}
+
+/** The most cookie names an entry keeps, and the longest name. */
+const MAX_COOKIE_NAMES = 16;
+const MAX_COOKIE_NAME_CHARS = 64;
+
+/** The names in a Cookie header (name=value pairs split by ;), in order; never a value. */
+function cookieNames(header: string | undefined): string[] {
+  if (header === undefined) return [];
+  const names: string[] = [];
+  for (const pair of header.split(';')) {
+    const name = pair.slice(0, pair.includes('=') ? pair.indexOf('=') : 0).trim();
+    if (name === '') continue;
+    names.push(name.length > MAX_COOKIE_NAME_CHARS ? `${name.slice(0, MAX_COOKIE_NAME_CHARS - 1)}…` : name);
+    if (names.length === MAX_COOKIE_NAMES) break;
+  }
+  return names;
 }
 
 /** The last time formatted: requests arriving in the same millisecond share it (formatting costs more than the rest of an entry). */

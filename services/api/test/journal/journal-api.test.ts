@@ -66,7 +66,7 @@ describe('the visitor journal records what the api handled', () => {
     expect(entry!.entry).toMatchObject({ status: 200, cors: null, query: 'cors=off' });
   });
 
-  it('keeps whether Cookie and Authorization were sent, never their values; cuts long values', async () => {
+  it('keeps whether Cookie and Authorization were sent and the cookies’ names, never their values; cuts long values', async () => {
     const visitor = newVisitor();
     const long = 'x'.repeat(1_000);
     await (
@@ -74,8 +74,9 @@ describe('the visitor journal records what the api handled', () => {
         method: 'POST',
         headers: {
           Authorization: 'Bearer secret-bearer-value',
-          Cookie: 'session=secret-cookie-value',
+          Cookie: 'session=secret-cookie-value; theme=secret-theme-value',
           'Content-Type': 'application/json',
+          'Sec-Fetch-Storage-Access': 'none',
         },
         body: '{"a":1}',
       })
@@ -84,13 +85,30 @@ describe('the visitor journal records what the api handled', () => {
     const text = JSON.stringify(entry);
     expect(text).not.toContain('secret-bearer-value');
     expect(text).not.toContain('secret-cookie-value');
+    expect(text).not.toContain('secret-theme-value');
     expect(entry!.entry).toMatchObject({
-      credentials: { cookie: true, authorization: true },
+      credentials: { cookie: true, authorization: true, cookieNames: ['session', 'theme'] },
+      secFetch: { storageAccess: 'none' },
       bodyKind: 'json',
       bytesIn: 7,
     });
     expect(entry!.entry.query.length).toBe(256);
     expect(entry!.entry.query.endsWith('…')).toBe(true);
+  });
+
+  it('keeps at most 16 cookie names, each cut at 64 characters, and skips a pair without a name', async () => {
+    const visitor = newVisitor();
+    const many = Array.from({ length: 20 }, (_, n) => `c${n}=v`).join('; ');
+    await (
+      await fetch(`${api.url}/api/posts?visitor=${visitor}`, {
+        headers: { Cookie: `${'n'.repeat(100)}=v; novalue; ${many}` },
+      })
+    ).text();
+    const [entry] = await readJournal(visitor, 1);
+    const names = entry!.entry.credentials.cookieNames;
+    expect(names).toHaveLength(16);
+    expect(names[0]).toBe(`${'n'.repeat(63)}…`);
+    expect(names.slice(1, 3)).toEqual(['c0', 'c1']);
   });
 
   it('shows a visitor none of another visitor’s entries, and records requests without a token for nobody', async () => {
