@@ -1,6 +1,7 @@
 import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
 import { EVERY_ENGINE, expect, test } from '../fixtures.js';
 import { SIGN_IN_ENGINES } from '../../services/pages/web/ts/rules/sign-in-engines.js';
+import type { SawRow } from '../../services/pages/web/ts/sign-in/server-saw.js';
 import { expectAsTheEnginesPageSays } from './support/engines-page-table.js';
 import { experimentTests, type Check, type PageRun } from './support/per-experiment.js';
 
@@ -93,6 +94,66 @@ function expectWhySaid(id: string, observed: Record<string, any>, said: string):
     expect(said, id).toMatch(/Fix: .*requestStorageAccess\(\)/);
 }
 
+/** The requests each experiment sends the provider (or the app's callback), as the fetch metadata names them. */
+const AUTHORIZE = { request: 'GET /lab/idp/authorize', mode: 'navigate', dest: 'document' };
+const FRAME = { request: 'GET /lab/idp/frame', mode: 'navigate', dest: 'iframe' };
+const TOKEN = { request: 'POST /lab/idp/token', mode: 'cors', dest: 'empty' };
+const callback = (method: string) => ({ request: `${method} /lab/idp-callback`, mode: 'navigate', dest: 'document' });
+const REQUESTS: Record<string, object[]> = {
+  ...Object.fromEntries(IDS.filter((id) => id.startsWith('popup-')).map((id) => [id, [AUTHORIZE]])),
+  'redirect-query': [AUTHORIZE, callback('GET')],
+  'redirect-form-post': [AUTHORIZE, callback('POST')],
+  'token-credentialed': [AUTHORIZE, TOKEN],
+  'token-wildcard': [AUTHORIZE, TOKEN],
+  'frame-third-party-cookie': [AUTHORIZE, FRAME],
+  'frame-partitioned-cookie': [FRAME, FRAME],
+  // The frame on the other site files under that page's visitor, not this one's.
+  'frame-partitioned-elsewhere': [FRAME],
+};
+
+/**
+ * Sec-Fetch-Storage-Access (Storage Access Headers): on a cross-site request with credentials
+ * from a context without storage access, "none", where the engine sends it: Chromium since 133,
+ * Firefox since 147; WebKit has not implemented it.
+ */
+const STORAGE_ACCESS: Record<string, string | null> = { chromium: 'none', firefox: 'none', webkit: null };
+
+const PROVIDER_COOKIES = ['idp_session', 'idp_chips'];
+const APP_COOKIE_NAMES = ['app_lax', 'app_none', 'app_strict'];
+const named = (row: SawRow | undefined, names: readonly string[]) =>
+  (row?.cookies ?? []).filter((name) => names.includes(name)).sort();
+
+/**
+ * What the server saw, as the page's table shows it (the visitor's journal): each request of the
+ * experiment, every one cross-site (Fetch Metadata: a popup's, a frame's or a fetch's request to
+ * the provider's site, and the way back to the app through it); the storage access status where
+ * a frame or a fetch asks with credentials; and the cookies the server got are those the page
+ * says came.
+ */
+function expectServerSaw(id: string, observed: Record<string, any>, rows: SawRow[] | undefined, engine: string) {
+  expect(
+    rows?.map(({ request, mode, dest }) => ({ request, mode, dest })),
+    `${id}: requests`,
+  ).toEqual(REQUESTS[id]);
+  for (const row of rows!) {
+    expect(row.site, `${id}: ${row.request}: Sec-Fetch-Site`).toBe('cross-site');
+    if (row.dest === 'iframe' || row.mode === 'cors')
+      expect(row.storageAccess, `${id}: ${row.request}: Sec-Fetch-Storage-Access`).toBe(STORAGE_ACCESS[engine]);
+  }
+  const last = rows!.at(-1);
+  // The frame that told the page is on the other site's page there, filed under its own visitor.
+  if (last?.dest === 'iframe' && id !== 'frame-partitioned-elsewhere')
+    expect(named(last, PROVIDER_COOKIES), `${id}: the frame's cookies`).toEqual(
+      [observed.session && 'idp_session', observed.partitioned && 'idp_chips'].filter(Boolean).sort(),
+    );
+  if (last?.request.endsWith('/lab/idp-callback'))
+    expect(named(last, APP_COOKIE_NAMES), `${id}: the callback's cookies`).toEqual(observed.cookies);
+  if (last?.mode === 'cors')
+    expect(named(last, PROVIDER_COOKIES), `${id}: the token call's cookies`).toEqual(
+      observed.outcome === '200' ? ['idp_session'] : [],
+    );
+}
+
 /** Each check, what the page said of a refusal, and the engines page's table compared with the same run. */
 const withTable = (checks: Record<string, Check<SignInRun>>): Record<string, Check<SignInRun>> =>
   Object.fromEntries(
@@ -101,6 +162,7 @@ const withTable = (checks: Record<string, Check<SignInRun>>): Record<string, Che
       async (result, context) => {
         await check(result, context);
         expectWhySaid(id, result.observed, context.run.said[id] ?? '');
+        expectServerSaw(id, result.observed, context.run.saw[id], context.browserName);
         expectAsTheEnginesPageSays(SIGN_IN_ENGINES, context.browserName, id, { outcome: tableWord(result.observed) });
       },
     ]),
@@ -110,6 +172,8 @@ const withTable = (checks: Record<string, Check<SignInRun>>): Record<string, Che
 interface SignInRun extends PageRun {
   consoles: Record<string, string[] | null>;
   said: Record<string, string>;
+  /** The page's table of what the server saw, by experiment. */
+  saw: Record<string, SawRow[]>;
 }
 
 experimentTests<SignInRun>({
@@ -126,7 +190,15 @@ experimentTests<SignInRun>({
       consoles[id] = await page.consoleMessages();
       said[id] = (await page.text(`section#${id} output.observed`)) ?? '';
     }
-    return { results, consoles, said };
+    const saw = await page.evaluate(() =>
+      Object.fromEntries(
+        Array.from(document.querySelectorAll<HTMLElement>('section.experiment .server-saw'), (box) => [
+          box.closest('section')!.id,
+          JSON.parse(box.dataset.rows ?? '[]') as SawRow[],
+        ]),
+      ),
+    );
+    return { results, consoles, said, saw };
   },
   afterRun: withTable({
     'popup-coop-unsafe-none': answered,

@@ -9,6 +9,8 @@ export interface Outcome {
   agrees: boolean;
   /** When it does not agree for a reason measured and documented for this engine: that reason. */
   knownDifference?: string | null;
+  /** What the server saw of the run, where the page shows it beside what the browser did. */
+  serverSaw?: HTMLElement;
 }
 
 export interface ExperimentSpec {
@@ -40,18 +42,19 @@ export function experiment(parent: HTMLElement, spec: ExperimentSpec): () => Pro
   const button = h('button', { type: 'button' }, 'Run');
   const observed = h('output', { class: 'observed' }, 'not run yet');
   const verdict = h('span', { class: 'verdict' }, '');
+  const facts = h(
+    'dl',
+    {},
+    h('dt', {}, 'The spec predicts'),
+    h('dd', {}, spec.predicted),
+    h('dt', {}, 'This browser did'),
+    h('dd', {}, observed),
+  );
   const section = h(
     'section',
     { class: 'experiment', id: spec.id, 'data-state': 'idle', 'data-manual': spec.manual ? 'true' : undefined },
     h('h3', {}, spec.title),
-    h(
-      'dl',
-      {},
-      h('dt', {}, 'The spec predicts'),
-      h('dd', {}, spec.predicted),
-      h('dt', {}, 'This browser did'),
-      h('dd', {}, observed),
-    ),
+    facts,
     h('p', {}, button, ' ', verdict),
     spec.manual ? h('p', { class: 'manual' }, `Not part of "Run all": ${spec.manual}.`) : null,
   );
@@ -63,6 +66,9 @@ export function experiment(parent: HTMLElement, spec: ExperimentSpec): () => Pro
     verdict.textContent = 'running\u2026';
     try {
       const outcome = await spec.run();
+      for (const old of Array.from(facts.querySelectorAll('.saw'))) old.remove();
+      if (outcome.serverSaw)
+        facts.append(h('dt', { class: 'saw' }, 'The server saw'), h('dd', { class: 'saw' }, outcome.serverSaw));
       observed.textContent = outcome.summary;
       observed.dataset.observed = JSON.stringify(outcome.observed);
       const known = !outcome.agrees && outcome.knownDifference ? outcome.knownDifference : null;

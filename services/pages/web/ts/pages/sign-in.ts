@@ -4,7 +4,7 @@
 // redirect back carrying (or not) the app's cookies, a credentialed call for a token.
 import type { LabIdpSettings } from '@origin-lab/contract/lab-idp';
 import { byId } from '../frame/dom.js';
-import { experiment } from '../frame/experiment.js';
+import { experiment, type ExperimentSpec } from '../frame/experiment.js';
 import { currentSite } from '../frame/site.js';
 import { setupPage } from '../page/setup-page.js';
 import { knownDifference } from '../rules/known-differences.js';
@@ -17,11 +17,13 @@ import {
   partitionedElsewhere,
   popupSignIn,
   redirectSignIn,
+  takeMarks,
   type FrameSeen,
   type PopupSeen,
   type RedirectSeen,
   type TokenSeen,
 } from '../sign-in/flows.js';
+import { sawTable, sawUnder } from '../sign-in/server-saw.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;
@@ -29,6 +31,18 @@ const provider = currentSite().third;
 byId('sign-in-provider').textContent = provider ?? 'nowhere: this server has no third name (SITE_C=none)';
 // Opened by frame-partitioned-elsewhere on the app's other site: frame the provider, tell the opener.
 void frameForOpener(provider, currentSite().other);
+
+/** An experiment of this page: what it observed, and what the provider and the app's callback received. */
+function signInExperiment(spec: ExperimentSpec): void {
+  experiment(box, {
+    ...spec,
+    async run() {
+      takeMarks(); // what an earlier run that failed left behind
+      const outcome = await spec.run();
+      return { ...outcome, serverSaw: sawTable(await sawUnder(ctx.journal, takeMarks())) };
+    },
+  });
+}
 
 const POPUP = 'it opens a popup, which a browser lets a page open only right after a click';
 
@@ -116,7 +130,7 @@ const POPUPS: { id: string; coop: LabIdpSettings['coop']; title: string; works: 
 ];
 
 for (const { id, coop, title, works, predicted } of POPUPS)
-  experiment(box, {
+  signInExperiment({
     id,
     title,
     predicted: `${predicted} ${APP_SAYS[APP_COOP] ?? ''}`,
@@ -174,7 +188,7 @@ const REDIRECTS: { id: string; mode: 'query' | 'form_post'; title: string; cooki
 ];
 
 for (const { id, mode, title, cookies, predicted } of REDIRECTS)
-  experiment(box, {
+  signInExperiment({
     id,
     title,
     predicted,
@@ -204,7 +218,7 @@ function tokenSaid(seen: TokenSeen): string {
   return `fetch rejected with ${seen.outcome}: the answer said Access-Control-Allow-Origin: *, which a credentialed request may never read. Fix: name the origin and send Access-Control-Allow-Credentials: true.`;
 }
 
-experiment(box, {
+signInExperiment({
   id: 'token-credentialed',
   title: 'A token from the provider’s cookie: a credentialed call to the provider',
   predicted:
@@ -220,7 +234,7 @@ experiment(box, {
   },
 });
 
-experiment(box, {
+signInExperiment({
   id: 'token-wildcard',
   title: 'The same call answered with Access-Control-Allow-Origin: *',
   predicted:
@@ -249,7 +263,7 @@ function frameSaid(seen: FrameSeen, cookie: 'session' | 'partitioned'): string {
     : `The provider’s ${cookie} cookie did not come with the framed request (${access}): ${FRAME_WHY[cookie]}`;
 }
 
-experiment(box, {
+signInExperiment({
   id: 'frame-third-party-cookie',
   title: 'Embedded sign-in: the provider in a frame, with the cookie it set as a top-level site',
   predicted:
@@ -261,7 +275,7 @@ experiment(box, {
   },
 });
 
-experiment(box, {
+signInExperiment({
   id: 'frame-partitioned-cookie',
   title: 'A partitioned cookie (CHIPS): set in the frame, back in the next frame on this page',
   predicted:
@@ -273,7 +287,7 @@ experiment(box, {
   },
 });
 
-experiment(box, {
+signInExperiment({
   id: 'frame-partitioned-elsewhere',
   title: 'The same partitioned cookie, with the provider framed by another site',
   predicted:

@@ -23,14 +23,28 @@ export const ANSWER_WAIT_MS = 20_000;
 /** A fresh state for one sign-in: what the provider must send back unchanged. */
 const newState = () => marker('state').replace(/[^A-Za-z0-9._~-]/g, '-');
 
+/** The marks given out since the last takeMarks(): what the journal filed this page's sign-ins under. */
+let marksGiven: string[] = [];
+
+/** The marks of the sign-ins since the last call, to find their requests in the journal. */
+export function takeMarks(): string[] {
+  const marks = marksGiven;
+  marksGiven = [];
+  return marks;
+}
+
 /**
  * url with this visitor's token and a mark, so the journal files the request under this visitor:
  * the page's own tagging (server-view/visitor.ts) covers /api/ and the labs, not the provider's
- * pages or the app's callback.
+ * pages or the app's callback. The mark comes first: the journal keeps a query's first 256
+ * characters, and an authorize address (its redirect_uri, state and switches) is longer.
  */
 function tagged(url: URL, mark: string): string {
-  url.searchParams.set(VISITOR_PARAMETER, visitorToken);
-  return markedUrl(url.href, mark);
+  const marked = new URL(markedUrl(`${url.origin}${url.pathname}`, mark));
+  marked.searchParams.set(VISITOR_PARAMETER, visitorToken);
+  for (const [name, value] of url.searchParams) if (name !== VISITOR_PARAMETER) marked.searchParams.append(name, value);
+  if (!marksGiven.includes(mark)) marksGiven.push(mark);
+  return marked.href;
 }
 
 /** The app's callback on this origin, tagged for the journal. */
