@@ -539,6 +539,37 @@ describe('a console message of an opener policy', () => {
   });
 });
 
+describe('a console message of a partitioned cookie jar (Firefox)', () => {
+  // Firefox's words (its strings, and MDN's page on state partitioning): untested in a real
+  // engine here, since Firefox gives a driver no such line for a frame.
+  const LINE =
+    'Partitioned cookie or storage access was provided to “https://idp.example/frame?app=x” because it is loaded in the third-party context and dynamic state partitioning is enabled.';
+
+  it('is not CORS: names the partition, what the server misses, and the fixes (storage access, a top-level sign-in)', () => {
+    const { explanations, unknownLines } = readEvidence(LINE);
+    expect(unknownLines).toEqual([]);
+    expect(explanations).toHaveLength(1);
+    expect(explanations[0]).toMatchObject({
+      engine: 'firefox',
+      verdict: 'not-cors',
+      rule: 'cookie-partitioned',
+      url: 'https://idp.example/frame?app=x',
+      reachedServer: null,
+    });
+    expect(explanations[0]!.text).toMatch(/^Not CORS: a partitioned cookie jar/);
+    expect(explanations[0]!.text).toContain('document.requestStorageAccess()');
+    expect(explanations[0]!.text).toContain('sign in top-level');
+  });
+
+  it('reads MDN’s wording and straight quotes as well', () => {
+    expect(
+      readConsoleMessage(
+        'Partitioned cookie or storage access was provided to "https://b.example/" because it is loaded in the third-party context and storage partitioning is enabled.',
+      ),
+    ).toMatchObject({ engine: 'firefox', rule: 'cookie-partitioned', url: 'https://b.example/' });
+  });
+});
+
 describe('telling the kinds of evidence apart', () => {
   it('Safari’s console, whose lines start with [Error], is read as console text, not as JSON', () => {
     const pasted = '[Error] Fetch API cannot load https://api.example.com/me due to access control checks.';

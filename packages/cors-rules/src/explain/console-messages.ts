@@ -27,7 +27,9 @@ export type NotCorsRule =
   /** An embed refused by Cross-Origin-Resource-Policy, or for want of it under COEP require-corp: cross-origin isolation. */
   | 'resource-policy'
   /** A window cut off from the page that opened it (or would be, report-only) by Cross-Origin-Opener-Policy. */
-  | 'opener-policy';
+  | 'opener-policy'
+  /** A site embedded or called under another top-level site given that site's partition of cookies, not its own. */
+  | 'cookie-partitioned';
 
 /** A rule the message names, or 'unspecified' when the engine says only that access control failed. */
 export type MessageRule = RefusalRule | NotCorsRule | 'unspecified';
@@ -312,11 +314,24 @@ const RESOURCE_POLICY: readonly { engine: Engine; pattern: RegExp; url?: true }[
  */
 const OPENER_POLICY = /^Cross-Origin-Opener-Policy policy would block the window\.(\w+) call\.?$/;
 
+/**
+ * Firefox's line when a frame (or a request) of one site under a page of another gets the
+ * cookies and storage it has under that top-level site, not its own (Total Cookie Protection), as
+ * Firefox's strings and MDN's page on state partitioning word it ("storage partitioning" in
+ * MDN's copy). Untested in a real engine here: Firefox 153 gives its driver no such line for the
+ * provider's frame on the sign-in page (measured), only its own console shows it.
+ */
+const PARTITIONED =
+  /^Partitioned cookie or storage access was provided to [“"](.+)[”"] because it is loaded in the third-party context and (?:dynamic state|storage) partitioning is enabled\.?$/;
+
 /** Reads one console message; null when it is not a CORS or network refusal any engine prints. */
 export function readConsoleMessage(message: string): ConsoleReading | null {
   const text = message.trim();
   const opener = OPENER_POLICY.exec(text);
   if (opener) return { engine: 'chromium', rule: 'opener-policy', preflight: null, value: opener[1]!, text };
+  const partitioned = PARTITIONED.exec(text);
+  if (partitioned)
+    return { engine: 'firefox', rule: 'cookie-partitioned', preflight: null, url: partitioned[1]!, text };
   for (const { engine, pattern, url } of RESOURCE_POLICY) {
     const found = pattern.exec(text);
     if (found)

@@ -24,6 +24,9 @@ import type { Explanation, Risk } from './types.js';
 /** The rules only a preflight's answer can break. */
 const PREFLIGHT_RULES: ReadonlySet<RefusalRule> = new Set(['preflight-status', 'preflight-redirect']);
 
+/** The rules whose message does not say whether the request reached the server. */
+const UNSAID_REACH: ReadonlySet<MessageRule> = new Set(['network', 'opener-policy', 'cookie-partitioned']);
+
 /** Explains one console message (null when it is no CORS message any engine prints). */
 export function explainMessage(message: string, index = 0): Explanation | null {
   const reading = readConsoleMessage(message);
@@ -73,10 +76,10 @@ function notCors(reading: ConsoleReading, subject: Subject): Explanation {
     verdict: 'not-cors',
     rule: reading.rule as Exclude<MessageRule, RefusalRule>,
     text: NOT_CORS_TEXT[reading.rule]!,
-    // A resource policy is read from the server's answer; an opener policy is about windows, not a
-    // request; every other refusal here stops the request first.
-    reachedServer:
-      reading.rule === 'network' || reading.rule === 'opener-policy' ? null : reading.rule === 'resource-policy',
+    // A resource policy is read from the server's answer; an opener policy is about windows, a
+    // partitioned cookie jar about what a request carried, not whether it went; every other
+    // refusal here stops the request first.
+    reachedServer: UNSAID_REACH.has(reading.rule) ? null : reading.rule === 'resource-policy',
     restsOn: [consoleRestsOn(reading.engine)],
     unknowns: reading.rule === 'network' ? [NETWORK_UNKNOWN] : [],
   });
