@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyKindOf, type ServerJournalEntry } from '@origin-lab/contract';
+import { cookieNames } from '../http/cookie-names.js';
 
 /** Longest header or query value kept; the rest is cut with an ellipsis. */
 const MAX_VALUE_CHARS = 256;
@@ -53,7 +54,9 @@ export function journalEntry(facts: ExchangeFacts): ServerJournalEntry {
     credentials: {
       cookie: req.headers.cookie !== undefined,
       authorization: req.headers.authorization !== undefined,
-      cookieNames: cookieNames(req.headers.cookie),
+      cookieNames: cookieNames(req.headers.cookie)
+        .slice(0, MAX_COOKIE_NAMES)
+        .map((name) => cut(name, MAX_COOKIE_NAME_CHARS)!),
     },
     upgrade: header('upgrade'),
     lastEventId: header('last-event-id'),
@@ -69,19 +72,6 @@ export function journalEntry(facts: ExchangeFacts): ServerJournalEntry {
 /** The most cookie names an entry keeps, and the longest name. */
 const MAX_COOKIE_NAMES = 16;
 const MAX_COOKIE_NAME_CHARS = 64;
-
-/** The names in a Cookie header (name=value pairs split by ;), in order; never a value. */
-function cookieNames(header: string | undefined): string[] {
-  if (header === undefined) return [];
-  const names: string[] = [];
-  for (const pair of header.split(';')) {
-    const name = pair.slice(0, pair.includes('=') ? pair.indexOf('=') : 0).trim();
-    if (name === '') continue;
-    names.push(name.length > MAX_COOKIE_NAME_CHARS ? `${name.slice(0, MAX_COOKIE_NAME_CHARS - 1)}…` : name);
-    if (names.length === MAX_COOKIE_NAMES) break;
-  }
-  return names;
-}
 
 /** The last time formatted: requests arriving in the same millisecond share it (formatting costs more than the rest of an entry). */
 let lastTime = { ms: NaN, iso: '' };
@@ -119,8 +109,8 @@ function corsHeaders(res: ServerResponse): Record<string, string> | null {
   return found;
 }
 
-function cut(value: string | string[] | undefined): string | null {
+function cut(value: string | string[] | undefined, max = MAX_VALUE_CHARS): string | null {
   if (value === undefined) return null;
   const text = Array.isArray(value) ? value.join(', ') : value;
-  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

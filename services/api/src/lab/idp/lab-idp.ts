@@ -9,6 +9,7 @@ import {
   type LabIdpSettings,
 } from '@origin-lab/contract/lab-idp';
 import { HttpError, methodNotAllowed } from '@origin-lab/server-kit';
+import { cookieNames } from '../../http/cookie-names.js';
 import { readBody } from '../../http/read-body.js';
 import type { IdpCodes } from './idp-codes.js';
 import { callbackPage, formPostAnswer, framePage, signInForm, webMessageAnswer } from './idp-pages.js';
@@ -91,12 +92,9 @@ async function answer(ctx: Context, request: AuthorizeRequest, user: string, cod
   ctx.redirect(back.href);
 }
 
-/** The names of the cookies a request carried (never their values), at most 20. */
-function cookieNames(header: string): string[] {
-  const names = header
-    .split(';')
-    .map((pair) => pair.split('=')[0]!.trim())
-    .filter((name) => /^[A-Za-z0-9_-]{1,64}$/.test(name));
+/** The names of the cookies a request carried (never their values), plain ones only (the page shows them), at most 20. */
+function shownCookieNames(header: string): string[] {
+  const names = cookieNames(header).filter((name) => /^[A-Za-z0-9_-]{1,64}$/.test(name));
   return [...new Set(names)].slice(0, 20);
 }
 
@@ -111,7 +109,7 @@ export function callback(config: LabIdpConfig): Middleware {
     const state = fields.get('state') ?? '';
     if (state !== '' && (state.length > LAB_IDP_STATE_MAX || !STATE.test(state)))
       throw new HttpError(400, 'state is not one the lab could have sent', { parameter: 'state' });
-    const heard = { method: ctx.method, state, code: fields.has('code'), cookies: cookieNames(ctx.get('Cookie')) };
+    const heard = { method: ctx.method, state, code: fields.has('code'), cookies: shownCookieNames(ctx.get('Cookie')) };
     html(ctx, {}, callbackPage(heard));
   };
 }
