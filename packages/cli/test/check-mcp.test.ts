@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expressReflectingAll, YOURS } from './fixtures.js';
-import { ENGINES, oneEngine, PROGRAM, STEP_TIMEOUT } from './run-check.js';
+import { ENGINES, oneEngine, PROGRAM, STEP_TIMEOUT_MS } from './run-check.js';
 
 // origin-lab mcp as a coding agent's client meets it: the MCP TypeScript SDK's own client over
 // stdio, starting the built program. Expectations from the MCP specification (tools/list,
@@ -92,7 +92,7 @@ describe('origin-lab mcp, with the SDK’s client over stdio', () => {
               alsoHostile: ['http://localhost:3000'],
               localNetwork: 'public',
               // The test run's bound on each step (run-check.ts), not what is tested.
-              timeout: Number(STEP_TIMEOUT[1]),
+              timeout: STEP_TIMEOUT_MS,
             },
           },
           undefined,

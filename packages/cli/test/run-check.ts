@@ -62,7 +62,8 @@ function sharedEngines(startOwn: boolean): string[] {
  * all: a page load there once took more than the default 10 s (a clean-clone run). The bound on
  * each step is the test run's, not what is tested; a test may set its own after it.
  */
-export const STEP_TIMEOUT = ['--timeout', '30000'] as const;
+export const STEP_TIMEOUT_MS = 30_000;
+export const STEP_TIMEOUT = ['--timeout', String(STEP_TIMEOUT_MS)] as const;
 
 /**
  * A check of url with --json - (and the test defaults: these engines, quiet, the target counted
