@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { DisplayGroup } from '../src/display-group.js';
 
 // A real group (xvfb-run, Xvfb, a session bus) around a small shell program in place of a browser.
+// Starting Xvfb and a bus takes a second on a quiet machine and far longer beside three engine
+// test files on two cores (CI timed out at 20 s): each test's bound is a minute.
+const GROUP_TEST_MS = 60_000;
 
 /** The processes of a group that still run (a zombie has ended: it only waits to be reaped). */
 function running(group: number): number[] {
@@ -26,7 +29,7 @@ const lineOf = (group: DisplayGroup, pattern: RegExp) =>
 
 const xvfbFolders = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('xvfb-run.')));
 
-describe('a display group', () => {
+describe('a display group', { timeout: GROUP_TEST_MS }, () => {
   it('hands on each line its program writes, with a display to run on', async () => {
     const group = DisplayGroup.start('sh', ['-c', 'echo "display $DISPLAY" >&2; sleep 30']);
     try {
