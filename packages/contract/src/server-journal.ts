@@ -46,6 +46,13 @@ export interface ServerJournalEntry {
   upgrade: string | null;
   /** The Last-Event-ID an EventSource sent on reconnect: the id: of the last event it got. */
   lastEventId: string | null;
+  /**
+   * The answer's opener policy (Cross-Origin-Opener-Policy and -Report-Only), only when it sent
+   * one: what cuts a popup off from the page that opened it.
+   */
+  openerPolicy?: { enforced: string | null; reportOnly: string | null };
+  /** The names of the cookies the answer set (Set-Cookie), only when it set any; never a value. */
+  setCookies?: string[];
   /** Only for the same-origin proxy. */
   proxy?: { cache: string | null; upstreamStatus: number | null };
   /** Which api replica answered; only when replicas share state in Redis (REPLICA_NAME). */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyKindOf, type ServerJournalEntry } from '@origin-lab/contract';
-import { cookieNames } from '../http/cookie-names.js';
+import { cookieNames, setCookieNames } from '../http/cookie-names.js';
 
 /** Longest header or query value kept; the rest is cut with an ellipsis. */
 const MAX_VALUE_CHARS = 256;
@@ -54,13 +54,17 @@ export function journalEntry(facts: ExchangeFacts): ServerJournalEntry {
     credentials: {
       cookie: req.headers.cookie !== undefined,
       authorization: req.headers.authorization !== undefined,
-      cookieNames: cookieNames(req.headers.cookie)
-        .slice(0, MAX_COOKIE_NAMES)
-        .map((name) => cut(name, MAX_COOKIE_NAME_CHARS)!),
+      cookieNames: keptNames(cookieNames(req.headers.cookie)),
     },
     upgrade: header('upgrade'),
     lastEventId: header('last-event-id'),
   };
+  const enforced = res.getHeader('cross-origin-opener-policy');
+  const reportOnly = res.getHeader('cross-origin-opener-policy-report-only');
+  if (enforced !== undefined || reportOnly !== undefined)
+    entry.openerPolicy = { enforced: cut(enforced?.toString()), reportOnly: cut(reportOnly?.toString()) };
+  const setCookies = res.getHeader('set-cookie');
+  if (setCookies !== undefined) entry.setCookies = keptNames(setCookieNames(setCookies));
   // Only the proxy sets X-Cache. A hit called nobody; otherwise the proxy passed the upstream's
   // status on (a failed call is thrown before X-Cache is set, so it has none).
   const cache = res.getHeader('x-cache');
@@ -72,6 +76,9 @@ export function journalEntry(facts: ExchangeFacts): ServerJournalEntry {
 /** The most cookie names an entry keeps, and the longest name. */
 const MAX_COOKIE_NAMES = 16;
 const MAX_COOKIE_NAME_CHARS = 64;
+
+const keptNames = (names: string[]) =>
+  names.slice(0, MAX_COOKIE_NAMES).map((name) => cut(name, MAX_COOKIE_NAME_CHARS)!);
 
 /** The last time formatted: requests arriving in the same millisecond share it (formatting costs more than the rest of an entry). */
 let lastTime = { ms: NaN, iso: '' };

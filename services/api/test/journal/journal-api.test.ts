@@ -111,6 +111,32 @@ describe('the visitor journal records what the api handled', () => {
     expect(names.slice(1, 3)).toEqual(['c0', 'c1']);
   });
 
+  it('keeps the opener policy an answer sent and the names of the cookies it set, never a value', async () => {
+    const visitor = newVisitor();
+    const authorize = (coop: string) =>
+      new URLSearchParams({
+        client_id: 'origin-lab',
+        redirect_uri: `${ALLOWED}/lab/idp-callback`,
+        state: 's',
+        sign_in: 'auto',
+        coop,
+        visitor,
+      });
+    // The provider signs a visitor without a session in at once: a session cookie with its answer.
+    for (const coop of ['same-origin', 'report-only'])
+      await (await fetch(`${api.url}/lab/idp/authorize?${authorize(coop)}`, { redirect: 'manual' })).text();
+    await (await fetch(`${api.url}/api/posts?visitor=${visitor}`)).text();
+    const entries = (await readJournal(visitor, 3)).map((item) => item.entry);
+    expect(entries[0]).toMatchObject({
+      openerPolicy: { enforced: 'same-origin', reportOnly: null },
+      setCookies: ['idp_session'],
+    });
+    expect(entries[1]!.openerPolicy).toEqual({ enforced: null, reportOnly: 'same-origin' });
+    expect(JSON.stringify(entries)).not.toMatch(/student-[0-9a-f]{16}/);
+    expect(entries[2]).not.toHaveProperty('openerPolicy');
+    expect(entries[2]).not.toHaveProperty('setCookies');
+  });
+
   it('shows a visitor none of another visitor’s entries, and records requests without a token for nobody', async () => {
     const first = newVisitor();
     const second = newVisitor();
