@@ -1,4 +1,5 @@
 import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
+import type { EnginePage } from '../engines/engine.js';
 import { EVERY_ENGINE, expect, test } from '../fixtures.js';
 import { SIGN_IN_ENGINES } from '../../services/pages/web/ts/rules/sign-in-engines.js';
 import type { SawRow } from '../../services/pages/web/ts/sign-in/server-saw.js';
@@ -154,6 +155,38 @@ function expectServerSaw(id: string, observed: Record<string, any>, rows: SawRow
     );
 }
 
+/**
+ * The server view's Why, read from the journal: each refusal with its rule and the request it is
+ * about. From HTML (an enforced opener policy on the provider's answer cuts the popup off, a
+ * report-only one does not), RFC 6265bis (the way back is cross-site: Strict never comes, Lax not
+ * with a POST) and the third-party cookie policies above; per engine where the run differs as
+ * listed (Chromium sends the Strict cookie back through a redirect, Firefox 153 takes
+ * noopener-allow-popups as unsafe-none, WebKit keeps no Secure cookie from http:// and no
+ * partitioned cookie).
+ */
+const PROVIDER_POLICY = ['opener-policy-provider GET /lab/idp/authorize'];
+const STRICT = 'same-site-strict GET /lab/idp-callback';
+const FORM_POST = ['same-site-lax POST /lab/idp-callback', 'same-site-strict POST /lab/idp-callback'];
+const WHY: Record<string, Record<string, string[]> & { all: string[] }> = {
+  'popup-coop-unsafe-none': { all: [] },
+  'popup-coop-same-origin': { all: PROVIDER_POLICY },
+  'popup-coop-same-origin-allow-popups': { all: PROVIDER_POLICY },
+  'popup-coop-noopener-allow-popups': { all: PROVIDER_POLICY, firefox: [] },
+  'popup-coop-report-only': { all: [] },
+  'redirect-query': {
+    all: [STRICT],
+    chromium: [],
+    webkit: [STRICT, 'secure-over-http GET /lab/idp-callback'],
+  },
+  'redirect-form-post': { all: FORM_POST, webkit: [...FORM_POST, 'secure-over-http POST /lab/idp-callback'] },
+  'token-credentialed': { all: ['third-party-cookie POST /lab/idp/token'] },
+  'token-wildcard': { all: ['third-party-cookie POST /lab/idp/token'] },
+  'frame-third-party-cookie': { all: ['third-party-cookie GET /lab/idp/frame'] },
+  'frame-partitioned-cookie': { all: [], webkit: ['partitioned-not-kept GET /lab/idp/frame'] },
+  // Its second frame is on the other site's page, filed under that page's visitor.
+  'frame-partitioned-elsewhere': { all: [] },
+};
+
 /** Each check, what the page said of a refusal, and the engines page's table compared with the same run. */
 const withTable = (checks: Record<string, Check<SignInRun>>): Record<string, Check<SignInRun>> =>
   Object.fromEntries(
@@ -163,6 +196,8 @@ const withTable = (checks: Record<string, Check<SignInRun>>): Record<string, Che
         await check(result, context);
         expectWhySaid(id, result.observed, context.run.said[id] ?? '');
         expectServerSaw(id, result.observed, context.run.saw[id], context.browserName);
+        const why = WHY[id]!;
+        expect(context.run.why[id] ?? [], `${id}: the server view's Why`).toEqual(why[context.browserName] ?? why.all);
         expectAsTheEnginesPageSays(SIGN_IN_ENGINES, context.browserName, id, { outcome: tableWord(result.observed) });
       },
     ]),
@@ -174,6 +209,21 @@ interface SignInRun extends PageRun {
   said: Record<string, string>;
   /** The page's table of what the server saw, by experiment. */
   saw: Record<string, SawRow[]>;
+  /** The server view's Why for each experiment: its reasons as "rule request". */
+  why: Record<string, string[]>;
+}
+
+/** The reasons the server view's Why gives each experiment, as "rule request". */
+async function whyOf(page: EnginePage): Promise<Record<string, string[]>> {
+  const why: Record<string, string[]> = {};
+  const items = await page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('#server-view .why li[data-experiment]'), (li) => ({
+      id: li.dataset.experiment!,
+      reason: `${li.dataset.rule} ${li.querySelector('strong')?.textContent ?? ''}`,
+    })),
+  );
+  for (const { id, reason } of items) (why[id] ??= []).push(reason);
+  return why;
 }
 
 experimentTests<SignInRun>({
@@ -198,7 +248,7 @@ experimentTests<SignInRun>({
         ]),
       ),
     );
-    return { results, consoles, said, saw };
+    return { results, consoles, said, saw, why: await whyOf(page) };
   },
   afterRun: withTable({
     'popup-coop-unsafe-none': answered,
@@ -285,6 +335,18 @@ for (const [policy, answers] of Object.entries(APP_POLICIES))
         const listed = id === 'popup-coop-noopener-allow-popups' && browserName === 'firefox' && answered;
         expect(result.state, id).toBe(listed ? 'known-difference' : 'agree');
       }
+      // The Why names the policy that cut each popup off: this page's own same-origin, or the provider's.
+      const why = await whyOf(page);
+      for (const id of POPUP_IDS)
+        expect(why[id] ?? [], `${id}: the server view's Why`).toEqual(
+          answers(id, browserName)
+            ? []
+            : [
+                policy === 'same-origin'
+                  ? 'opener-policy-app This page'
+                  : 'opener-policy-provider GET /lab/idp/authorize',
+              ],
+        );
     },
   );
 

@@ -2,8 +2,13 @@
 // (cross-site), and each experiment signs in one way and shows what the app could observe: a
 // popup answered by a message to its opener (under each opener policy of the provider), a
 // redirect back carrying (or not) the app's cookies, a credentialed call for a token.
-import type { LabIdpSettings } from '@origin-lab/contract/lab-idp';
-import { byId } from '../frame/dom.js';
+import {
+  LAB_IDP_CALLBACK_PATH,
+  LAB_IDP_COOKIE,
+  LAB_IDP_PARTITIONED_COOKIE,
+  type LabIdpSettings,
+} from '@origin-lab/contract/lab-idp';
+import { byId, h } from '../frame/dom.js';
 import { experiment, type ExperimentSpec } from '../frame/experiment.js';
 import { currentSite } from '../frame/site.js';
 import { setupPage } from '../page/setup-page.js';
@@ -24,6 +29,7 @@ import {
   type TokenSeen,
 } from '../sign-in/flows.js';
 import { sawTable, sawUnder } from '../sign-in/server-saw.js';
+import { signInWhy, type SignInFacts, type SignInReason } from '../sign-in/why.js';
 
 const ctx = setupPage();
 const box = ctx.experiments;
@@ -32,14 +38,37 @@ byId('sign-in-provider').textContent = provider ?? 'nowhere: this server has no 
 // Opened by frame-partitioned-elsewhere on the app's other site: frame the provider, tell the opener.
 void frameForOpener(provider, currentSite().other);
 
-/** An experiment of this page: what it observed, and what the provider and the app's callback received. */
+/** A reason in the server view's Why: the experiment, the request, why, and the fix. */
+const reasonItem = (spec: ExperimentSpec, reason: SignInReason) =>
+  h(
+    'li',
+    { 'data-rule': reason.rule, 'data-experiment': spec.id },
+    h('a', { href: `#${spec.id}` }, spec.title),
+    ': ',
+    h('strong', {}, reason.request),
+    ` ${reason.text} `,
+    h('em', {}, 'Fix:'),
+    ` ${reason.fix}`,
+  );
+
+/**
+ * An experiment of this page: what it observed, what the provider and the app's callback
+ * received, and the Why those requests give (in the server view's Why).
+ */
 function signInExperiment(spec: ExperimentSpec): void {
   experiment(box, {
     ...spec,
     async run() {
       takeMarks(); // what an earlier run that failed left behind
       const outcome = await spec.run();
-      return { ...outcome, serverSaw: sawTable(await sawUnder(ctx.journal, takeMarks())) };
+      const rows = await sawUnder(ctx.journal, takeMarks());
+      const seen = outcome.observed;
+      const facts = { ...PAGE_FACTS, popupCutOff: seen.closedBeforeAnswer === true && seen.message === false };
+      ctx.why.setReasons(
+        spec.id,
+        signInWhy(rows, facts).map((reason) => reasonItem(spec, reason)),
+      );
+      return { ...outcome, serverSaw: sawTable(rows) };
     },
   });
 }
@@ -58,6 +87,15 @@ function providerOrThrow(): string {
  * same-origin-allow-popups keeps those whose page allows it; none leaves it to the provider.
  */
 const APP_COOP = /^\/sign-in-coop-([a-z-]+)\.html$/.exec(location.pathname)?.[1] ?? 'unsafe-none';
+
+/** What the Why of each experiment knows of this page (sign-in/why.ts). */
+const PAGE_FACTS: SignInFacts = {
+  appCoop: APP_COOP,
+  appCookies: APP_COOKIES,
+  pageScheme: location.protocol,
+  callbackPath: LAB_IDP_CALLBACK_PATH,
+  providerCookies: { session: LAB_IDP_COOKIE, partitioned: LAB_IDP_PARTITIONED_COOKIE },
+};
 
 /** The provider's header as the page asked for it (report-only is its own header). */
 const providerHeader = (coop: LabIdpSettings['coop']) =>

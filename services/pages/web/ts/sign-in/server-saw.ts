@@ -15,6 +15,10 @@ export interface SawRow {
   dest: string | null;
   storageAccess: string | null;
   cookies: string[];
+  /** The answer: its status, its opener policy, the cookies it set (by name). */
+  status: number;
+  openerPolicy: { enforced: string | null; reportOnly: string | null } | null;
+  setCookies: string[];
 }
 
 /** How long a mark's first request may still take to reach the journal (one that never came costs this). */
@@ -27,7 +31,21 @@ const rowOf = (entry: ServerJournalEntry): SawRow => ({
   dest: entry.secFetch.dest,
   storageAccess: entry.secFetch.storageAccess,
   cookies: entry.credentials.cookieNames,
+  status: entry.status,
+  openerPolicy: entry.openerPolicy ?? null,
+  setCookies: entry.setCookies ?? [],
 });
+
+/** The answer in a few words: status, opener policy, cookies set. */
+function answerOf(row: SawRow): string {
+  const policy = row.openerPolicy;
+  return [
+    String(row.status),
+    ...(policy?.enforced ? [`Cross-Origin-Opener-Policy: ${policy.enforced}`] : []),
+    ...(policy?.reportOnly ? [`Cross-Origin-Opener-Policy-Report-Only: ${policy.reportOnly}`] : []),
+    ...(row.setCookies.length > 0 ? [`sets ${row.setCookies.join(', ')}`] : []),
+  ].join(' · ');
+}
 
 /**
  * Every request the journal filed under these marks, in the order they arrived. The page has its
@@ -44,9 +62,17 @@ export async function sawUnder(journal: JournalFeed, marks: readonly string[]): 
 
 const cell = (value: string | null) => h('td', {}, value === null ? h('i', {}, 'not sent') : h('code', {}, value));
 
-/** The rows as a table (stacked on a phone): one line per request, its Sec-Fetch-* headers and cookies by name. */
+/** The rows as a table (stacked on a phone): one line per request, its Sec-Fetch-* headers, cookies by name and the answer. */
 export function sawTable(rows: readonly SawRow[]): HTMLElement {
-  const head = ['Request', 'Sec-Fetch-Site', 'Sec-Fetch-Mode', 'Sec-Fetch-Dest', 'Sec-Fetch-Storage-Access', 'Cookies'];
+  const head = [
+    'Request',
+    'Sec-Fetch-Site',
+    'Sec-Fetch-Mode',
+    'Sec-Fetch-Dest',
+    'Sec-Fetch-Storage-Access',
+    'Cookies',
+    'Answer',
+  ];
   const body = rows.map((row) =>
     h(
       'tr',
@@ -57,6 +83,7 @@ export function sawTable(rows: readonly SawRow[]): HTMLElement {
       cell(row.dest),
       cell(row.storageAccess),
       h('td', {}, row.cookies.length === 0 ? 'none' : row.cookies.join(', ')),
+      h('td', {}, answerOf(row)),
     ),
   );
   const table = h(
