@@ -6,7 +6,7 @@ import { currentSite, type SiteOrigins } from '../frame/site.js';
 import { renderStrip } from '../frame/strip.js';
 import { installWaterfall, renderWaterfall } from '../frame/waterfall.js';
 import { JournalFeed } from '../server-view/journal-feed.js';
-import { renderServerView, type ServerViewWhy } from '../server-view/server-view-panel.js';
+import { renderServerView } from '../server-view/server-view-panel.js';
 import { tagDemonstrationTraffic, visitorToken } from '../server-view/visitor.js';
 
 export interface PageContext {
@@ -22,8 +22,6 @@ export interface PageContext {
    * refresh or waitFor): what arrived after that page had gone, such as its pagehide beacon.
    */
   previousJournal: JournalFeed | null;
-  /** The Why of the server view, for a page's own reasons (nothing shows them on a page without one). */
-  why: ServerViewWhy;
 }
 
 /** Each page load's token, per page and tab, so the next load can read what arrived after it left. */
@@ -83,7 +81,7 @@ export function setupPage({ journalStream = true } = {}): PageContext {
   header.append(strip);
   renderStrip(strip);
   if (waterfall) renderWaterfall(waterfall);
-  const why = serverView ? renderServerView(serverView, journal, site) : { setReasons() {} };
+  if (serverView) renderServerView(serverView, journal, site);
   return {
     site,
     engine: engineFamily(navigator.userAgent),
@@ -94,6 +92,5 @@ export function setupPage({ journalStream = true } = {}): PageContext {
     experiments: byId('experiments'),
     journal,
     previousJournal: previousToken ? new JournalFeed(previousToken, unwrappedFetch) : null,
-    why,
   };
 }

@@ -38,6 +38,18 @@ byId('sign-in-provider').textContent = provider ?? 'nowhere: this server has no 
 // Opened by frame-partitioned-elsewhere on the app's other site: frame the provider, tell the opener.
 void frameForOpener(provider, currentSite().other);
 
+/**
+ * The sign-in experiments' reasons, read from the journal, in a list of their own right under the
+ * server view's Why (whose own list is the failed reads'): the panel every page loads stays as it is.
+ */
+const signInReasons = h('ul', { class: 'why', id: 'sign-in-why', 'aria-live': 'polite' });
+document.querySelector('#server-view ul.why')?.after(signInReasons);
+const reasonsBy = new Map<string, HTMLElement[]>();
+function showReasons(id: string, items: HTMLElement[]): void {
+  reasonsBy.set(id, items);
+  signInReasons.replaceChildren(...[...reasonsBy.values()].flat());
+}
+
 /** A reason in the server view's Why: the experiment, the request, why, and the fix. */
 const reasonItem = (spec: ExperimentSpec, reason: SignInReason) =>
   h(
@@ -64,7 +76,7 @@ function signInExperiment(spec: ExperimentSpec): void {
       const rows = await sawUnder(ctx.journal, takeMarks());
       const seen = outcome.observed;
       const facts = { ...PAGE_FACTS, popupCutOff: seen.closedBeforeAnswer === true && seen.message === false };
-      ctx.why.setReasons(
+      showReasons(
         spec.id,
         signInWhy(rows, facts).map((reason) => reasonItem(spec, reason)),
       );

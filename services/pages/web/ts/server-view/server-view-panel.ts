@@ -162,17 +162,11 @@ function timelineBars(
   return bars;
 }
 
-/** The Why of the server view, open to a page's own reasons (read from the journal) beside the failed reads'. */
-export interface ServerViewWhy {
-  /** Shows these items under key (an experiment's id), in place of those it gave before. */
-  setReasons(key: string, items: readonly HTMLElement[]): void;
-}
-
 /**
  * "What the server saw": this visitor's journal beside the waterfall, a timeline of both, and for
  * each cross-origin request that failed, why, computed from what the server answered.
  */
-export function renderServerView(container: HTMLElement, feed: JournalFeed, site: SiteOrigins): ServerViewWhy {
+export function renderServerView(container: HTMLElement, feed: JournalFeed, site: SiteOrigins): void {
   const timeline = h('div', { class: 'timeline-box' });
   const why = h('ul', { class: 'why', 'aria-live': 'polite' });
   const rows = h('tbody');
@@ -211,7 +205,6 @@ export function renderServerView(container: HTMLElement, feed: JournalFeed, site
   let requests: readonly TrafficEntry[] = [];
   let whyList: WhyList | null = null;
   let whyListAsked = false;
-  const pageReasons = new Map<string, readonly HTMLElement[]>();
   const render = () => {
     const items = feed.items.slice(-MAX_ROWS);
     const joined = join(requests, items);
@@ -221,20 +214,15 @@ export function renderServerView(container: HTMLElement, feed: JournalFeed, site
     rows.replaceChildren(...items.map((item) => journalRow(item, eventSources, seenIds, refusedIds)));
 
     const failed = joined.filter((j) => crossOriginJournaled(j.request) && failedRead(j.request));
-    if (failed.length > 0 && !whyList && !whyListAsked) {
+    if (failed.length === 0) why.replaceChildren(h('li', {}, 'No cross-origin request of this page has failed yet.'));
+    else if (whyList) why.replaceChildren(...whyList.whyItems(failed, site.self));
+    else if (!whyListAsked) {
       whyListAsked = true;
       void import('./why-list.js').then((loaded) => {
         whyList = loaded;
         render();
       });
     }
-    const reasons = [
-      ...(failed.length > 0 && whyList ? whyList.whyItems(failed, site.self) : []),
-      ...[...pageReasons.values()].flat(),
-    ];
-    if (reasons.length > 0) why.replaceChildren(...reasons);
-    else if (failed.length === 0)
-      why.replaceChildren(h('li', {}, 'No cross-origin request of this page has failed yet.'));
     drawTimeline(timeline, timelineBars(joined, items, seenIds), Date.now());
   };
   onTraffic((all) => {
@@ -243,10 +231,4 @@ export function renderServerView(container: HTMLElement, feed: JournalFeed, site
   });
   feed.onChange(render);
   render();
-  return {
-    setReasons(key, items) {
-      pageReasons.set(key, items);
-      render();
-    },
-  };
 }
