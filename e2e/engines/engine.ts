@@ -37,6 +37,16 @@ export interface EnginePage {
   press(key: 'Tab' | 'Enter' | (string & {})): Promise<void>;
   /** A real click on the first element matching selector (a script's click() does not count as the user's in WebKit). */
   click(selector: string): Promise<void>;
+  /**
+   * A real click on the first element matching selector inside the first frame matching frame,
+   * once both are there (within timeout ms): a user activation in the frame's own document.
+   */
+  clickInFrame(frame: string, selector: string, timeout: number): Promise<void>;
+  /**
+   * Answers the engine's storage access prompts Allow from now on, as a user would; false where
+   * the driver cannot answer them (the prompt then goes unanswered: the engine refuses).
+   */
+  allowStorageAccess(): Promise<boolean>;
   /** Chooses the option with this value in the first select matching selector, as a user would. */
   select(selector: string, value: string): Promise<void>;
   /**

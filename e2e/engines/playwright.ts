@@ -92,6 +92,20 @@ export class PlaywrightPage implements EnginePage {
     return this.page.locator(selector).first().click();
   }
 
+  clickInFrame(frame: string, selector: string, timeout: number): Promise<void> {
+    return this.page.frameLocator(frame).first().locator(selector).first().click({ timeout });
+  }
+
+  /**
+   * Chromium: the storage-access permission of the page's context, over CDP. Firefox: none
+   * (measured: WebDriver BiDi's set permission answers "storage-access" is unsupported).
+   */
+  async allowStorageAccess(): Promise<boolean> {
+    if (this.label !== 'chromium') return false;
+    await this.page.context().grantPermissions(['storage-access']);
+    return true;
+  }
+
   async select(selector: string, value: string): Promise<void> {
     await this.page.locator(selector).first().selectOption(value);
   }

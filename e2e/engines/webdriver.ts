@@ -119,6 +119,25 @@ export class WebDriverPage implements EnginePage {
     await this.browser.$(selector).click();
   }
 
+  /** WebDriver's Switch To Frame, the element click there, then back to the page. */
+  async clickInFrame(frame: string, selector: string, timeout: number): Promise<void> {
+    const frameElement = this.browser.$(frame);
+    await frameElement.waitForExist({ timeout });
+    await this.browser.switchToFrame(await frameElement.getElement());
+    try {
+      const target = this.browser.$(selector);
+      await target.waitForExist({ timeout });
+      await target.click();
+    } finally {
+      await this.browser.switchToParentFrame();
+    }
+  }
+
+  /** No command of this driver answers WebKitGTK's storage access prompt. */
+  allowStorageAccess(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+
   /** A real click on the option (WebDriver's element click selects it, with the change event). */
   async select(selector: string, value: string): Promise<void> {
     await this.browser.$(selector).selectByAttribute('value', value);
