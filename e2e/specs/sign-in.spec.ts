@@ -59,6 +59,7 @@ function tableWord(observed: Record<string, unknown>): unknown {
   if ('message' in observed)
     return observed.message ? 'answered' : observed.closedBeforeAnswer ? 'cut off' : 'no answer';
   if ('cookies' in observed) return (observed.cookies as string[]).join(', ') || 'none';
+  if ('access' in observed) return `${observed.access as string}, ${observed.token as string}`;
   if ('storageAccess' in observed) return observed.session || observed.partitioned ? 'sent' : 'not sent';
   return observed.outcome;
 }
@@ -291,6 +292,7 @@ experimentTests<SignInRun>({
     // framing the provider gets none of it; WebKit kept none in the first place.
     'frame-partitioned-elsewhere': observed({ session: false, partitioned: false, storageAccess: false }),
   }),
+  testedElsewhere: ['frame-storage-access'],
   knownDifferences: {
     'popup-coop-noopener-allow-popups': (_, { browserName }) => browserName === 'firefox',
     'redirect-query': (_, { browserName }) => browserName === 'chromium' || browserName === 'webkit',
@@ -350,13 +352,69 @@ for (const [policy, answers] of Object.entries(APP_POLICIES))
     },
   );
 
+/**
+ * Storage access, as a person runs it: Run; the provider's frame loads without its cookie (a third
+ * party, Sec-Fetch-Storage-Access: none); Allow is answered (the driver answers for the person,
+ * only now, so the frame's own request was made without a grant); the click on the provider's
+ * button inside the frame calls document.requestStorageAccess() (Storage Access API: a user
+ * activation in the frame's document), which resolves; the frame's own call with credentials then
+ * carries the cookie the provider set as a top-level site, 200, and says "active" (Storage Access
+ * Headers). Driven in Chromium only: Firefox's driver (WebDriver BiDi) clicks in the frame without
+ * the frame's button hearing it and cannot answer the prompt, and WebKitGTK's (classic
+ * WebDriver) has no way to answer it; both run by hand (docs/pages.md).
+ */
+test('sign-in: frame-storage-access', { tag: EVERY_ENGINE }, async ({ enginePage: page, origins, browserName }) => {
+  test.skip(
+    browserName !== 'chromium',
+    'the driver cannot click inside the provider’s frame (Firefox, WebDriver BiDi) or answer the prompt (WebKitGTK)',
+  );
+  test.setTimeout(90_000);
+  const id = 'frame-storage-access';
+  await page.open(`${origins.self}/sign-in.html`);
+  await page.click(`section#${id} > p > button`);
+  await page.waitFor(
+    () => document.querySelector('section#frame-storage-access iframe[data-told]') !== null,
+    45_000,
+    'the provider’s frame to say it loaded',
+  );
+  expect(await page.allowStorageAccess()).toBe(true);
+  await page.clickInFrame(`section#${id} iframe.provider-frame`, '#ask-access', 15_000);
+  await page.waitForVerdict(id, 30_000);
+  const result = await page.read(id);
+  expect(result.observed).toEqual({
+    session: false,
+    partitioned: false,
+    storageAccess: false,
+    access: 'granted',
+    token: '200',
+  });
+  expect(result.state).toBe('agree');
+  const rows = await page.evaluate(
+    () =>
+      JSON.parse(
+        document.querySelector<HTMLElement>('section#frame-storage-access .server-saw')?.dataset.rows ?? '[]',
+      ) as SawRow[],
+  );
+  expect(
+    rows.map(({ request, site, mode, dest, storageAccess }) => ({ request, site, mode, dest, storageAccess })),
+  ).toEqual([
+    { ...AUTHORIZE, site: 'cross-site', storageAccess: null },
+    { ...FRAME, site: 'cross-site', storageAccess: 'none' },
+    { ...TOKEN, site: 'same-origin', storageAccess: 'active' },
+  ]);
+  expect(named(rows[1], PROVIDER_COOKIES)).toEqual([]);
+  expect(named(rows[2], PROVIDER_COOKIES)).toEqual(['idp_session']);
+  expect((await whyOf(page))[id]).toEqual(['third-party-cookie GET /lab/idp/frame']);
+  expectAsTheEnginesPageSays(SIGN_IN_ENGINES, browserName, id, { outcome: tableWord(result.observed) });
+});
+
 test('the engines page opens the sign-in and Local Network Access tables, engine by engine', async ({
   page,
   origins,
 }) => {
   await page.goto(`${origins.self}/engines.html`);
   for (const [section, rows] of [
-    ['#sign-in-engines', 12],
+    ['#sign-in-engines', 13],
     ['#local-network-engines', 10],
   ] as const) {
     await page.locator(`${section} summary`).click();

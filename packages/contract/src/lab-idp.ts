@@ -15,7 +15,11 @@ export const LAB_IDP_PATHS = {
   signIn: '/lab/idp/sign-in',
   /** POST, with CORS: a code (or the session cookie) for a token. */
   token: '/lab/idp/token',
-  /** GET, in a frame of the app: which of the provider's cookies came, told to the app (?app=<origin>). */
+  /**
+   * GET, in a frame of the app: which of the provider's cookies came, told to the app
+   * (?app=<origin>); ?set=partitioned sets a partitioned cookie; ?access=ask shows a button that
+   * asks for storage access, then calls the token address with credentials.
+   */
   frame: '/lab/idp/frame',
 } as const;
 

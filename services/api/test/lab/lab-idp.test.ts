@@ -245,10 +245,20 @@ describe('the identity provider in a frame of the app', () => {
     );
   });
 
+  it('with access=ask, a button asks for storage access, then calls the token address with credentials; the app alone is told', async () => {
+    const page = await (await frame(`app=${encodeURIComponent(ALLOWED)}&access=ask&mark=m1`)).text();
+    expect(page).toContain('<button type="button" id="ask-access">');
+    expect(page).toContain('document.requestStorageAccess()');
+    expect(page).toMatch(/fetch\('\/lab\/idp\/token\?' \+ tags, \{\s+method: 'POST',\s+credentials: 'include'/);
+    expect(page).toContain(`parent.postMessage({ type: 'idp-frame-access', access, token }, "${ALLOWED}")`);
+    expect(await (await frame(`app=${encodeURIComponent(ALLOWED)}`)).text()).not.toContain('ask-access');
+  });
+
   it.each([
     ['an app that is not the lab’s', `app=${encodeURIComponent(FOREIGN)}`, 'app'],
     ['no app', '', 'app'],
     ['another cookie to set', `app=${encodeURIComponent(ALLOWED)}&set=session`, 'set'],
+    ['another way to ask', `app=${encodeURIComponent(ALLOWED)}&access=always`, 'access'],
   ])('refuses %s: 400', async (_, query, parameter) => {
     const answer = await frame(query);
     expect(answer.status).toBe(400);

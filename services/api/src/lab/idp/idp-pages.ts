@@ -96,17 +96,47 @@ export interface FrameHeard {
 /**
  * The provider's page in a frame of the app: which of its cookies came with the frame's request,
  * and whether it has storage access (document.hasStorageAccess, where the browser has it), told
- * to the app's window (its origin only).
+ * to the app's window (its origin only). With ask, a button asks for storage access
+ * (document.requestStorageAccess, which needs the click), then calls the token address on its own
+ * origin with credentials, tagged as the frame was, and tells the app both answers.
  */
-export function framePage(appOrigin: string, heard: FrameHeard): string {
+export function framePage(appOrigin: string, heard: FrameHeard, ask = false): string {
+  const app = scriptValue(appOrigin);
   return page(
     'The provider in a frame',
     `<p id="heard">The provider's cookies that came: session ${heard.session ? 'yes' : 'no'}, partitioned ${heard.partitioned ? 'yes' : 'no'}.</p>
+${ask ? '<button type="button" id="ask-access">Continue as the student signed in here (asks for storage access)</button>\n<p id="access" aria-live="polite"></p>' : ''}
 <script>
 const heard = ${scriptValue(heard)};
-const ask = typeof document.hasStorageAccess === 'function' ? document.hasStorageAccess() : Promise.resolve('absent');
-ask.then((storageAccess) => parent.postMessage({ type: 'idp-frame', ...heard, storageAccess }, ${scriptValue(appOrigin)}),
-  () => parent.postMessage({ type: 'idp-frame', ...heard, storageAccess: 'error' }, ${scriptValue(appOrigin)}));
+const has = typeof document.hasStorageAccess === 'function' ? document.hasStorageAccess() : Promise.resolve('absent');
+has.then((storageAccess) => parent.postMessage({ type: 'idp-frame', ...heard, storageAccess }, ${app}),
+  () => parent.postMessage({ type: 'idp-frame', ...heard, storageAccess: 'error' }, ${app}));
+${ask ? askScript(app) : ''}
 </script>`,
   );
 }
+
+/** The frame's button: storage access asked for, then the token call on its own origin, both told to the app. */
+const askScript = (app: string) => `document.getElementById('ask-access').addEventListener('click', async () => {
+  const said = document.getElementById('access');
+  said.textContent = 'Asking this browser for storage access…';
+  let access = 'absent';
+  if (typeof document.requestStorageAccess === 'function')
+    access = await document.requestStorageAccess().then(() => 'granted', (err) => (err && err.name) || 'rejected');
+  const tags = new URLSearchParams(location.search);
+  for (const name of ['app', 'access', 'set']) tags.delete(name);
+  let token;
+  try {
+    const answer = await fetch('${LAB_IDP_PATHS.token}?' + tags, {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=session',
+    });
+    token = String(answer.status);
+  } catch (err) {
+    token = (err && err.name) || 'error';
+  }
+  said.textContent = 'Storage access: ' + access + '; the token call: ' + token + '.';
+  parent.postMessage({ type: 'idp-frame-access', access, token }, ${app});
+});`;

@@ -193,8 +193,9 @@ export function token(config: LabIdpConfig): Middleware {
 /**
  * The provider in a frame of the app (an embedded or silent sign-in): which of its cookies came
  * with the frame's request, which third-party cookie policies decide. ?set=partitioned sets a
- * Partitioned cookie (CHIPS), kept per top-level site, for the next frame to carry. ?app names
- * the app's origin, one of the lab's, which alone is told.
+ * Partitioned cookie (CHIPS), kept per top-level site, for the next frame to carry; ?access=ask
+ * shows a button that asks for storage access. ?app names the app's origin, one of the lab's,
+ * which alone is told.
  */
 export function frame(config: LabIdpConfig): Middleware {
   return (ctx) => {
@@ -205,6 +206,9 @@ export function frame(config: LabIdpConfig): Middleware {
     const set = query.get('set');
     if (set !== null && set !== 'partitioned')
       throw new HttpError(400, 'set must be partitioned, or absent', { parameter: 'set' });
+    const access = query.get('access');
+    if (access !== null && access !== 'ask')
+      throw new HttpError(400, 'access must be ask, or absent', { parameter: 'access' });
     const headers: Record<string, string> =
       set === 'partitioned'
         ? {
@@ -212,6 +216,6 @@ export function frame(config: LabIdpConfig): Middleware {
           }
         : {};
     const heard = { session: userOf(ctx) !== null, partitioned: ctx.cookies.get(LAB_IDP_PARTITIONED_COOKIE) === '1' };
-    html(ctx, headers, framePage(app, heard));
+    html(ctx, headers, framePage(app, heard, access === 'ask'));
   };
 }

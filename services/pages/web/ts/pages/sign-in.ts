@@ -22,7 +22,9 @@ import {
   partitionedElsewhere,
   popupSignIn,
   redirectSignIn,
+  storageAccessSignIn,
   takeMarks,
+  type AccessSeen,
   type FrameSeen,
   type PopupSeen,
   type RedirectSeen,
@@ -351,5 +353,44 @@ signInExperiment({
       ? `No word came from this page on ${elsewhere}: the window did not open, or it lost its opener (an opener policy on this page cuts it).`
       : `On ${elsewhere}: ${frameSaid(seen, 'partitioned')}`;
     return { observed: { ...seen }, summary, agrees: seen.partitioned === false };
+  },
+});
+
+/** What the frame's request for storage access came to, and what to do where it was refused. */
+function accessSaid(seen: AccessSeen): string {
+  if (seen.silent) return 'The provider’s frame said nothing: it did not load.';
+  if (seen.noClick)
+    return 'Nobody clicked the button in the provider’s frame within a minute: only a click inside the frame may ask for storage access.';
+  const first = `At first the provider’s session cookie ${seen.session ? 'came' : 'did not come'} with the frame.`;
+  if (seen.access === 'absent')
+    return `${first} This browser has no document.requestStorageAccess(); the frame’s call got ${seen.token}. Fix: sign in top-level and keep the token.`;
+  if (seen.access !== 'granted')
+    return `${first} document.requestStorageAccess() rejected with ${seen.access}: the browser did not grant it (the user said no, or it would not ask); the frame’s call got ${seen.token}. Fix: sign in top-level (a popup or a redirect) and keep the token.`;
+  return seen.token === '200'
+    ? `${first} After the click, storage access was granted, and the frame’s own call carried the cookie it had set as a top-level site: a token (200).`
+    : `${first} Storage access was granted, yet the frame’s own call got ${seen.token}.`;
+}
+
+signInExperiment({
+  id: 'frame-storage-access',
+  title: 'Storage access, asked for by the provider’s frame after a click in it',
+  predicted:
+    'The frame first comes without the provider’s cookie (a third party, as above). A click on the provider’s own button inside the frame calls document.requestStorageAccess(), which needs that click; the browser asks the user (in the tests, the driver answers Allow, as a person would). Once granted, the frame’s requests with credentials carry the cookie the provider set as a top-level site: its token call gets 200, and Chromium and Firefox say so in the request (Sec-Fetch-Storage-Access: active).',
+  manual: 'after Run, click the button inside the provider’s frame, and allow storage access if the browser asks',
+  async run() {
+    const seen = await storageAccessSignIn(providerOrThrow(), byId('frame-storage-access'));
+    const agrees = seen.session === false && seen.access === 'granted' && seen.token === '200';
+    return {
+      observed: { ...seen },
+      summary: accessSaid(seen),
+      agrees,
+      knownDifference: knownDifference(
+        'sign-in',
+        'frame-storage-access',
+        ctx.engine,
+        !agrees && seen.access !== undefined,
+        SIGN_IN_DIFFERENCES,
+      ),
+    };
   },
 });

@@ -101,6 +101,24 @@ const ROWS: readonly EngineRow[] = [
       webkit: { outcome: 'not sent', said: 'kept none to begin with' },
     },
   },
+  {
+    experiment: 'frame-storage-access',
+    asks: 'storage access, asked for by the framed provider after a click in it: then its token call',
+    engines: {
+      chromium: {
+        outcome: 'granted, 200',
+        said: 'granted once allowed; the frame’s call carried the cookie and Sec-Fetch-Storage-Access: active',
+      },
+      firefox: {
+        outcome: 'not measured',
+        said: 'the test driver’s click inside the frame does not reach its button (WebDriver BiDi): run it by hand',
+      },
+      webkit: {
+        outcome: 'not measured',
+        said: 'the test driver cannot answer WebKitGTK’s storage access prompt: run it by hand',
+      },
+    },
+  },
 ];
 
 export const SIGN_IN_ENGINES: EngineTable = {

@@ -184,25 +184,32 @@ export interface FrameSeen {
   silent?: true;
 }
 
-/** What a window of origin tells this page in a message of type, or silent once the wait is over. */
-function toldBy(origin: string, type: string): Promise<FrameSeen> {
-  return new Promise<FrameSeen>((resolve) => {
-    const listener = (event: MessageEvent) => {
-      const data = event.data as (FrameSeen & { type?: string }) | null;
-      if (event.origin !== origin || data?.type !== type) return;
+/** The first message of type that a window of origin posts to this page, or null once waitMs are over. */
+function messageFrom(origin: string, type: string, waitMs = ANSWER_WAIT_MS): Promise<Record<string, unknown> | null> {
+  return new Promise((resolve) => {
+    const done = (data: Record<string, unknown> | null) => {
       removeEventListener('message', listener);
-      resolve(
-        data.silent
-          ? { silent: true }
-          : { session: data.session, partitioned: data.partitioned, storageAccess: data.storageAccess },
-      );
+      clearTimeout(timer);
+      resolve(data);
+    };
+    const listener = (event: MessageEvent) => {
+      const data = event.data as Record<string, unknown> | null;
+      if (event.origin === origin && data?.type === type) done(data);
     };
     addEventListener('message', listener);
-    setTimeout(() => {
-      removeEventListener('message', listener);
-      resolve({ silent: true });
-    }, ANSWER_WAIT_MS);
+    const timer = setTimeout(() => done(null), waitMs);
   });
+}
+
+/** What a window of origin tells this page in a message of type, or silent once the wait is over. */
+async function toldBy(origin: string, type: string): Promise<FrameSeen> {
+  const data = await messageFrom(origin, type);
+  if (data === null || data.silent) return { silent: true };
+  return {
+    session: data.session as boolean,
+    partitioned: data.partitioned as boolean,
+    storageAccess: data.storageAccess as boolean | string,
+  };
 }
 
 /** Frames the provider's frame page (setting its partitioned cookie when asked) and waits for what it tells. */
@@ -218,6 +225,52 @@ async function providerFrame(provider: string, setPartitioned: boolean): Promise
   document.body.append(frame);
   try {
     return await told;
+  } finally {
+    frame.remove();
+  }
+}
+
+/** What the provider's frame saw when it asked for storage access: its cookies first, then the two answers. */
+export interface AccessSeen extends FrameSeen {
+  /** document.requestStorageAccess(): granted, or the name it rejected with (absent where the browser has none). */
+  access?: string;
+  /** The frame's token call with credentials, after the answer: its status, or the name fetch rejected with. */
+  token?: string;
+  /** Nobody clicked the frame's button within the wait. */
+  noClick?: true;
+}
+
+/** How long a person has to click the button in the provider's frame. */
+const CLICK_WAIT_MS = 60_000;
+
+/**
+ * Storage access, asked for by the provider's frame: signed in first in a popup (so the provider
+ * was a top-level site with a session), then framed, visibly, in host, with a button of the
+ * provider's own that calls document.requestStorageAccess() (only a click inside the frame can),
+ * then calls its token address with credentials and tells this page both answers.
+ */
+export async function storageAccessSignIn(provider: string, host: HTMLElement): Promise<AccessSeen> {
+  await popupSignIn(provider, 'unsafe-none');
+  const url = new URL(LAB_IDP_PATHS.frame, provider);
+  url.searchParams.set('app', location.origin);
+  url.searchParams.set('access', 'ask');
+  const frame = document.createElement('iframe');
+  frame.title = 'The identity provider, embedded: its button asks for storage access';
+  frame.className = 'provider-frame';
+  // Styled here, not in site.css, which every page loads.
+  Object.assign(frame.style, { display: 'block', width: '100%', height: '10rem', border: '2px dashed #666' });
+  const loaded = toldBy(provider, 'idp-frame');
+  const asked = messageFrom(provider, 'idp-frame-access', CLICK_WAIT_MS);
+  // The frame's token call carries the frame's own tags: both are filed under this mark.
+  frame.src = tagged(url, marker('frame'));
+  host.append(frame);
+  try {
+    const before = await loaded;
+    if (before.silent) return before;
+    frame.dataset.told = 'true'; // loaded, its button ready: what a test waits for before answering for the user
+    const after = await asked;
+    if (after === null) return { ...before, noClick: true };
+    return { ...before, access: String(after.access), token: String(after.token) };
   } finally {
     frame.remove();
   }
