@@ -14,8 +14,6 @@ const FACTS: SignInFacts = {
   appCoop: 'unsafe-none',
   appCookies: { app_lax: 'Lax', app_strict: 'Strict', app_none: 'None; Secure' },
   pageScheme: 'http:',
-  callbackPath: '/lab/idp-callback',
-  providerCookies: { session: 'idp_session', partitioned: 'idp_chips' },
 };
 
 const row = (request: string, overrides: Partial<SawRow> = {}): SawRow => ({

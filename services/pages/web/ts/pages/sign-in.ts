@@ -2,12 +2,7 @@
 // (cross-site), and each experiment signs in one way and shows what the app could observe: a
 // popup answered by a message to its opener (under each opener policy of the provider), a
 // redirect back carrying (or not) the app's cookies, a credentialed call for a token.
-import {
-  LAB_IDP_CALLBACK_PATH,
-  LAB_IDP_COOKIE,
-  LAB_IDP_PARTITIONED_COOKIE,
-  type LabIdpSettings,
-} from '@origin-lab/contract/lab-idp';
+import type { LabIdpSettings } from '@origin-lab/contract/lab-idp';
 import { byId, h } from '../frame/dom.js';
 import { experiment, type ExperimentSpec } from '../frame/experiment.js';
 import { currentSite } from '../frame/site.js';
@@ -107,8 +102,6 @@ const PAGE_FACTS: SignInFacts = {
   appCoop: APP_COOP,
   appCookies: APP_COOKIES,
   pageScheme: location.protocol,
-  callbackPath: LAB_IDP_CALLBACK_PATH,
-  providerCookies: { session: LAB_IDP_COOKIE, partitioned: LAB_IDP_PARTITIONED_COOKIE },
 };
 
 /** The provider's header as the page asked for it (report-only is its own header). */

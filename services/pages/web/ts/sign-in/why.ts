@@ -3,6 +3,7 @@
 // behind is named with its attribute and the request that lost it, a frame or a call without the
 // provider's cookie with the third-party cookie policy, a popup cut off with the opener policy
 // that cut it. Each reason carries its fix. Pure: the page draws them in the Why of its server view.
+import { LAB_IDP_CALLBACK_PATH, LAB_IDP_COOKIE, LAB_IDP_PARTITIONED_COOKIE } from '@origin-lab/contract/lab-idp';
 import type { SawRow } from './server-saw.js';
 
 export type SignInRule =
@@ -30,10 +31,6 @@ export interface SignInFacts {
   appCookies: Readonly<Record<string, string>>;
   /** This page's scheme: a Secure cookie set from http:// may not be kept. */
   pageScheme: string;
-  /** The app's cookies come back to this path. */
-  callbackPath: string;
-  /** The provider's session cookie, and its partitioned cookie. */
-  providerCookies: { session: string; partitioned: string };
   /** A popup sign-in: the app lost its handle on the popup (popup.closed true, no message). */
   popupCutOff?: boolean;
 }
@@ -44,9 +41,9 @@ export function signInWhy(rows: readonly SawRow[], facts: SignInFacts): SignInRe
 }
 
 function rowWhy(row: SawRow, before: readonly SawRow[], facts: SignInFacts): SignInReason[] {
-  if (row.request.endsWith(` ${facts.callbackPath}`)) return lostAppCookies(row, facts);
+  if (row.request.endsWith(` ${LAB_IDP_CALLBACK_PATH}`)) return lostAppCookies(row, facts);
   if (row.dest === 'document') return [];
-  return [...thirdPartyWhy(row, before, facts), ...partitionedWhy(row, before, facts)];
+  return [...thirdPartyWhy(row, before), ...partitionedWhy(row, before)];
 }
 
 /** A popup the app lost: this page's own policy, or the one the provider's answer carried. */
@@ -117,8 +114,8 @@ function lostBecause(
 }
 
 /** The provider's session cookie: set or sent top-level earlier in the run, missing from this embedded request. */
-function thirdPartyWhy(row: SawRow, before: readonly SawRow[], facts: SignInFacts): SignInReason[] {
-  const session = facts.providerCookies.session;
+function thirdPartyWhy(row: SawRow, before: readonly SawRow[]): SignInReason[] {
+  const session = LAB_IDP_COOKIE;
   if (row.site !== 'cross-site' || row.cookies.includes(session)) return [];
   const topLevel = before.find(
     (earlier) =>
@@ -146,8 +143,8 @@ function thirdPartyWhy(row: SawRow, before: readonly SawRow[], facts: SignInFact
 }
 
 /** A partitioned cookie an earlier frame on this page set, missing from a later one under the same top-level site. */
-function partitionedWhy(row: SawRow, before: readonly SawRow[], facts: SignInFacts): SignInReason[] {
-  const partitioned = facts.providerCookies.partitioned;
+function partitionedWhy(row: SawRow, before: readonly SawRow[]): SignInReason[] {
+  const partitioned = LAB_IDP_PARTITIONED_COOKIE;
   if (row.cookies.includes(partitioned)) return [];
   const setter = before.find((earlier) => earlier.dest === row.dest && earlier.setCookies.includes(partitioned));
   if (!setter) return [];
