@@ -212,16 +212,26 @@ async function toldBy(origin: string, type: string): Promise<FrameSeen> {
   };
 }
 
-/** Frames the provider's frame page (setting its partitioned cookie when asked) and waits for what it tells. */
-async function providerFrame(provider: string, setPartitioned: boolean): Promise<FrameSeen> {
+/**
+ * The provider's frame page for this app with these switches, tagged for the journal: an iframe
+ * not yet in the page (it loads once appended, so a listener set up before hears it).
+ */
+function providerIframe(provider: string, switches: Record<string, string>, title: string): HTMLIFrameElement {
   const url = new URL(LAB_IDP_PATHS.frame, provider);
   url.searchParams.set('app', location.origin);
-  if (setPartitioned) url.searchParams.set('set', 'partitioned');
+  for (const [name, value] of Object.entries(switches)) url.searchParams.set(name, value);
   const frame = document.createElement('iframe');
-  frame.title = 'The identity provider, embedded';
+  frame.title = title;
+  frame.src = tagged(url, marker('frame'));
+  return frame;
+}
+
+/** Frames the provider's frame page (setting its partitioned cookie when asked) and waits for what it tells. */
+async function providerFrame(provider: string, setPartitioned: boolean): Promise<FrameSeen> {
+  const switches: Record<string, string> = setPartitioned ? { set: 'partitioned' } : {};
+  const frame = providerIframe(provider, switches, 'The identity provider, embedded');
   frame.hidden = true;
   const told = toldBy(provider, 'idp-frame');
-  frame.src = tagged(url, marker('frame'));
   document.body.append(frame);
   try {
     return await told;
@@ -251,18 +261,17 @@ const CLICK_WAIT_MS = 60_000;
  */
 export async function storageAccessSignIn(provider: string, host: HTMLElement): Promise<AccessSeen> {
   await popupSignIn(provider, 'unsafe-none');
-  const url = new URL(LAB_IDP_PATHS.frame, provider);
-  url.searchParams.set('app', location.origin);
-  url.searchParams.set('access', 'ask');
-  const frame = document.createElement('iframe');
-  frame.title = 'The identity provider, embedded: its button asks for storage access';
+  // The frame's token call carries the frame's own tags: both are filed under its mark.
+  const frame = providerIframe(
+    provider,
+    { access: 'ask' },
+    'The identity provider, embedded: its button asks for storage access',
+  );
   frame.className = 'provider-frame';
   // Styled here, not in site.css, which every page loads.
   Object.assign(frame.style, { display: 'block', width: '100%', height: '10rem', border: '2px dashed #666' });
   const loaded = toldBy(provider, 'idp-frame');
   const asked = messageFrom(provider, 'idp-frame-access', CLICK_WAIT_MS);
-  // The frame's token call carries the frame's own tags: both are filed under this mark.
-  frame.src = tagged(url, marker('frame'));
   host.append(frame);
   try {
     const before = await loaded;
