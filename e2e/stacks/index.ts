@@ -44,7 +44,7 @@ const missingBrowser = (browser: BrowserName): string | undefined => {
   // WebKitGTK has no headless mode: an Xvfb display and a session bus of its own (engines/webdriver.ts).
   if (!existsSync(miniBrowser)) return `${miniBrowser} is not there (apt-get install webkit2gtk-driver)`;
   for (const [program, pkg] of [
-    ['xvfb-run', 'xvfb'],
+    ['Xvfb', 'xvfb'],
     ['xauth', 'xauth'],
     ['dbus-run-session', 'dbus'],
   ] as const)

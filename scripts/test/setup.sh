@@ -63,8 +63,9 @@ needed_tools() {
   wants firefox && echo "firefox-esr|${FIREFOX_PATH:-/usr/bin/firefox-esr}|the firefox e2e projects"
   if wants webkit; then
     echo "webkit2gtk-driver|${WEBKIT_DRIVER_PATH:-/usr/bin/WebKitWebDriver}|the webkit e2e projects (WebKitWebDriver and its MiniBrowser)"
-    echo "xvfb|xvfb-run|WebKitGTK has no headless mode: the webkit projects give it an Xvfb display"
-    echo "xauth|xauth|xvfb-run hands the Xvfb display's cookie to the browser with xauth"
+    echo "xvfb|Xvfb|WebKitGTK has no headless mode: the webkit projects give it an Xvfb display"
+    echo "xauth|xauth|each Xvfb display lets in only its group's key, written with xauth"
+    echo "x11-utils|xdpyinfo|the display tests open each group's display with a real X client"
     echo "dbus|dbus-run-session|WebKitGTK wants a session bus: the webkit projects start one of their own"
   fi
   if wants caddy || wants compose || is_ci; then

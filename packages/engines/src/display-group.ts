@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,13 +8,25 @@ import { join } from 'node:path';
 const STOP_MS = 5_000;
 
 /**
- * Runs the rest of its arguments and stays beside them in their process group: when the process
- * that started it is gone (however it ended, SIGKILL included) or the command exits, it kills the
- * whole group. dbus-run-session and the accessibility bus daemons outlive a killed browser
- * otherwise (PLATFORM.md).
+ * Starts Xvfb on the first free display (Xvfb picks it itself and says which on a pipe, so groups
+ * started at once never race for one), lets the group's key in, then runs the rest of its
+ * arguments under a session bus on that display and stays beside them in their process group:
+ * when the process that started it is gone (however it ended, SIGKILL included) or the command
+ * exits, it kills the whole group. dbus-run-session and the accessibility bus daemons outlive a
+ * killed browser otherwise (PLATFORM.md). xvfb-run is not used: it waits for Xvfb's ready signal
+ * with a plain `wait`, which hangs for good when the signal comes before the wait (measured: a
+ * group with no display after a minute, under load).
+ *
+ * The key comes in the environment, never on a command line another user could read. Xvfb reads
+ * every key of its file whatever display it names; a client looks its display's up.
  */
-const WATCHDOG = `parent=$1; shift
-"$@" &
+const WATCHDOG = `parent=$1 auth=$2; shift 2
+key=$ORIGIN_LAB_X_KEY; unset ORIGIN_LAB_X_KEY
+printf 'add :0 . %s\\n' "$key" | xauth -q -f "$auth" source -
+display=$(Xvfb -displayfd 3 -auth "$auth" -nolisten tcp -screen 0 1280x900x24 3>&1 >/dev/null 2>&1 &)
+if [ -z "$display" ]; then echo "Xvfb did not start" >&2; kill -KILL 0; fi
+printf 'add :%s . %s\\n' "$display" "$key" | xauth -q -f "$auth" source -
+DISPLAY=":$display" XAUTHORITY="$auth" dbus-run-session "$@" &
 while kill -0 "$parent" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done
 kill -KILL 0`;
 
@@ -49,30 +62,16 @@ export class DisplayGroup {
    */
   static start(command: string, args: readonly string[], env: Record<string, string> = {}): DisplayGroup {
     const home = mkdtempSync(join(tmpdir(), 'origin-lab-webkit-'));
-    // The display's key in the group's HOME: xvfb-run's own folder for it outlives a stopped group
-    // (its clean-up is an exit trap, which sh does not run when killed).
+    // The display's key lives in the group's HOME and goes with it.
     const auth = join(home, 'Xauthority');
-    writeFileSync(auth, '');
-    const child = spawn(
-      'sh',
-      [
-        '-c',
-        WATCHDOG,
-        'watchdog',
-        String(process.pid),
-        'xvfb-run',
-        '-a',
-        '-f',
-        auth,
-        '-s',
-        '-screen 0 1280x900x24',
-        'dbus-run-session',
-        command,
-        ...args,
-      ],
+    writeFileSync(auth, '', { mode: 0o600 });
+    const key = randomBytes(16).toString('hex');
+    const child = spawn('sh', ['-c', WATCHDOG, 'watchdog', String(process.pid), auth, command, ...args], {
       // detached: setsid, a process group of its own, stopped as one.
-      { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env, HOME: home } },
-    );
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...env, HOME: home, ORIGIN_LAB_X_KEY: key },
+    });
     return new DisplayGroup(child, home);
   }
 
@@ -148,19 +147,4 @@ export class DisplayGroup {
       }
     });
   }
-}
-
-let starting: Promise<void> = Promise.resolve();
-/**
- * Runs start after every start before it in this process has ended, well or not: `xvfb-run -a`
- * picks the first display without a lock file, and groups started at once picked the same one
- * (measured: "cannot open display"). Each start resolves once its group has its display.
- */
-export function oneAtATime<T>(start: () => Promise<T>): Promise<T> {
-  const started = starting.then(start);
-  starting = started.then(
-    () => undefined,
-    () => undefined,
-  );
-  return started;
 }

@@ -249,12 +249,12 @@ export function installCommand(family: EngineFamily, key: PlatformKey, distribut
       fedora: {
         chromium: 'sudo dnf install chromium',
         firefox: 'sudo dnf install firefox',
-        webkit: 'sudo dnf install webkit2gtk4.1 xorg-x11-server-Xvfb dbus',
+        webkit: 'sudo dnf install webkit2gtk4.1 xorg-x11-server-Xvfb xorg-x11-xauth dbus',
       },
       arch: {
         chromium: 'sudo pacman -S chromium',
         firefox: 'sudo pacman -S firefox',
-        webkit: 'sudo pacman -S webkit2gtk-4.1 xorg-server-xvfb dbus',
+        webkit: 'sudo pacman -S webkit2gtk-4.1 xorg-server-xvfb xorg-xauth dbus',
       },
       other: {
         chromium: playwright('chromium'),

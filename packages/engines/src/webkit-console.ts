@@ -1,5 +1,5 @@
 import { miniBrowser } from './browsers.js';
-import { DisplayGroup, oneAtATime } from './display-group.js';
+import { DisplayGroup } from './display-group.js';
 
 /** One line of WebKit's console, as its Web Inspector shows it. */
 export interface WebKitConsoleLine {
@@ -21,9 +21,6 @@ export function readWebKitConsoleLine(line: string): WebKitConsoleLine | null {
   return { source: match[1] ?? '', level: match[2] as WebKitConsoleLine['level'], text: match[3]! };
 }
 
-/** How long a start may take to show its display before the next one goes ahead anyway. */
-const STARTED_MS = 10_000;
-
 /**
  * What WebKit prints to its console while a page runs, up to the line that matches until, or
  * until timeoutMs have passed (then it fails, naming what it saw). Classic WebDriver tells a
@@ -39,28 +36,16 @@ export async function webkitConsole(
   const lines: WebKitConsoleLine[] = [];
   let seen: (() => void) | undefined;
   let shown = false;
-  // Started one at a time, like the driver: the next start waits until this one has its display
-  // (its first line on stderr, or its exit, or STARTED_MS). Every line is kept from the start.
-  const group = await oneAtATime(async () => {
-    const started = DisplayGroup.start(miniBrowser, ['--enable-write-console-messages-to-stdout=TRUE', url]);
-    let first: () => void = () => undefined;
-    const displayed = new Promise<void>((resolve) => (first = resolve));
-    started.onLine((raw) => {
-      first();
-      const line = readWebKitConsoleLine(raw);
-      if (!line) return;
-      lines.push(line);
-      if (until.test(line.text)) {
-        shown = true;
-        seen?.();
-      }
-    });
-    const timer = setTimeout(first, STARTED_MS);
-    const exitCheck = setInterval(() => started.exited() && first(), 100);
-    await displayed;
-    clearTimeout(timer);
-    clearInterval(exitCheck);
-    return started;
+  // Every line is kept from the start.
+  const group = DisplayGroup.start(miniBrowser, ['--enable-write-console-messages-to-stdout=TRUE', url]);
+  group.onLine((raw) => {
+    const line = readWebKitConsoleLine(raw);
+    if (!line) return;
+    lines.push(line);
+    if (until.test(line.text)) {
+      shown = true;
+      seen?.();
+    }
   });
   try {
     await new Promise<void>((resolve, reject) => {

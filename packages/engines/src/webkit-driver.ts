@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { webkitDriver } from './browsers.js';
-import { DisplayGroup, oneAtATime } from './display-group.js';
+import { DisplayGroup } from './display-group.js';
 
 /** Every wait here is bounded: this is the bound (stopping is display-group.ts's). */
 const DRIVER_READY_MS = 20_000;
@@ -22,15 +22,9 @@ export class DriverGroup {
 
   /**
    * env is added to the group's environment (the browser inherits it: `check` sets its proxy
-   * there). One group starts at a time in a process: `xvfb-run -a` picks the first display without a lock
-   * file, and groups started at once (a classroom's pages) picked the same one (measured: "cannot
-   * open display"). Each waits for the one before it to be ready or to fail.
+   * there). Groups may start at once (a classroom's pages): each Xvfb picks a display of its own.
    */
-  static start(env: Record<string, string> = {}, program: string = webkitDriver): Promise<DriverGroup> {
-    return oneAtATime(() => DriverGroup.startNow(env, program));
-  }
-
-  private static async startNow(env: Record<string, string>, program: string): Promise<DriverGroup> {
+  static async start(env: Record<string, string> = {}, program: string = webkitDriver): Promise<DriverGroup> {
     const port = await freePort();
     const group = DisplayGroup.start(program, [`--port=${port}`, '--host=127.0.0.1'], env);
     const driver = new DriverGroup(port, group);

@@ -1,9 +1,8 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { DisplayGroup } from '../src/display-group.js';
 
-// A real group (xvfb-run, Xvfb, a session bus) around a small shell program in place of a browser.
+// A real group (Xvfb, a session bus) around a small shell program in place of a browser.
 // Starting Xvfb and a bus takes a second on a quiet machine and far longer beside three engine
 // test files on two cores (CI timed out at 20 s): each test's bound is a minute.
 const GROUP_TEST_MS = 60_000;
@@ -27,27 +26,52 @@ function running(group: number): number[] {
 const lineOf = (group: DisplayGroup, pattern: RegExp) =>
   new Promise<string>((resolve) => group.onLine((line) => pattern.test(line) && resolve(line)));
 
-const xvfbFolders = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('xvfb-run.')));
+/** The display a group's program says it was given (its first line names $DISPLAY). */
+const displayOf = async (group: DisplayGroup) => (await lineOf(group, /^display /)).slice('display '.length);
+const SAY_DISPLAY = 'echo "display $DISPLAY" >&2; sleep 30';
 
 describe('a display group', { timeout: GROUP_TEST_MS }, () => {
   it('hands on each line its program writes, with a display to run on', async () => {
-    const group = DisplayGroup.start('sh', ['-c', 'echo "display $DISPLAY" >&2; sleep 30']);
+    const group = DisplayGroup.start('sh', ['-c', SAY_DISPLAY]);
     try {
-      expect(await lineOf(group, /^display /)).toMatch(/^display :\d+$/);
+      expect(await displayOf(group)).toMatch(/^:\d+$/);
     } finally {
       await group.stop();
     }
   });
 
-  it('once stopped, leaves no process running, no HOME and no folder of xvfb-run behind', async () => {
-    const before = xvfbFolders();
-    const group = DisplayGroup.start('sh', ['-c', 'echo up >&2; sleep 30']);
-    await lineOf(group, /^up$/);
+  it('groups started at once get a display each, and their programs can open it', async () => {
+    const groups = [1, 2, 3].map(() =>
+      DisplayGroup.start('sh', ['-c', 'xdpyinfo >/dev/null && echo "display $DISPLAY" >&2; sleep 30']),
+    );
+    try {
+      const displays = await Promise.all(groups.map(displayOf));
+      expect(new Set(displays).size).toBe(3);
+    } finally {
+      await Promise.all(groups.map((group) => group.stop()));
+    }
+  });
+
+  it("lets in only the group's own key", async () => {
+    const group = DisplayGroup.start('sh', [
+      '-c',
+      'XAUTHORITY=/dev/null xdpyinfo >/dev/null 2>&1; echo "without key $?" >&2; sleep 30',
+    ]);
+    try {
+      expect(await lineOf(group, /^without key /)).not.toBe('without key 0');
+    } finally {
+      await group.stop();
+    }
+  });
+
+  it('once stopped, leaves no process running, no HOME and no display socket behind', async () => {
+    const group = DisplayGroup.start('sh', ['-c', SAY_DISPLAY]);
+    const display = await displayOf(group);
     const pid = (group as unknown as { child: { pid: number } }).child.pid;
     expect(running(pid).length).toBeGreaterThan(2);
     await group.stop();
     expect(running(pid)).toEqual([]);
     expect(existsSync(group.home)).toBe(false);
-    expect([...xvfbFolders()].filter((name) => !before.has(name))).toEqual([]);
+    expect(existsSync(`/tmp/.X11-unix/X${display.slice(1)}`)).toBe(false);
   });
 });
