@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
+import { firefoxLaunch } from '@origin-lab/engines';
 import { experimentIds, openPage, readExperiment, runAll, runExperiment, waitForVerdict } from './experiments.js';
 import type { EnginePage, ExperimentResult } from './engine.js';
 
@@ -16,6 +17,8 @@ export class PlaywrightPage implements EnginePage {
     private readonly end: () => Promise<void>,
     /** The Playwright page: what only Playwright sees (network events) is read here. */
     readonly page: Page,
+    /** Launched with the answer to a storage access prompt set (Firefox: firefoxAllowingStorageAccess). */
+    private readonly storageAccessAnswered = false,
   ) {
     page.on('console', (message) => {
       if (message.type() === 'error' || message.type() === 'warning') this.console.push(message.text());
@@ -40,10 +43,11 @@ export class PlaywrightPage implements EnginePage {
     return Promise.resolve(lines);
   }
 
-  static async open(browser: Browser, label: string): Promise<PlaywrightPage> {
+  static async open(browser: Browser, label: string, storageAccessAnswered = false): Promise<PlaywrightPage> {
     const context = await browser.newContext();
     try {
-      return new PlaywrightPage(label, browser.version(), () => context.close(), await context.newPage());
+      const page = await context.newPage();
+      return new PlaywrightPage(label, browser.version(), () => context.close(), page, storageAccessAnswered);
     } catch (err) {
       await context.close();
       throw err;
@@ -97,10 +101,12 @@ export class PlaywrightPage implements EnginePage {
   }
 
   /**
-   * Chromium: the storage-access permission of the page's context, over CDP. Firefox: none
-   * (measured: WebDriver BiDi's set permission answers "storage-access" is unsupported).
+   * Chromium: the storage-access permission of the page's context, over CDP. Firefox: only a
+   * browser launched with the answer set (firefoxAllowingStorageAccess); WebDriver BiDi's set
+   * permission answers that "storage-access" is unsupported (measured, Firefox 153).
    */
   async allowStorageAccess(): Promise<boolean> {
+    if (this.label === 'firefox') return this.storageAccessAnswered;
     if (this.label !== 'chromium') return false;
     await this.page.context().grantPermissions(['storage-access']);
     return true;
@@ -156,4 +162,20 @@ export class PlaywrightPage implements EnginePage {
   close(): Promise<void> {
     return this.end();
   }
+}
+
+/**
+ * A Firefox whose storage access prompts answer Allow by themselves, with the prefs Firefox's own
+ * tests use (dom.storage_access.prompt.testing and .allow), and whose driver's clicks reach a
+ * cross-origin frame: with each site in a process of its own (Fission), a click that WebDriver
+ * BiDi sends over such a frame never reaches the frame's document (measured, Firefox 153: the
+ * click returns, no handler runs). fission.webContentIsolationStrategy 0 keeps web content in
+ * shared processes; what a page may do, and so every rule of storage access, is the same.
+ */
+export function firefoxAllowingStorageAccess(caCerts: readonly string[], loopbackNames: readonly string[]) {
+  return firefoxLaunch(caCerts, loopbackNames, {
+    'dom.storage_access.prompt.testing': true,
+    'dom.storage_access.prompt.testing.allow': true,
+    'fission.webContentIsolationStrategy': 0,
+  });
 }

@@ -1,5 +1,8 @@
 import { readConsoleMessage } from '@origin-lab/cors-rules/explain';
+import { firefox } from '@playwright/test';
 import type { EnginePage } from '../engines/engine.js';
+import { firefoxAllowingStorageAccess, PlaywrightPage } from '../engines/playwright.js';
+import { browserSettings } from '../stacks/stack.js';
 import { EVERY_ENGINE, expect, test } from '../fixtures.js';
 import { SIGN_IN_ENGINES } from '../../services/pages/web/ts/rules/sign-in-engines.js';
 import type { SawRow } from '../../services/pages/web/ts/sign-in/server-saw.js';
@@ -372,23 +375,36 @@ for (const [policy, answers] of Object.entries(APP_POLICIES))
 
 /**
  * Storage access, as a person runs it: Run; the provider's frame loads without its cookie (a third
- * party, Sec-Fetch-Storage-Access: none); Allow is answered (the driver answers for the person,
- * only now, so the frame's own request was made without a grant); the click on the provider's
- * button inside the frame calls document.requestStorageAccess() (Storage Access API: a user
- * activation in the frame's document), which resolves; the frame's own call with credentials then
- * carries the cookie the provider set as a top-level site, 200, and says "active" (Storage Access
- * Headers). Driven in Chromium only: Firefox's driver (WebDriver BiDi) clicks in the frame without
- * the frame's button hearing it and cannot answer the prompt, and WebKitGTK's (classic
- * WebDriver) has no way to answer it; both run by hand (docs/pages.md).
+ * party); Allow is answered (the driver answers for the person, only now, so the frame's own
+ * request was made without a grant); the click on the provider's button inside the frame calls
+ * document.requestStorageAccess() (Storage Access API: a user activation in the frame's document),
+ * which resolves; the frame's own call with credentials then carries the cookie the provider set
+ * as a top-level site, 200, and says "active" where the frame's request said "none" (Storage
+ * Access Headers: Sec-Fetch-Storage-Access; Chromium and Firefox 153 send it). Chromium is told Allow over CDP (its storage-access permission);
+ * Firefox is a browser of its own launched with its test answer set and its frames in shared
+ * processes, where its driver's click reaches them (engines/playwright.ts,
+ * firefoxAllowingStorageAccess). WebKitGTK's driver (classic WebDriver) has no way to answer the
+ * prompt: run by hand (docs/pages.md).
  */
-test('sign-in: frame-storage-access', { tag: EVERY_ENGINE }, async ({ enginePage: page, origins, browserName }) => {
-  test.skip(
-    browserName !== 'chromium',
-    'the driver cannot click inside the provider’s frame (Firefox, WebDriver BiDi) or answer the prompt (WebKitGTK)',
-  );
+test('sign-in: frame-storage-access', { tag: EVERY_ENGINE }, async ({ enginePage, origins, browserName, stack }) => {
+  test.skip(browserName === 'webkit', 'the driver cannot answer WebKitGTK’s storage access prompt');
   test.setTimeout(90_000);
+  const settings = browserSettings(stack);
+  const firefoxAllowing =
+    browserName === 'firefox'
+      ? await firefox.launch(firefoxAllowingStorageAccess(settings.caCerts, settings.loopbackNames))
+      : undefined;
+  const page = firefoxAllowing ? await PlaywrightPage.open(firefoxAllowing, 'firefox', true) : enginePage;
+  try {
+    await expectStorageAccessGranted(page, origins.self, browserName);
+  } finally {
+    if (firefoxAllowing) await firefoxAllowing.close();
+  }
+});
+
+async function expectStorageAccessGranted(page: EnginePage, self: string, browserName: string): Promise<void> {
   const id = 'frame-storage-access';
-  await page.open(`${origins.self}/sign-in.html`);
+  await page.open(`${self}/sign-in.html`);
   await page.click(`section#${id} > p > button`);
   await page.waitFor(
     () => document.querySelector('section#frame-storage-access iframe[data-told]') !== null,
@@ -424,7 +440,7 @@ test('sign-in: frame-storage-access', { tag: EVERY_ENGINE }, async ({ enginePage
   expect(named(rows[2], PROVIDER_COOKIES)).toEqual(['idp_session']);
   expect((await whyOf(page))[id]).toEqual(['third-party-cookie GET /lab/idp/frame']);
   expectAsTheEnginesPageSays(SIGN_IN_ENGINES, browserName, id, { outcome: tableWord(result.observed) });
-});
+}
 
 test('the engines page opens the sign-in and Local Network Access tables, engine by engine', async ({
   page,

@@ -1,7 +1,9 @@
 // The sign-in page: this page is the app, the lab's identity provider answers on the third name
 // (cross-site), and each experiment signs in one way and shows what the app could observe: a
 // popup answered by a message to its opener (under each opener policy of the provider), a
-// redirect back carrying (or not) the app's cookies, a credentialed call for a token.
+// redirect back carrying (or not) the app's cookies, the provider framed (its cookie sent, kept
+// partitioned, or let in by storage access after a click in the frame), a credentialed call for a
+// token.
 import type { LabIdpSettings } from '@origin-lab/contract/lab-idp';
 import { byId, h } from '../frame/dom.js';
 import { experiment, type ExperimentSpec } from '../frame/experiment.js';

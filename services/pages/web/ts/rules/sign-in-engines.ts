@@ -14,6 +14,11 @@ const CUT_OFF: EngineCell = {
   said: 'a new browsing context group: window.opener null, popup.closed true at once',
 };
 
+const GRANTED: EngineCell = {
+  outcome: 'granted, 200',
+  said: 'granted once allowed; the frame’s call carried the cookie and Sec-Fetch-Storage-Access: active',
+};
+
 const ROWS: readonly EngineRow[] = [
   { experiment: 'popup-coop-unsafe-none', asks: 'a popup, the provider with no opener policy', engines: all(ANSWERED) },
   { experiment: 'popup-coop-same-origin', asks: 'the provider sending same-origin', engines: all(CUT_OFF) },
@@ -105,14 +110,8 @@ const ROWS: readonly EngineRow[] = [
     experiment: 'frame-storage-access',
     asks: 'storage access, asked for by the framed provider after a click in it: then its token call',
     engines: {
-      chromium: {
-        outcome: 'granted, 200',
-        said: 'granted once allowed; the frame’s call carried the cookie and Sec-Fetch-Storage-Access: active',
-      },
-      firefox: {
-        outcome: 'not measured',
-        said: 'the test driver’s click inside the frame does not reach its button (WebDriver BiDi): run it by hand',
-      },
+      chromium: GRANTED,
+      firefox: GRANTED,
       webkit: {
         outcome: 'not measured',
         said: 'the test driver cannot answer WebKitGTK’s storage access prompt: run it by hand',
