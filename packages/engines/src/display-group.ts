@@ -24,7 +24,7 @@ const WATCHDOG = `parent=$1 auth=$2; shift 2
 key=$ORIGIN_LAB_X_KEY; unset ORIGIN_LAB_X_KEY
 printf 'add :0 . %s\\n' "$key" | xauth -q -f "$auth" source -
 display=$(Xvfb -displayfd 3 -auth "$auth" -nolisten tcp -screen 0 1280x900x24 3>&1 >/dev/null 2>&1 &)
-if [ -z "$display" ]; then echo "Xvfb did not start" >&2; kill -KILL 0; fi
+if [ -z "$display" ]; then echo "Xvfb did not start (is it installed? the package is xvfb)" >&2; kill -KILL 0; fi
 printf 'add :%s . %s\\n' "$display" "$key" | xauth -q -f "$auth" source -
 DISPLAY=":$display" XAUTHORITY="$auth" dbus-run-session "$@" &
 while kill -0 "$parent" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done

@@ -1,4 +1,7 @@
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DisplayGroup } from '../src/display-group.js';
 
@@ -61,6 +64,20 @@ describe('a display group', { timeout: GROUP_TEST_MS }, () => {
       expect(await lineOf(group, /^without key /)).not.toBe('without key 0');
     } finally {
       await group.stop();
+    }
+  });
+
+  it('says so when Xvfb is not installed, and ends', async () => {
+    // A PATH with every program the group runs but Xvfb.
+    const bin = mkdtempSync(join(tmpdir(), 'no-xvfb-'));
+    for (const program of ['sh', 'xauth', 'dbus-run-session', 'sleep'])
+      symlinkSync(execFileSync('sh', ['-c', `command -v ${program}`], { encoding: 'utf8' }).trim(), join(bin, program));
+    const group = DisplayGroup.start('sh', ['-c', SAY_DISPLAY], { PATH: bin });
+    try {
+      expect(await lineOf(group, /Xvfb/)).toBe('Xvfb did not start (is it installed? the package is xvfb)');
+    } finally {
+      await group.stop();
+      rmSync(bin, { recursive: true, force: true });
     }
   });
 
