@@ -77,7 +77,7 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   },
   'sign-in.spec.ts': {
     runs: { embedded: EVERY },
-    why: 'Sign-in with a provider on another site: opener policies, SameSite and each engine’s third-party cookie policy differ by engine. The embedded stack has three sites that are secure contexts over http (localhost, 127.0.0.1, c.localhost), as Secure cookies and COOP need. Over TLS (the caddy stack, Chromium and Firefox, run once on 2026-11-30) every outcome was the same.',
+    why: 'Sign-in with a provider on another site: opener policies, SameSite and each engine’s third-party cookie policy differ by engine. The embedded stack has three sites that are secure contexts over http (localhost, 127.0.0.1, c.localhost), as Secure cookies and COOP need. Over TLS (the caddy stack, run once on 2026-11-30) every outcome was the same in Chromium and Firefox; in WebKit the Secure cookie an https page set came back with both redirects, as the spec says (over http it never does, listed), and the third-party cookie experiments cannot tell there: WebKitGTK sent the provider’s cookie to its frame and its token call, hasStorageAccess() true, counting a.localhost and c.localhost as one site for its cookie blocking (not for SameSite, which still held app_strict back).',
   },
   'rebind-compose.spec.ts': {
     runs: { compose: CHROMIUM },
