@@ -14,8 +14,8 @@ const STOP_MS = 5_000;
  * when the process that started it is gone (however it ended, SIGKILL included) or the command
  * exits, it kills the whole group. dbus-run-session and the accessibility bus daemons outlive a
  * killed browser otherwise (PLATFORM.md). xvfb-run is not used: it waits for Xvfb's ready signal
- * with a plain `wait`, which hangs for good when the signal comes before the wait (measured: a
- * group with no display after a minute, under load).
+ * with a plain `wait`, which hangs for good when the signal comes before the wait: the likely
+ * cause of a group that had no display after a minute on CI's two busy cores.
  *
  * The key comes in the environment, never on a command line another user could read. Xvfb reads
  * every key of its file whatever display it names; a client looks its display's up.
