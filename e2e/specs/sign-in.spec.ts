@@ -380,11 +380,11 @@ for (const [policy, answers] of Object.entries(APP_POLICIES))
  * document.requestStorageAccess() (Storage Access API: a user activation in the frame's document),
  * which resolves; the frame's own call with credentials then carries the cookie the provider set
  * as a top-level site, 200, and says "active" where the frame's request said "none" (Storage
- * Access Headers: Sec-Fetch-Storage-Access; Chromium and Firefox 153 send it). Chromium is told Allow over CDP (its storage-access permission);
- * Firefox is a browser of its own launched with its test answer set and its frames in shared
- * processes, where its driver's click reaches them (engines/playwright.ts,
- * firefoxAllowingStorageAccess). WebKitGTK's driver (classic WebDriver) has no way to answer the
- * prompt: run by hand (docs/pages.md).
+ * Access Headers: Sec-Fetch-Storage-Access; Chromium and Firefox 153 send it). Chromium is told
+ * Allow over CDP (its storage-access permission); Firefox is a browser of its own launched with
+ * its test answer set and its frames in shared processes, where its driver's click reaches them
+ * (engines/playwright.ts, firefoxAllowingStorageAccess). WebKitGTK's driver (classic WebDriver)
+ * has no way to answer the prompt: run by hand (docs/pages.md).
  */
 test('sign-in: frame-storage-access', { tag: EVERY_ENGINE }, async ({ enginePage, origins, browserName, stack }) => {
   test.skip(browserName === 'webkit', 'the driver cannot answer WebKitGTK’s storage access prompt');
