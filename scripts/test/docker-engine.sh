@@ -64,6 +64,10 @@ case "$cmd" in
       fi
     fi
     $as_root ip link delete "$bridge" 2>/dev/null || true
+    # dockerd leaves its network namespace bind-mounted under its exec root (exec/netns/default):
+    # each mount under the folder goes first, deepest first, or rm cannot remove it ("busy").
+    mounts=$(awk -v dir="$dir/" 'index($2, dir) == 1 { print $2 }' /proc/mounts 2>/dev/null | sort -r || true)
+    for mounted in $mounts; do $as_root umount -l "$mounted" 2>/dev/null || true; done
     $as_root rm -rf "$dir"
     ;;
   *)
