@@ -13,18 +13,30 @@ const STOP_MS = 5_000;
  * arguments under a session bus on that display and stays beside them in their process group:
  * when the process that started it is gone (however it ended, SIGKILL included) or the command
  * exits, it kills the whole group. dbus-run-session and the accessibility bus daemons outlive a
- * killed browser otherwise (PLATFORM.md). xvfb-run is not used: it waits for Xvfb's ready signal
- * with a plain `wait`, which hangs for good when the signal comes before the wait: the likely
- * cause of a group that had no display after a minute on CI's two busy cores.
+ * killed browser otherwise (PLATFORM.md). xvfb-run is not used: it picks a display by its lock
+ * file, so groups started at once raced for one (they had to start one at a time), and it waits
+ * for Xvfb's ready signal with a plain `wait`, which would hang for good if the signal came first
+ * (read in its source, not seen happen).
  *
- * The key comes in the environment, never on a command line another user could read. Xvfb reads
+ * Xvfb is tried three times, as xvfb-run does; what it said goes to the group's HOME, and to its
+ * output only when it did not start. The key comes in the environment, never on a command line
+ * another user could read. Xvfb reads
  * every key of its file whatever display it names; a client looks its display's up.
  */
 const WATCHDOG = `parent=$1 auth=$2; shift 2
 key=$ORIGIN_LAB_X_KEY; unset ORIGIN_LAB_X_KEY
 printf 'add :0 . %s\\n' "$key" | xauth -q -f "$auth" source -
-display=$(Xvfb -displayfd 3 -auth "$auth" -nolisten tcp -screen 0 1280x900x24 3>&1 >/dev/null 2>&1 &)
-if [ -z "$display" ]; then echo "Xvfb did not start (is it installed? the package is xvfb)" >&2; kill -KILL 0; fi
+tries=3
+while :; do
+  display=$(Xvfb -displayfd 3 -auth "$auth" -nolisten tcp -screen 0 1280x900x24 3>&1 >/dev/null 2>"$HOME/Xvfb.log" &)
+  [ -n "$display" ] && break
+  tries=$((tries - 1))
+  if [ "$tries" -eq 0 ]; then
+    echo "Xvfb did not start (is it installed? the package is xvfb)" >&2
+    tail -n 20 "$HOME/Xvfb.log" >&2
+    kill -KILL 0
+  fi
+done
 printf 'add :%s . %s\\n' "$display" "$key" | xauth -q -f "$auth" source -
 DISPLAY=":$display" XAUTHORITY="$auth" dbus-run-session "$@" &
 while kill -0 "$parent" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done
