@@ -20,8 +20,8 @@ const STOP_MS = 5_000;
  *
  * Xvfb is tried three times, as xvfb-run does; what it said goes to the group's HOME, and to its
  * output only when it did not start. The key comes in the environment, never on a command line
- * another user could read. Xvfb reads
- * every key of its file whatever display it names; a client looks its display's up.
+ * another user could read. Xvfb reads every key of its file whatever display it names; a client
+ * looks its display's up.
  */
 const WATCHDOG = `parent=$1 auth=$2; shift 2
 key=$ORIGIN_LAB_X_KEY; unset ORIGIN_LAB_X_KEY
@@ -142,21 +142,29 @@ export class DisplayGroup {
     } catch {
       return false;
     }
-    let pids: string[];
-    try {
-      pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-    } catch {
-      return true;
-    }
-    return pids.some((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        // "pid (name) state ppid pgrp ...": the name may hold spaces and parentheses.
-        const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return Number(pgrp) === group && state !== 'Z';
-      } catch {
-        return false;
-      }
-    });
+    return (runningInGroup(group) ?? [group]).length > 0;
   }
+}
+
+/**
+ * The processes of a process group that still run, read from /proc (a zombie has ended: it only
+ * waits to be reaped); null without /proc (not Linux).
+ */
+export function runningInGroup(group: number): number[] | null {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return null;
+  }
+  return pids.flatMap((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // "pid (name) state ppid pgrp ...": the name may hold spaces and parentheses.
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(pgrp) === group && state !== 'Z' ? [Number(pid)] : [];
+    } catch {
+      return [];
+    }
+  });
 }

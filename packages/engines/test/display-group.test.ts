@@ -1,29 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DisplayGroup } from '../src/display-group.js';
+import { DisplayGroup, runningInGroup } from '../src/display-group.js';
 
 // A real group (Xvfb, a session bus) around a small shell program in place of a browser.
-// Starting Xvfb and a bus takes a second on a quiet machine and far longer beside three engine
-// test files on two cores (CI timed out at 20 s): each test's bound is a minute.
+// Starting Xvfb and a bus takes a second on a quiet machine and longer beside three engine test
+// files on two cores: each test's bound is a minute.
 const GROUP_TEST_MS = 60_000;
 
-/** The processes of a group that still run (a zombie has ended: it only waits to be reaped). */
-function running(group: number): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return Number(pgrp) === group && state !== 'Z' ? [Number(pid)] : [];
-      } catch {
-        return [];
-      }
-    });
-}
+const running = (group: number) => runningInGroup(group) ?? [];
 
 /** The first line the group writes that matches pattern (dbus-daemon writes its own first); fails, with what it wrote, if it ends first. */
 const lineOf = (group: DisplayGroup, pattern: RegExp) =>
