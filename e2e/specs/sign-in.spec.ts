@@ -218,7 +218,8 @@ interface SignInRun extends PageRun {
 }
 
 /**
- * lines, and what the engine prints in the next 5 s, until a line names an opener policy: Chromium
+ * The console lines read after the report-only popup, and what the engine prints in the next 5 s,
+ * until a line names an opener policy: Chromium
  * reports what a report-only policy would have blocked on its own schedule, and on busy cores a
  * clean-clone run read the console before the line came. Nothing waits where the engine tells a
  * driver no console (null).
@@ -386,19 +387,21 @@ for (const [policy, answers] of Object.entries(APP_POLICIES))
  * (engines/playwright.ts, firefoxAllowingStorageAccess). WebKitGTK's driver (classic WebDriver)
  * has no way to answer the prompt: run by hand (docs/pages.md).
  */
-test('sign-in: frame-storage-access', { tag: EVERY_ENGINE }, async ({ enginePage, origins, browserName, stack }) => {
+test('sign-in: frame-storage-access', { tag: EVERY_ENGINE }, async ({ browser, origins, browserName, stack }) => {
   test.skip(browserName === 'webkit', 'the driver cannot answer WebKitGTK’s storage access prompt');
   test.setTimeout(90_000);
   const settings = browserSettings(stack);
+  // Chromium: a page of the worker's browser; Firefox: a browser of its own, answering Allow.
   const firefoxAllowing =
     browserName === 'firefox'
       ? await firefox.launch(firefoxAllowingStorageAccess(settings.caCerts, settings.loopbackNames))
       : undefined;
-  const page = firefoxAllowing ? await PlaywrightPage.open(firefoxAllowing, 'firefox', true) : enginePage;
+  const page = await PlaywrightPage.open(firefoxAllowing ?? browser, browserName, firefoxAllowing !== undefined);
   try {
     await expectStorageAccessGranted(page, origins.self, browserName);
   } finally {
-    if (firefoxAllowing) await firefoxAllowing.close();
+    await page.close();
+    await firefoxAllowing?.close();
   }
 });
 
