@@ -3,15 +3,15 @@
  * (the official TypeScript SDK), for coding agents that want a real browser's verdict rather than
  * a guess. Three tools: `check` (the command itself, run as a child process with its own bounds),
  * `explain` (read here, in this process: what it is given is never sent anywhere) and `engines`.
- * Standard output carries the protocol only; nothing else is written there.
+ * Standard output carries the protocol only; nothing else is written there. The SDK and zod load
+ * only when this command runs: the other commands start without them (a third of a second).
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { EvidenceError, MAX_EVIDENCE_CHARS, readEvidence } from '@origin-lab/cors-rules/explain';
 import { findEngines } from '@origin-lab/engines';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { commandArguments, integer, type CommandSpec } from '../options.js';
 import { EXIT, type CommandIO } from '../terminal.js';
 import { notTriedText } from '../check/not-tried.js';
@@ -51,7 +51,10 @@ const failure = (text: string): ToolResult => ({ content: [{ type: 'text', text 
 /** This program, to run check as a child process: the bundle (bin/origin-lab.js) is this file. */
 const SELF = fileURLToPath(import.meta.url);
 
-const checkInput = {
+type Zod = typeof z;
+
+/** The check tool's input: the command's options an agent may set, each with its bound. */
+const checkInput = (z: Zod) => ({
   url: z.string().describe('the URL your pages call, e.g. https://api.example.com/me'),
   from: z.array(z.string()).min(1).describe('your origins: scheme://host[:port] of the pages that call it'),
   engines: z
@@ -105,9 +108,9 @@ const checkInput = {
     .max(600_000)
     .optional()
     .describe('how long one step (a page load, a request) may take, in ms (default 10000; more on a slow machine)'),
-};
+});
 
-type CheckInput = z.infer<z.ZodObject<typeof checkInput>>;
+type CheckInput = z.infer<z.ZodObject<ReturnType<typeof checkInput>>>;
 
 /** The command line of one check tool call: the command's own options, its JSON on standard output. */
 function checkArgs(input: CheckInput): string[] {
@@ -193,7 +196,8 @@ async function enginesTool(): Promise<ToolResult> {
 }
 
 /** The server with its three tools. */
-export function originLabServer(version: string, checkTimeoutMs: number): McpServer {
+async function originLabServer(version: string, checkTimeoutMs: number): Promise<McpServer> {
+  const [{ McpServer }, { z }] = await Promise.all([import('@modelcontextprotocol/sdk/server/mcp.js'), import('zod')]);
   const server = new McpServer({ name: 'origin-lab', version });
   server.registerTool(
     'check',
@@ -201,7 +205,7 @@ export function originLabServer(version: string, checkTimeoutMs: number): McpSer
       title: 'Check a server’s CORS in real browser engines',
       description:
         'Loads a page at each of your origins and at origins an attacker could own, in real engines (Chromium, Firefox, WebKit), has it call the URL, and reports what each engine let it send and read: findings graded by severity and by what it costs an attacker to be the origin (critical: any site sends a write as the user; high: any site reads with the user’s cookies), each with its fix. Takes tens of seconds (quick: about fifteen). Methods you name are sent for real.',
-      inputSchema: checkInput,
+      inputSchema: checkInput(z),
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     (input) => runCheckTool(input, checkTimeoutMs),
@@ -237,7 +241,8 @@ export async function mcpCommand(argv: readonly string[], io: CommandIO): Promis
   if (!parsed) return EXIT.ok;
   const { values } = parsed;
   const checkTimeoutMs = integer('check-timeout', values['check-timeout'], 10, 3600, 600) * 1000;
-  const server = originLabServer(io.version, checkTimeoutMs);
+  const server = await originLabServer(io.version, checkTimeoutMs);
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
