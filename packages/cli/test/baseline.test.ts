@@ -244,7 +244,7 @@ describe('--baseline: a file that is not an earlier report of this URL', () => {
 
   it('missing, a folder, over the size limit', () => {
     const missing = join(scratch, 'no-such-report.json');
-    expect(refusal(missing)).toBe(`--baseline ${missing}: cannot read it (ENOENT)`);
+    expect(refusal(missing)).toBe(`--baseline ${missing}: no such file`);
     const folder = join(scratch, 'a-folder');
     mkdirSync(folder);
     expect(refusal(folder)).toBe(`--baseline ${folder}: not a file`);

@@ -121,7 +121,7 @@ describe('check --baseline: a bad file is one line and exit 2, before any engine
   };
 
   it.each([
-    ['missing', () => join(scratch, 'no-such.json'), 'cannot read it (ENOENT)'],
+    ['missing', () => join(scratch, 'no-such.json'), 'no such file'],
     ['not JSON', () => written('log.txt', 'FAIL 1 high (exit 1)\n'), 'not JSON ('],
     ['not a report of check', () => written('package.json', '{"name":"x"}'), 'not a JSON report of origin-lab check'],
     [

@@ -118,6 +118,12 @@ describe('origin-lab check: usage', () => {
     ],
     [['check', 'https://example.com/', '--from', YOURS, '--sarif-min', 'none'], '--sarif-min must be one of'],
     [['check', 'https://example.com/', '--from', YOURS, '--colour', 'never'], "Unknown option '--colour'"],
+    // A device that never ends, and a folder: refused by the bound and by kind, before any engine.
+    [
+      ['check', 'https://example.com/', '--from', YOURS, '--expect', '/dev/zero'],
+      'over 256 KB, the most --expect reads',
+    ],
+    [['check', 'https://example.com/', '--from', YOURS, '--session', '/tmp'], '--session /tmp: not a file'],
     [['explode'], 'unknown command "explode"'],
   ])('%j: exit 2, saying %s', async (args, message) => {
     const ran = await runProgram(args);

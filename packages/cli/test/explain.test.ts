@@ -238,6 +238,16 @@ describe('origin-lab explain', () => {
     writeFileSync(file, Buffer.alloc(51 * 1024 * 1024, 32));
     const ran = await runProgram(['explain', file]);
     expect(ran.code).toBe(2);
-    expect(ran.stderr.trim()).toBe(`origin-lab: ${file} is 51 MB; the limit is 50 MB`);
+    expect(ran.stderr.trim()).toBe(`origin-lab: ${file}: over 50 MB, the most explain reads`);
+  });
+
+  it('a device that never ends is refused at the bound, not read until memory runs out', async () => {
+    const ran = await runProgram(['explain', '/dev/zero']);
+    expect([ran.code, ran.stderr.trim()]).toEqual([2, 'origin-lab: /dev/zero: over 50 MB, the most explain reads']);
+  });
+
+  it('a folder: exit 2, saying it is not a file', async () => {
+    const ran = await runProgram(['explain', scratch]);
+    expect([ran.code, ran.stderr.trim()]).toEqual([2, `origin-lab: ${scratch}: not a file`]);
   });
 });

@@ -8,10 +8,10 @@
  * is not JSON, not a report of check or about another endpoint is one line and exit 2. Only the
  * fields the comparison reads are checked; the rest of the report is not looked at.
  */
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Context } from '../drivers/probe-page.js';
 import { CommandError } from '../terminal.js';
+import { readUserFile } from '../user-file.js';
 import type { Cell } from './cells.js';
 import type { Expectations } from './expectations.js';
 import { triedOriginLabel } from './not-tried.js';
@@ -99,7 +99,7 @@ export function readBaseline(file: string, target: URL, maxBytes = MAX_BASELINE_
   const bad = (what: string) => new CommandError(`--baseline ${file}: ${what}`);
   let json: unknown;
   try {
-    json = JSON.parse(readText(file, maxBytes, bad).replace(/^\uFEFF/, ''));
+    json = JSON.parse(readUserFile(file, `--baseline ${file}`, '--baseline', maxBytes).replace(/^\uFEFF/, ''));
   } catch (err) {
     if (err instanceof CommandError) throw err;
     throw bad(`not JSON (${(err as Error).message})`);
@@ -113,28 +113,6 @@ export function readBaseline(file: string, target: URL, maxBytes = MAX_BASELINE_
       `a report of ${report.target}, another endpoint than ${target.href}: compare two runs of one URL (at one origin or another)`,
     );
   return { file, ...report };
-}
-
-/** The file's text, refused past maxBytes before it is read. */
-function readText(file: string, maxBytes: number, bad: (what: string) => CommandError): string {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (err) {
-    throw bad(`cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw bad('not a file');
-    const limit = maxBytes >= 2 ** 20 ? `${maxBytes / 2 ** 20} MB` : `${maxBytes} bytes`;
-    if (stat.size > maxBytes) throw bad(`over ${limit}, the most --baseline reads`);
-    return readFileSync(fd, 'utf8');
-  } catch (err) {
-    if (err instanceof CommandError) throw err;
-    throw bad(`cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

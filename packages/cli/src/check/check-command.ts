@@ -4,7 +4,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { isLocalAddress } from '@origin-lab/cors-rules';
@@ -14,6 +14,7 @@ import { chooseEngines, programsOf } from '../drivers/launch.js';
 import { discoverEngines } from '../engines/engines-command.js';
 import type { EngineName } from '../drivers/driver.js';
 import { colorEnabled, CommandError, EXIT, painter, Progress, type CommandIO, type Paint } from '../terminal.js';
+import { readUserFile } from '../user-file.js';
 import { compareRuns, readBaseline } from './baseline.js';
 import { CHECK_COMMAND, readCheckOptions, type CheckOptions } from './check-options.js';
 import { checkExpectations, expectedCells, readExpectations, type Expectations } from './expectations.js';
@@ -146,11 +147,9 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
  * measured before it is read; what is wrong with it is said without any of its values.
  */
 function loadSession(file: string, target: URL) {
-  if (!existsSync(file) || !statSync(file).isFile()) throw new CommandError(`--session ${file}: no such file`);
-  if (statSync(file).size > SESSION_LIMITS.maxBytes)
-    throw new CommandError(`--session ${file}: over ${SESSION_LIMITS.maxBytes} bytes; a session file holds cookies`);
+  const text = readUserFile(file, `--session ${file}`, '--session', SESSION_LIMITS.maxBytes);
   try {
-    const { cookies } = readSession(readFileSync(file, 'utf8'), target);
+    const { cookies } = readSession(text, target);
     return { cookies, header: cookieHeaderFor(cookies, target) ?? '' };
   } catch (err) {
     if (err instanceof SessionError) throw new CommandError(`--session ${file}: ${(err as Error).message}`);
@@ -193,9 +192,10 @@ async function rebindingFor(target: URL, profile: 'local' | 'mcp', progress: Pro
  * certutil; WebKit is given each https host's certificate once Node has checked it).
  */
 function trustAuthorities(file: string): string[] {
-  if (!existsSync(file) || !statSync(file).isFile()) throw new CommandError(`--ca ${file}: no such file`);
-  if (statSync(file).size > 1_048_576) throw new CommandError(`--ca ${file}: over 1 MB; a CA file holds certificates`);
-  const pems = readFileSync(file, 'utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  const pems =
+    readUserFile(file, `--ca ${file}`, '--ca', 1_048_576).match(
+      /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g,
+    ) ?? [];
   if (pems.length === 0) throw new CommandError(`--ca ${file}: no PEM certificate (-----BEGIN CERTIFICATE-----) in it`);
   if (pems.length > 1)
     throw new CommandError(

@@ -16,9 +16,9 @@
  * hostile (the classes to try, as --hostile names them) replaces --hostile; alsoHostile adds to
  * --also-hostile.
  */
-import { readFileSync } from 'node:fs';
 import { normalizeMethod } from '@origin-lab/cors-rules';
 import { CommandError } from '../terminal.js';
+import { readUserFile } from '../user-file.js';
 import type { Cell } from './cells.js';
 import { parseOrigin } from '../options.js';
 import { notTriedOf, notTriedText } from './not-tried.js';
@@ -54,15 +54,7 @@ const MAX_FILE_BYTES = 256 * 1024;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 export function readExpectations(file: string): Expectations {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new CommandError(
-      `--expect ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-    );
-  }
-  if (text.length > MAX_FILE_BYTES) throw new CommandError(`--expect ${file}: over ${MAX_FILE_BYTES} bytes`);
+  const text = readUserFile(file, `--expect ${file}`, '--expect', MAX_FILE_BYTES);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -3,7 +3,6 @@
  * standard input) and explains every cross-origin exchange in it with the shared rules, locally:
  * nothing it reads leaves the machine.
  */
-import { readFileSync, statSync } from 'node:fs';
 import {
   EvidenceError,
   MAX_EVIDENCE_CHARS,
@@ -26,6 +25,7 @@ import {
   type CommandSpec,
 } from '../options.js';
 import { colorEnabled, CommandError, EXIT, painter, type CommandIO, type Paint } from '../terminal.js';
+import { readUserFile, sizeText } from '../user-file.js';
 
 export const EXPLAIN_COMMAND: CommandSpec = {
   name: 'explain',
@@ -60,19 +60,8 @@ export const EXPLAIN_COMMAND: CommandSpec = {
 };
 
 function readInput(file: string | undefined): Promise<string> {
-  if (file !== undefined && file !== '-') {
-    let size: number;
-    try {
-      size = statSync(file).size;
-    } catch (err) {
-      throw new CommandError(`cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-    }
-    if (size > MAX_EVIDENCE_CHARS)
-      throw new CommandError(
-        `${file} is ${Math.round(size / 1024 / 1024)} MB; the limit is ${MAX_EVIDENCE_CHARS / 1024 / 1024} MB`,
-      );
-    return Promise.resolve(readFileSync(file, 'utf8'));
-  }
+  if (file !== undefined && file !== '-')
+    return Promise.resolve(readUserFile(file, file, 'explain', MAX_EVIDENCE_CHARS));
   if (process.stdin.isTTY)
     throw new CommandError('give a file, or pipe the evidence in (see origin-lab explain --help)');
   return new Promise((resolve, reject) => {
@@ -82,7 +71,7 @@ function readInput(file: string | undefined): Promise<string> {
       bytes += chunk.length;
       if (bytes > MAX_EVIDENCE_CHARS) {
         process.stdin.destroy();
-        reject(new CommandError(`standard input is over ${MAX_EVIDENCE_CHARS / 1024 / 1024} MB, the limit`));
+        reject(new CommandError(`standard input: over ${sizeText(MAX_EVIDENCE_CHARS)}, the most explain reads`));
       } else chunks.push(chunk);
     });
     process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));

@@ -1,0 +1,75 @@
+/**
+ * A file the user names on the command line (explain's evidence, --expect, --baseline, --session,
+ * --ca), read whole but never past its bound. A folder is refused by its kind; a regular file by
+ * its size, before a byte is read; anything else (a pipe such as `<(pbpaste)`, a device such as
+ * /dev/zero) is read in pieces and refused once it gives more than the bound. What is wrong is one
+ * line that names the file, and never quotes what it holds.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { CommandError } from './terminal.js';
+
+const PIECE_BYTES = 64 * 1024;
+
+/** A size in the unit it was written in: 50 MB, 256 KB, 10 bytes. */
+export function sizeText(bytes: number): string {
+  if (bytes >= 2 ** 20 && bytes % 2 ** 20 === 0) return `${bytes / 2 ** 20} MB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KB`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * The text of file, at most maxBytes of it. `label` starts every message ("--ca ./ca.pem", or the
+ * file's own name for explain) and `reader` says whose bound it is ("--ca", "explain").
+ */
+export function readUserFile(file: string, label: string, reader: string, maxBytes: number): string {
+  const bad = (what: string) => new CommandError(`${label}: ${what}`);
+  const over = () => bad(`over ${sizeText(maxBytes)}, the most ${reader} reads`);
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    throw bad(unreadable(err));
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw bad('not a file');
+    if (stat.isFile() && stat.size > maxBytes) throw over();
+    const pieces: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const piece = Buffer.alloc(PIECE_BYTES);
+      const read = readSync(fd, piece, 0, PIECE_BYTES, null);
+      if (read === 0) break;
+      total += read;
+      if (total > maxBytes) throw over();
+      pieces.push(piece.subarray(0, read));
+    }
+    return Buffer.concat(pieces).toString('utf8');
+  } catch (err) {
+    if (err instanceof CommandError) throw err;
+    throw bad(unreadable(err));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function unreadable(err: unknown): string {
+  if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'no such file';
+  return `cannot read it (${fileErrorWords(err)})`;
+}
+
+const WORDS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EEXIST: 'a file is where a folder would be',
+  ENOTDIR: 'a file is where a folder would be',
+  EROFS: 'a read-only file system',
+  ENOSPC: 'no space left',
+};
+
+/** What went wrong with a file, in words (the code beside them). */
+export function fileErrorWords(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === undefined) return (err as Error).message;
+  return WORDS[code] ? `${WORDS[code]}, ${code}` : code;
+}
