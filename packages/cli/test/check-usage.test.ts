@@ -124,6 +124,12 @@ describe('origin-lab check: usage', () => {
       'over 256 KB, the most --expect reads',
     ],
     [['check', 'https://example.com/', '--from', YOURS, '--session', '/tmp'], '--session /tmp: not a file'],
+    // A report that could not be written is said before the run, not after it.
+    [
+      ['check', 'https://example.com/', '--from', YOURS, '--sarif', '/dev/null/cors.sarif'],
+      'cannot write /dev/null/cors.sarif (a file is where a folder would be',
+    ],
+    [['check', 'https://example.com/', '--from', YOURS, '--json', '/tmp'], 'cannot write /tmp: a folder is there'],
     [['explode'], 'unknown command "explode"'],
   ])('%j: exit 2, saying %s', async (args, message) => {
     const ran = await runProgram(args);
@@ -202,7 +208,12 @@ describe('origin-lab check: usage', () => {
 describe.skipIf(ENGINES.length === 0)('origin-lab check: the report, as other tools read it', () => {
   it('terminal, JSON, JUnit and SARIF agree on one run', async () => {
     const server = await expressReflectingAll();
-    const files = { json: join(scratch, 'r.json'), junit: join(scratch, 'r.xml'), sarif: join(scratch, 'r.sarif') };
+    // The SARIF's folders do not exist yet: check makes them, as CI's upload step expects.
+    const files = {
+      json: join(scratch, 'r.json'),
+      junit: join(scratch, 'r.xml'),
+      sarif: join(scratch, 'reports', 'ci', 'r.sarif'),
+    };
     try {
       const engine = ENGINES[0]!;
       const ran = await runProgram([

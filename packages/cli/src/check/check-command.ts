@@ -4,8 +4,9 @@
  */
 import { lookup } from 'node:dns/promises';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
+import { dirname } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { isLocalAddress } from '@origin-lab/cors-rules';
 import { STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
@@ -14,7 +15,7 @@ import { chooseEngines, programsOf } from '../drivers/launch.js';
 import { discoverEngines } from '../engines/engines-command.js';
 import type { EngineName } from '../drivers/driver.js';
 import { colorEnabled, CommandError, EXIT, painter, Progress, type CommandIO, type Paint } from '../terminal.js';
-import { readUserFile } from '../user-file.js';
+import { fileErrorWords, readUserFile } from '../user-file.js';
 import { compareRuns, readBaseline } from './baseline.js';
 import { CHECK_COMMAND, readCheckOptions, type CheckOptions } from './check-options.js';
 import { checkExpectations, expectedCells, readExpectations, type Expectations } from './expectations.js';
@@ -35,6 +36,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     io.stdout.write(`${helpText(CHECK_COMMAND)}\n`);
     return EXIT.ok;
   }
+  prepareOutputs(options);
   const expectations = options.expectFile ? readExpectations(options.expectFile) : null;
   // Read before any engine starts: a bad earlier report stops the run at once.
   const earlier = options.baselineFile ? readBaseline(options.baselineFile, options.target) : null;
@@ -232,6 +234,32 @@ function publish(report: CheckReport, options: CheckOptions, io: CommandIO, pain
 const tableStream = (options: CheckOptions, io: CommandIO) =>
   [options.json, options.junit, options.sarif, options.markdown].includes('-') ? io.stderr : io.stdout;
 
+/**
+ * The report files' folders (and --proof's), made where missing and found writable before any
+ * engine starts: a run of a minute must not end in "cannot write".
+ */
+function prepareOutputs(options: CheckOptions): void {
+  const files = [options.json, options.junit, options.sarif, options.markdown].filter(
+    (file): file is string => file !== null && file !== '-',
+  );
+  const places = [
+    ...files.map((file) => ({ folder: dirname(file), file, bad: `cannot write ${file}` })),
+    ...(options.proof
+      ? [{ folder: options.proof, file: null, bad: `--proof ${options.proof}: cannot write there` }]
+      : []),
+  ];
+  for (const { folder, file, bad } of places) {
+    try {
+      mkdirSync(folder, { recursive: true });
+      accessSync(folder, constants.W_OK);
+    } catch (err) {
+      throw new CommandError(`${bad} (${fileErrorWords(err)})`);
+    }
+    if (file && statSync(file, { throwIfNoEntry: false })?.isDirectory())
+      throw new CommandError(`${bad}: a folder is there`);
+  }
+}
+
 function write(file: string | null, text: string, io: CommandIO): void {
   if (file === null) return;
   if (file === '-') {
@@ -241,7 +269,7 @@ function write(file: string | null, text: string, io: CommandIO): void {
   try {
     writeFileSync(file, text);
   } catch (err) {
-    throw new CommandError(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new CommandError(`cannot write ${file} (${fileErrorWords(err)})`);
   }
 }
 

@@ -14,6 +14,7 @@ import type { Context } from '../drivers/probe-page.js';
 import { preflightApproved, SEVERITY_ORDER, type Finding } from './findings.js';
 import { originLabel, triedOriginLabel } from './not-tried.js';
 import type { CellRun, EngineInfo } from './run-check.js';
+import { fileErrorWords } from '../user-file.js';
 
 export interface Proof {
   /** The finding it proves, and the origin it must be hosted at ("null" ones at any site). */
@@ -116,9 +117,7 @@ export function writeProofs(dir: string, cases: ReturnType<typeof proofCases>): 
     writeFileSync(join(dir, 'index.html'), indexDocument(proofs));
     return { dir, pages: proofs };
   } catch (err) {
-    throw new CommandError(
-      `--proof ${dir}: cannot write there (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-    );
+    throw new CommandError(`--proof ${dir}: cannot write there (${fileErrorWords(err)})`);
   }
 }
 
