@@ -57,7 +57,12 @@ export function parseCommand(
     return { values: values as ParsedValues, positionals };
   } catch (err) {
     // parseArgs names the option in its message; keep its first sentence, and point at --help.
-    const message = (err as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, '');
+    // Its "ambiguous" is a value that starts with a dash, which it took for another option.
+    const [first] = (err as Error).message.split('\n');
+    const option = / '(--[\w-]+)' argument is ambiguous/.exec(first!)?.[1];
+    const value = option === undefined ? undefined : argv[argv.indexOf(option) + 1];
+    const message =
+      option && value ? `${option} ${value}: a value that starts with a dash is written ${option}=${value}` : first!;
     throw new CommandError(`${message} (see origin-lab ${spec.name} --help)`);
   }
 }

@@ -118,6 +118,10 @@ describe('origin-lab check: usage', () => {
     ],
     [['check', 'https://example.com/', '--from', YOURS, '--sarif-min', 'none'], '--sarif-min must be one of'],
     [['check', 'https://example.com/', '--from', YOURS, '--colour', 'never'], "Unknown option '--colour'"],
+    [
+      ['check', 'https://example.com/', '--from', YOURS, '--delay', '-5'],
+      '--delay -5: a value that starts with a dash is written --delay=-5',
+    ],
     // A device that never ends, and a folder: refused by the bound and by kind, before any engine.
     [
       ['check', 'https://example.com/', '--from', YOURS, '--expect', '/dev/zero'],
