@@ -192,7 +192,12 @@ function harEntries(text: string): HarEntry[] {
 function preflightsOf(read: HarEntry[], requests: { item: HarEntry; origin: string }[]): Map<HarEntry, HarEntry> {
   const keyOf = (url: string, origin: string, method: string) => `${method} ${origin} ${url}`;
   const sequences = new Map<string, HarEntry[]>();
-  const add = (key: string, item: HarEntry) => sequences.set(key, [...(sequences.get(key) ?? []), item]);
+  // Appended in place: a HAR may hold a hundred thousand requests to one URL.
+  const add = (key: string, item: HarEntry) => {
+    const sequence = sequences.get(key);
+    if (sequence) sequence.push(item);
+    else sequences.set(key, [item]);
+  };
   for (const item of read)
     if (isPreflightRequest(item.request) && item.request.headers.origin)
       add(
