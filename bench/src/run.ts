@@ -18,6 +18,7 @@ import { classroomBench } from './benches/classroom.js';
 import { classCapacityBench } from './benches/class-capacity.js';
 import { replicasBench } from './benches/replicas.js';
 import { checkBench, checkImageBench } from './benches/check.js';
+import { explainBench } from './benches/explain.js';
 
 type Bench = (options: BenchOptions, log: (line: string) => void) => Promise<Figure[]>;
 
@@ -35,6 +36,7 @@ const BENCHES: Record<BenchName, Bench> = {
   replicas: replicasBench,
   check: checkBench,
   'check-image': checkImageBench,
+  explain: explainBench,
 };
 
 export function machine(): Record<string, string | number> {

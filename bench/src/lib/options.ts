@@ -30,6 +30,7 @@ export const BENCH_NAMES = [
   'replicas',
   'check',
   'check-image',
+  'explain',
 ] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
