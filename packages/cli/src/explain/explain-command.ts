@@ -12,6 +12,7 @@ import {
   STACKS,
   STACK_NAMES,
   type Explanation,
+  type ReadEvidence,
   type Stack,
 } from '@origin-lab/cors-rules/explain';
 import { seeItHappen } from '../lab-link.js';
@@ -79,6 +80,27 @@ function readInput(file: string | undefined): Promise<string> {
   });
 }
 
+type Link = (fields: Record<string, string> | null) => string | null;
+
+/**
+ * The JSON report, written one explanation at a time: the same text JSON.stringify(report, null, 2)
+ * makes, without ever holding it whole (a HAR of 100,000 exchanges is hundreds of MB of it).
+ */
+function writeJson(out: NodeJS.WritableStream, read: ReadEvidence, link: Link): void {
+  const nested = (value: unknown, depth: number) =>
+    JSON.stringify(value, null, 2).replace(/\n/g, `\n${' '.repeat(depth)}`);
+  out.write(`{\n  "kind": ${JSON.stringify(read.kind)},\n  "explanations": [`);
+  read.explanations.forEach((e, index) => {
+    const linked = {
+      ...e,
+      playgroundLink: link(e.playground),
+      ...(e.candidates && { candidates: e.candidates.map((c) => ({ ...c, playgroundLink: link(c.playground) })) }),
+    };
+    out.write(`${index > 0 ? ',' : ''}\n    ${nested(linked, 4)}`);
+  });
+  out.write(`${read.explanations.length > 0 ? '\n  ' : ''}],\n  "unknownLines": ${nested(read.unknownLines, 2)}\n}\n`);
+}
+
 export async function explainCommand(argv: readonly string[], io: CommandIO): Promise<number> {
   const parsed = commandArguments(EXPLAIN_COMMAND, argv, io.stdout, 1, (got) => `explain reads one file; got ${got}`);
   if (!parsed) return EXIT.ok;
@@ -98,13 +120,11 @@ export async function explainCommand(argv: readonly string[], io: CommandIO): Pr
   const link = (fields: Record<string, string> | null) =>
     fields ? `${lab}/playground.html#${playgroundFragment(fields)}` : null;
   if (values.json === true) {
-    io.stdout.write(
-      `${JSON.stringify({ kind: read.kind, explanations: read.explanations.map((e) => ({ ...e, playgroundLink: link(e.playground), ...(e.candidates && { candidates: e.candidates.map((c) => ({ ...c, playgroundLink: link(c.playground) })) }) })), unknownLines: read.unknownLines }, null, 2)}\n`,
-    );
+    writeJson(io.stdout, read, link);
     return EXIT.ok;
   }
   const paint = painter(colorEnabled(color, io.stdout));
-  io.stdout.write(render(read.kind, read.explanations, read.unknownLines, { paint, stack, link, labGiven }));
+  writeText(io.stdout, read, { paint, stack, link, labGiven });
   return EXIT.ok;
 }
 
@@ -115,70 +135,68 @@ const VERDICT: Record<Explanation['verdict'], [string, 'red' | 'yellow' | 'green
   readable: ['READABLE', 'green'],
 };
 
-function render(
-  kind: string,
-  explanations: Explanation[],
-  unknownLines: string[],
-  options: {
-    paint: Paint;
-    stack: Stack | null;
-    link: (fields: Record<string, string> | null) => string | null;
-    labGiven: boolean;
-  },
-): string {
-  const { paint, stack } = options;
-  const lines: string[] = [
+interface TextOptions {
+  paint: Paint;
+  stack: Stack | null;
+  link: Link;
+  labGiven: boolean;
+}
+
+/** The report for people, written one explanation at a time (as writeJson, for a HAR of thousands). */
+function writeText(out: NodeJS.WritableStream, read: ReadEvidence, options: TextOptions): void {
+  const { kind, explanations, unknownLines } = read;
+  const { paint } = options;
+  out.write(
     paint(
       'bold',
       `${explanations.length} ${kind === 'console' ? 'message' : 'exchange'}${explanations.length === 1 ? '' : 's'} explained (${kind === 'har' ? 'a HAR file' : kind === 'curl' ? 'curl output' : 'console text'})`,
     ),
-  ];
-  for (const e of explanations) {
-    const [label, style] = VERDICT[e.verdict];
-    lines.push(
-      '',
-      `${paint(style, label)} ${e.method ?? ''} ${e.url ?? ''}${e.origin ? ` from ${e.origin}` : ''}${e.engine ? paint('dim', ` (${e.engine})`) : ''}`.replace(
-        /\s+/g,
-        ' ',
-      ),
-    );
-    lines.push(`  ${e.text}`);
-    if (e.header)
-      lines.push(`  ${paint('dim', `the header at fault: ${e.header}${e.value !== undefined ? `: ${e.value}` : ''}`)}`);
-    if (e.reachedServer !== null)
-      lines.push(
-        `  ${paint('dim', e.reachedServer ? 'the request reached the server' : 'the request never reached the server')}`,
-      );
-    for (const step of e.sequence.filter((s) => !s.ok).slice(0, 1))
-      lines.push(`  ${paint('dim', `failed at: ${step.label}`)}`);
-    if (e.sequence.length > 0) lines.push(`  ${paint('dim', sequenceLine(e))}`);
-    if (e.fix) {
-      lines.push(`  Fix: ${e.fix.summary}`);
-      if (stack) lines.push(`       ${STACK_NAMES[stack]}: ${e.fix.byStack[stack]}`);
-    }
-    const playground = options.link(e.playground);
-    if (playground) lines.push(`  ${paint('dim', `${seeItHappen(options.labGiven)}: ${playground}`)}`);
-    for (const candidate of e.candidates ?? [])
-      lines.push(`  ${paint('dim', `It may be ${candidate.title}: ${options.link(candidate.playground)}`)}`);
-    if (e.withCredentials)
-      lines.push(
-        `  ${paint('dim', `With credentials it would be refused (${e.withCredentials}): ${options.link(playgroundFields(e.withCredentials, {}))}`)}`,
-      );
-    for (const risk of e.risks) lines.push(`  ${paint('yellow', 'risk:')} ${risk.text}`);
-    for (const basis of e.restsOn) lines.push(`  ${paint('dim', `rests on: ${basis}`)}`);
-    for (const unknown of e.unknowns) lines.push(`  ${paint('dim', `cannot tell: ${unknown}`)}`);
-  }
+  );
+  for (const e of explanations) out.write(`\n\n${explanationLines(e, options).join('\n')}`);
   if (unknownLines.length > 0) {
-    lines.push(
-      '',
-      paint(
-        'dim',
-        `${unknownLines.length} line${unknownLines.length === 1 ? '' : 's'} that no engine prints for CORS, left out:`,
-      ),
-    );
-    for (const line of unknownLines.slice(0, 5)) lines.push(paint('dim', `  ${line.slice(0, 120)}`));
+    const heading = `${unknownLines.length} line${unknownLines.length === 1 ? '' : 's'} that no engine prints for CORS, left out:`;
+    const shown = unknownLines.slice(0, 5).map((line) => paint('dim', `  ${line.slice(0, 120)}`));
+    out.write(`\n\n${[paint('dim', heading), ...shown].join('\n')}`);
   }
-  return `${lines.join('\n')}\n`;
+  out.write('\n');
+}
+
+/** One explanation: the verdict and the exchange, what happened, the fix and where to see it. */
+function explanationLines(e: Explanation, options: TextOptions): string[] {
+  const { paint, stack } = options;
+  const [label, style] = VERDICT[e.verdict];
+  const lines = [
+    `${paint(style, label)} ${e.method ?? ''} ${e.url ?? ''}${e.origin ? ` from ${e.origin}` : ''}${e.engine ? paint('dim', ` (${e.engine})`) : ''}`.replace(
+      /\s+/g,
+      ' ',
+    ),
+    `  ${e.text}`,
+  ];
+  if (e.header)
+    lines.push(`  ${paint('dim', `the header at fault: ${e.header}${e.value !== undefined ? `: ${e.value}` : ''}`)}`);
+  if (e.reachedServer !== null)
+    lines.push(
+      `  ${paint('dim', e.reachedServer ? 'the request reached the server' : 'the request never reached the server')}`,
+    );
+  for (const step of e.sequence.filter((s) => !s.ok).slice(0, 1))
+    lines.push(`  ${paint('dim', `failed at: ${step.label}`)}`);
+  if (e.sequence.length > 0) lines.push(`  ${paint('dim', sequenceLine(e))}`);
+  if (e.fix) {
+    lines.push(`  Fix: ${e.fix.summary}`);
+    if (stack) lines.push(`       ${STACK_NAMES[stack]}: ${e.fix.byStack[stack]}`);
+  }
+  const playground = options.link(e.playground);
+  if (playground) lines.push(`  ${paint('dim', `${seeItHappen(options.labGiven)}: ${playground}`)}`);
+  for (const candidate of e.candidates ?? [])
+    lines.push(`  ${paint('dim', `It may be ${candidate.title}: ${options.link(candidate.playground)}`)}`);
+  if (e.withCredentials)
+    lines.push(
+      `  ${paint('dim', `With credentials it would be refused (${e.withCredentials}): ${options.link(playgroundFields(e.withCredentials, {}))}`)}`,
+    );
+  for (const risk of e.risks) lines.push(`  ${paint('yellow', 'risk:')} ${risk.text}`);
+  for (const basis of e.restsOn) lines.push(`  ${paint('dim', `rests on: ${basis}`)}`);
+  for (const unknown of e.unknowns) lines.push(`  ${paint('dim', `cannot tell: ${unknown}`)}`);
+  return lines;
 }
 
 /** The sequence in one line: page → browser → server, with ✘ at the step that failed. */
