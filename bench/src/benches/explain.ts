@@ -82,26 +82,18 @@ export async function explainBench(options: BenchOptions, log: (line: string) =>
         `  run ${run}/${runs}: explain ${explained.at(-1)!.seconds.toFixed(1)} s (${Math.round(explained.at(-1)!.mb)} MB), a quarter ${quartered.at(-1)!.toFixed(1)} s, reading the JSON ${floor.at(-1)!.seconds.toFixed(1)} s`,
       );
     }
-    const seconds = median(explained.map((r) => r.seconds));
-    const mb = median(explained.map((r) => r.mb));
-    const growth = seconds / median(quartered);
+    /** A median of explain's runs beside the same median of reading the JSON. */
+    const beside = (name: string, key: 'seconds' | 'mb', unit: string): Figure => {
+      const value = median(explained.map((r) => r[key]));
+      const floorValue = median(floor.map((r) => r[key]));
+      const baseline = { label: 'node reading and parsing it', value: floorValue };
+      return { bench: 'explain', name, value, unit, baseline, ratio: value / floorValue };
+    };
+    const growth = median(explained.map((r) => r.seconds)) / median(quartered);
+    const size = `${ENTRIES.toLocaleString('en-US')} entries (${Math.round(text.length / 2 ** 20)} MB)`;
     return [
-      {
-        bench: 'explain',
-        name: `explain --json, a HAR of ${ENTRIES.toLocaleString('en-US')} entries (${Math.round(text.length / 2 ** 20)} MB)`,
-        value: seconds,
-        unit: 's',
-        baseline: { label: 'node reading and parsing it', value: median(floor.map((r) => r.seconds)) },
-        ratio: seconds / median(floor.map((r) => r.seconds)),
-      },
-      {
-        bench: 'explain',
-        name: 'its peak memory',
-        value: mb,
-        unit: 'MB',
-        baseline: { label: 'node reading and parsing it', value: median(floor.map((r) => r.mb)) },
-        ratio: mb / median(floor.map((r) => r.mb)),
-      },
+      beside(`explain --json, a HAR of ${size}`, 'seconds', 's'),
+      beside('its peak memory', 'mb', 'MB'),
       {
         bench: 'explain',
         name: 'time for 4x the entries (linear: 4x)',
