@@ -77,6 +77,9 @@ describe('origin-lab check: usage', () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
+  /** check of a URL from your origin, with more options. */
+  const checkWith = (...more: string[]) => ['check', 'https://example.com/', '--from', YOURS, ...more];
+
   it.each([
     [['check'], 'check needs the URL to check'],
     [['check', 'not a url', '--from', YOURS], '"not a url" is not a URL'],
@@ -86,54 +89,30 @@ describe('origin-lab check: usage', () => {
     [['check', 'https://example.com/', '--from', 'https://app.example.com/login'], 'has a path, query or fragment'],
     [['check', 'https://example.com/', '--from', 'app.example.com'], 'is not an origin: write scheme://host[:port]'],
     [['check', 'https://example.com/', '--from', 'ws://app.example.com'], 'is not an http or https origin'],
-    [['check', 'https://example.com/', '--from', YOURS, '--engines', 'safari'], 'unknown engine "safari"'],
-    [['check', 'https://example.com/', '--from', YOURS, '--hostile', 'everyone'], '--hostile must be one of'],
-    [['check', 'https://example.com/', '--from', YOURS, '--header', 'no colon'], 'is not "Name: value"'],
-    [
-      ['check', 'https://example.com/', '--from', YOURS, '--header', 'Cookie: a=b'],
-      'browsers set this header themselves',
-    ],
-    [['check', 'https://example.com/', '--from', YOURS, '--methods', 'TRACE'], 'fetch refuses this method'],
-    [
-      ['check', 'https://example.com/', '--from', YOURS, '--timeout', '10s'],
-      '--timeout must be a whole number from 100 to 600000',
-    ],
-    [['check', 'https://example.com/', '--from', YOURS, '--pages', '0'], '--pages must be a whole number from 1 to 32'],
-    [
-      ['check', 'https://example.com/', '--from', YOURS, '--connect', 'webkit=ws://127.0.0.1:9/'],
-      '--connect takes chromium=<ws-url> or firefox=<ws-url>',
-    ],
-    [
-      ['check', 'https://example.com/', '--from', YOURS, '--connect', 'firefox=http://127.0.0.1:9/'],
-      'is not a ws:// or wss:// address',
-    ],
-    [['check', 'https://example.com/', '--from', YOURS, '--fail-on', 'severe'], '--fail-on must be one of'],
-    [
-      ['check', 'https://example.com/', '--from', YOURS, '--quick', '--hostile', 'null'],
-      '--quick and --hostile both choose the attacker origins',
-    ],
-    [
-      ['check', 'https://example.com/', '--from', YOURS, '--also-hostile', 'evil.example'],
-      '--also-hostile "evil.example"',
-    ],
-    [['check', 'https://example.com/', '--from', YOURS, '--sarif-min', 'none'], '--sarif-min must be one of'],
-    [['check', 'https://example.com/', '--from', YOURS, '--colour', 'never'], "Unknown option '--colour'"],
-    [
-      ['check', 'https://example.com/', '--from', YOURS, '--delay', '-5'],
-      '--delay -5: a value that starts with a dash is written --delay=-5',
-    ],
+    [checkWith('--engines', 'safari'), 'unknown engine "safari"'],
+    [checkWith('--hostile', 'everyone'), '--hostile must be one of'],
+    [checkWith('--header', 'no colon'), 'is not "Name: value"'],
+    [checkWith('--header', 'Cookie: a=b'), 'browsers set this header themselves'],
+    [checkWith('--methods', 'TRACE'), 'fetch refuses this method'],
+    [checkWith('--timeout', '10s'), '--timeout must be a whole number from 100 to 600000'],
+    [checkWith('--pages', '0'), '--pages must be a whole number from 1 to 32'],
+    [checkWith('--connect', 'webkit=ws://127.0.0.1:9/'), '--connect takes chromium=<ws-url> or firefox=<ws-url>'],
+    [checkWith('--connect', 'firefox=http://127.0.0.1:9/'), 'is not a ws:// or wss:// address'],
+    [checkWith('--fail-on', 'severe'), '--fail-on must be one of'],
+    [checkWith('--quick', '--hostile', 'null'), '--quick and --hostile both choose the attacker origins'],
+    [checkWith('--also-hostile', 'evil.example'), '--also-hostile "evil.example"'],
+    [checkWith('--sarif-min', 'none'), '--sarif-min must be one of'],
+    [checkWith('--colour', 'never'), "Unknown option '--colour'"],
+    [checkWith('--delay', '-5'), '--delay -5: a value that starts with a dash is written --delay=-5'],
     // A device that never ends, and a folder: refused by the bound and by kind, before any engine.
-    [
-      ['check', 'https://example.com/', '--from', YOURS, '--expect', '/dev/zero'],
-      'over 256 KB, the most --expect reads',
-    ],
-    [['check', 'https://example.com/', '--from', YOURS, '--session', '/tmp'], '--session /tmp: not a file'],
+    [checkWith('--expect', '/dev/zero'), 'over 256 KB, the most --expect reads'],
+    [checkWith('--session', '/tmp'), '--session /tmp: not a file'],
     // A report that could not be written is said before the run, not after it.
     [
-      ['check', 'https://example.com/', '--from', YOURS, '--sarif', '/dev/null/cors.sarif'],
+      checkWith('--sarif', '/dev/null/cors.sarif'),
       'cannot write /dev/null/cors.sarif (a file is where a folder would be',
     ],
-    [['check', 'https://example.com/', '--from', YOURS, '--json', '/tmp'], 'cannot write /tmp: a folder is there'],
+    [checkWith('--json', '/tmp'), 'cannot write /tmp: a folder is there'],
     [['explode'], 'unknown command "explode"'],
   ])('%j: exit 2, saying %s', async (args, message) => {
     const ran = await runProgram(args);
