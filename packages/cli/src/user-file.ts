@@ -34,15 +34,17 @@ export function readUserFile(file: string, label: string, reader: string, maxByt
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw bad('not a file');
     if (stat.isFile() && stat.size > maxBytes) throw over();
+    // One buffer to read into, and a copy of what each read gave: a pipe gives a few KB a read,
+    // and a view of a fresh 64 KB buffer would keep all of it alive.
+    const piece = Buffer.alloc(PIECE_BYTES);
     const pieces: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const piece = Buffer.alloc(PIECE_BYTES);
       const read = readSync(fd, piece, 0, PIECE_BYTES, null);
       if (read === 0) break;
       total += read;
       if (total > maxBytes) throw over();
-      pieces.push(piece.subarray(0, read));
+      pieces.push(Buffer.from(piece.subarray(0, read)));
     }
     return Buffer.concat(pieces).toString('utf8');
   } catch (err) {
