@@ -81,13 +81,18 @@ export async function popupSignIn(provider: string, coop: LabIdpSettings['coop']
     same_site: 'none',
   });
   let message = false;
+  let popup: Window | null = null;
   const listener = (event: MessageEvent) => {
     const data = event.data as { type?: string; response?: { state?: string } } | null;
-    if (event.origin === provider && data?.type === 'authorization_response' && data.response?.state === state)
-      message = true;
+    if (event.origin !== provider || data?.type !== 'authorization_response' || data.response?.state !== state) return;
+    message = true;
+    // The app looks at its popup as the answer arrives, while the provider's page is surely still
+    // there (it closes 300 ms after answering): the read of popup.closed that a report-only policy
+    // reports happens at a known time, not wherever the polling below happens to fall.
+    void popup?.closed;
   };
   addEventListener('message', listener);
-  const popup = openPopup(url);
+  popup = openPopup(url);
   try {
     if (popup === null) return { message: false, closedBeforeAnswer: false, blocked: true };
     let closedBeforeAnswer = false;
