@@ -14,6 +14,8 @@ const REQUESTS = 24;
  */
 const SPREAD_REQUESTS = 12;
 const SPREAD_WAIT_MS = 500;
+/** How long the journal may take to hold every request once their answers are in. */
+const JOURNAL_WAIT_MS = 10_000;
 
 /** What the page read of one answer. */
 interface Answer {
@@ -46,7 +48,7 @@ async function requestsAndJournal(
 ): Promise<Seen> {
   const waits = alongsideWaits ? { count: SPREAD_REQUESTS, ms: SPREAD_WAIT_MS, headStartMs: 100 } : null;
   return page.evaluate(
-    async ({ first, path, count, waits }) => {
+    async ({ first, path, count, waits, journalWaitMs }) => {
       const visitor = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => (b % 36).toString(36)).join('');
       const withVisitor = (p: string) => `${p}${p.includes('?') ? '&' : '?'}visitor=${visitor}`;
       const read = async (response: Response): Promise<Answer> => ({
@@ -70,12 +72,21 @@ async function requestsAndJournal(
         Array.from({ length: count }, async () => read(await fetch(withVisitor(path), { cache: 'no-store' }))),
       );
       await Promise.all(waiting);
-      const journal = (await (
-        await fetch(`/lab/journal?visitor=${visitor}`, { headers: { Accept: 'application/json' } })
-      ).json()) as JournalPage;
-      return { firstAnswer, answers, journal: journal.entries.map((stored) => stored.entry) };
+      // Each replica records an answer once it has left, so an answer can reach the page before
+      // the replica that sent it has stored its entry where the other replica reads: the journal
+      // is read until it holds every request, for at most journalWaitMs.
+      const expected = (first ? 1 : 0) + count + (waits?.count ?? 0);
+      const until = performance.now() + journalWaitMs;
+      for (;;) {
+        const journal = (await (
+          await fetch(`/lab/journal?visitor=${visitor}`, { headers: { Accept: 'application/json' } })
+        ).json()) as JournalPage;
+        if (journal.entries.length >= expected || performance.now() > until)
+          return { firstAnswer, answers, journal: journal.entries.map((stored) => stored.entry) };
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     },
-    { first, path, count, waits },
+    { first, path, count, waits, journalWaitMs: JOURNAL_WAIT_MS },
   );
 }
 
