@@ -35,6 +35,7 @@ describe('the list of known engine differences', () => {
       'webkit outcomes: abort-reason',
       'webkit outcomes: deadline',
       'webkit sign-in: frame-partitioned-cookie',
+      'webkit sign-in: frame-storage-access',
       'webkit sign-in: redirect-form-post',
       'webkit sign-in: redirect-query',
     ]);
@@ -141,7 +142,7 @@ describe("the engines page's table of the pages' differences", () => {
 
   it('shows every listed difference', () => {
     const rows = differenceRows();
-    expect(rows).toHaveLength(19);
+    expect(rows).toHaveLength(20);
     expect(rows.flatMap((row) => Object.values(row.cells).filter((cell) => cell !== null))).toHaveLength(
       ALL_DIFFERENCES.length,
     );

@@ -34,6 +34,15 @@ export const SIGN_IN_DIFFERENCES: readonly KnownDifference[] = [
   })),
   {
     page: 'sign-in',
+    experiment: 'frame-storage-access',
+    engine: 'webkit',
+    did: 'grants storage access at once, without asking (MiniBrowser runs without tracking prevention), yet the frame’s call comes without idp_session: the provider’s SameSite=None; Secure cookie, set over http://, was never kept',
+    says: 'WebKit granted storage access without asking, but had never kept the provider’s Secure cookie from http://, so the frame’s call got 401',
+    measured: WEBKIT,
+    departsFromSpec: true,
+  },
+  {
+    page: 'sign-in',
     experiment: 'frame-partitioned-cookie',
     engine: 'webkit',
     did: 'keeps no Partitioned cookie the framed http:// provider sets: the next frame comes without it',
