@@ -435,6 +435,8 @@ async function expectStorageAccess(page: EnginePage, self: string, browserName: 
     token: webkit ? '401' : '200',
   });
   expect(result.state).toBe(webkit ? 'known-difference' : 'agree');
+  // Where the grant brought no cookie, the page says why, with the fix.
+  if (webkit) expect(await page.text(`section#${id} output.observed`)).toMatch(/Secure .*http:\/\/.*Fix: /);
   const rows = await page.evaluate(
     () =>
       JSON.parse(

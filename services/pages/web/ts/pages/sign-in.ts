@@ -363,7 +363,7 @@ function accessSaid(seen: AccessSeen): string {
     return `${first} document.requestStorageAccess() rejected with ${seen.access}: the browser did not grant it (the user said no, or it would not ask); the frame’s call got ${seen.token}. Fix: sign in top-level (a popup or a redirect) and keep the token.`;
   return seen.token === '200'
     ? `${first} After the click, storage access was granted, and the frame’s own call carried the cookie it had set as a top-level site: a token (200).`
-    : `${first} Storage access was granted, yet the frame’s own call got ${seen.token}.`;
+    : `${first} Storage access was granted, yet the frame’s own call got ${seen.token}: the browser sent no cookie of the provider’s even so (WebKit keeps no Secure cookie set over http://). Fix: serve the provider over https, or sign in top-level (a popup or a redirect) and keep the token.`;
 }
 
 signInExperiment({
