@@ -395,15 +395,14 @@ for (const [policy, answers] of Object.entries(APP_POLICIES))
 test('sign-in: frame-storage-access', { tag: EVERY_ENGINE }, async ({ browser, origins, browserName, stack }) => {
   test.setTimeout(90_000);
   const settings = browserSettings(stack);
-  // Chromium: a page of the worker's browser; Firefox: a browser of its own, answering Allow.
+  // Firefox: a browser of its own, answering Allow; the others: the project's engine page.
   const firefoxAllowing =
     browserName === 'firefox'
       ? await firefox.launch(firefoxAllowingStorageAccess(settings.caCerts, settings.loopbackNames))
       : undefined;
-  const page =
-    browserName === 'webkit'
-      ? await openEnginePage(browser, browserName, settings)
-      : await PlaywrightPage.open(firefoxAllowing ?? browser, browserName, firefoxAllowing !== undefined);
+  const page = firefoxAllowing
+    ? await PlaywrightPage.open(firefoxAllowing, browserName, true)
+    : await openEnginePage(browser, browserName, settings);
   try {
     await expectStorageAccess(page, origins.self, browserName);
   } finally {
