@@ -28,13 +28,28 @@ function settingsOf(stackName: StackName): BrowserSettings {
   return browserSettings(raw ? (JSON.parse(raw) as StackInfo) : undefined);
 }
 
+/**
+ * Tests at once: E2E_WORKERS, 3 by default on the two cores of the machines the suite runs on. A
+ * fifth of the e2e suite's time is waiting (a stream's reconnect, a beacon after a page closes, a
+ * preflight cache running out, a DNS answer expiring), which a third worker fills: beacons, events
+ * and reads in three engines took 112 s with two workers, 89 s with three and 89 s with four
+ * (docs/testing.md, "What the suite costs").
+ */
+function workers(): number {
+  const raw = process.env.E2E_WORKERS ?? '3';
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1 || count > 16)
+    throw new Error(`E2E_WORKERS must be a whole number from 1 to 16, not "${raw}"`);
+  return count;
+}
+
 export default defineConfig<object, StackOptions>({
   testDir: './specs',
   globalSetup: './global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 15_000 },
   fullyParallel: true,
-  workers: 2,
+  workers: workers(),
   retries: 0,
   forbidOnly: !!process.env.CI,
   // The list, then the slowest tests and files (timings-reporter.ts; npm test prints both runners' at its end).
