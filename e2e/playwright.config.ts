@@ -6,6 +6,7 @@ import { selectedBrowsers, stacksInUse } from './stacks/index.js';
 import { browserSettings, stackEnvName, type BrowserSettings, type StackInfo, type StackName } from './stacks/stack.js';
 import type { StackOptions } from './fixtures.js';
 import { matrixGaps, specsFor } from './coverage.js';
+import { workerCount } from './workers.js';
 
 // Every spec runs where the coverage matrix says, and a spec it does not name runs nowhere: stop.
 const specFiles = readdirSync(fileURLToPath(new URL('./specs/', import.meta.url))).filter((f) =>
@@ -28,28 +29,13 @@ function settingsOf(stackName: StackName): BrowserSettings {
   return browserSettings(raw ? (JSON.parse(raw) as StackInfo) : undefined);
 }
 
-/**
- * Tests at once: E2E_WORKERS, 3 by default on the two cores of the machines the suite runs on. A
- * fifth of the e2e suite's time is waiting (a stream's reconnect, a beacon after a page closes, a
- * preflight cache running out, a DNS answer expiring), which a third worker fills: beacons, events
- * and reads in three engines took 112 s with two workers, 89 s with three and 89 s with four
- * (docs/testing.md, "What the suite costs").
- */
-function workers(): number {
-  const raw = process.env.E2E_WORKERS ?? '3';
-  const count = Number(raw);
-  if (!Number.isInteger(count) || count < 1 || count > 16)
-    throw new Error(`E2E_WORKERS must be a whole number from 1 to 16, not "${raw}"`);
-  return count;
-}
-
 export default defineConfig<object, StackOptions>({
   testDir: './specs',
   globalSetup: './global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 15_000 },
   fullyParallel: true,
-  workers: workers(),
+  workers: workerCount(process.env.E2E_WORKERS),
   retries: 0,
   forbidOnly: !!process.env.CI,
   // The list, then the slowest tests and files (timings-reporter.ts; npm test prints both runners' at its end).

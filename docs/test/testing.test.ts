@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COVERAGE, matrixGaps, matrixTable } from '../../e2e/coverage.js';
 import { PAGES_WITH_EXPERIMENTS } from '../../e2e/specs/support/pages.js';
+import { workerCount } from '../../e2e/workers.js';
 
 /**
  * The coverage matrix (e2e/coverage.ts) decides where each e2e spec runs; docs/testing.md shows
@@ -29,6 +30,23 @@ describe('the coverage matrix', () => {
       matrixTable(),
     );
   });
+});
+
+describe('E2E_WORKERS, as docs/testing.md says', () => {
+  it('three tests at once when unset or empty', () => {
+    expect(workerCount(undefined)).toBe(3);
+    expect(workerCount('')).toBe(3);
+  });
+
+  it('takes a whole number from 1 to 16', () => {
+    expect(workerCount('1')).toBe(1);
+    expect(workerCount('16')).toBe(16);
+  });
+
+  for (const bad of ['0', '17', '2.5', 'two', '-1'])
+    it(`refuses ${JSON.stringify(bad)}, naming the setting and the value`, () => {
+      expect(() => workerCount(bad)).toThrow(`E2E_WORKERS must be a whole number from 1 to 16, not "${bad}"`);
+    });
 });
 
 describe('one test per experiment', () => {
