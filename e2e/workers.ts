@@ -1,9 +1,10 @@
 /**
- * Tests at once: E2E_WORKERS, 3 by default on the two cores of the machines the suite runs on. A
- * fifth of the e2e suite's time is waiting (a stream's reconnect, a beacon after a page closes, a
- * preflight cache running out, a DNS answer expiring), which a third worker fills: beacons, events
- * and reads in three engines took 112 s with two workers, 89 s with three and 89 s with four
- * (docs/testing.md, "What the suite costs").
+ * Tests at once: E2E_WORKERS, 3 by default on the two cores of the machines the suite runs on.
+ * Many e2e tests wait (a stream's reconnect, a beacon after a page closes, a preflight cache
+ * running out, a DNS answer expiring): with two workers the cores were a quarter idle, which a
+ * third worker fills. Beacons, events and reads in three engines took 112 s with two workers, 89 s
+ * with three and 89 s with four; a clean clone's e2e suite about a tenth less (docs/testing.md,
+ * "What the suite costs").
  */
 export const DEFAULT_WORKERS = 3;
 const MAX_WORKERS = 16;
