@@ -1,12 +1,10 @@
 /**
- * Tests at once: E2E_WORKERS, 3 by default on the two cores of the machines the suite runs on.
- * Many e2e tests wait (a stream's reconnect, a beacon after a page closes, a preflight cache
- * running out, a DNS answer expiring): with two workers the cores were a quarter idle, which a
- * third worker fills. Beacons, events and reads in three engines took 112 s with two workers, 89 s
- * with three and 89 s with four; a clean clone's e2e suite about a tenth less (docs/testing.md,
- * "What the suite costs").
+ * Tests at once: E2E_WORKERS, 2 by default on the two cores of the machines the suite runs on.
+ * Three fill the time tests spend waiting (beacons, events and reads in three engines: 112 s with
+ * two, 89 s with three), but on slow clean-clone runs time-judged tests then failed (a beacon's
+ * lifecycle in WebKit behind Caddy): two stay the default (docs/testing.md, "What the suite costs").
  */
-export const DEFAULT_WORKERS = 3;
+export const DEFAULT_WORKERS = 2;
 const MAX_WORKERS = 16;
 
 /** The workers E2E_WORKERS asks for (unset or empty: the default); anything else than 1 to 16 is an error naming it. */
