@@ -4,7 +4,7 @@
  * two, 89 s with three), but on slow clean-clone runs time-judged tests then failed (a beacon's
  * lifecycle in WebKit behind Caddy): two stay the default (docs/testing.md, "What the suite costs").
  */
-export const DEFAULT_WORKERS = 2;
+const DEFAULT_WORKERS = 2;
 const MAX_WORKERS = 16;
 
 /** The workers E2E_WORKERS asks for (unset or empty: the default); anything else than 1 to 16 is an error naming it. */
