@@ -14,12 +14,16 @@ export const ENGINE_FAMILIES: readonly EngineFamily[] = ['chromium', 'firefox', 
 export type PlatformKey = 'linux-x64' | 'linux-arm64' | 'mac-x64' | 'mac-arm64' | 'win-x64';
 
 /**
- * How `check` drives a program it found. `unsupported` ones are reported by `origin-lab engines`
- * with why, and never started: Playwright's own Firefox and WebKit builds speak Playwright's
- * protocols rather than the WebDriver BiDi and WebDriver that check uses, and Safari's
- * safaridriver needs capabilities of its own; none of the three can run on these machines.
+ * How `check` drives a program it found: Chromium over its DevTools protocol, Firefox ESR or
+ * Firefox over WebDriver BiDi, WebKitGTK over W3C WebDriver, and Playwright's own Firefox and
+ * WebKit builds over Playwright's protocol, through playwright-core's own launchers (those two are
+ * downloads that cannot be made here: the launch is unit-tested as data and never ran here).
+ * `unsupported` ones are reported by `origin-lab engines` with why, and never started: Safari's
+ * safaridriver takes no proxy, and check serves its probe pages through one; a Playwright build
+ * made for another Playwright version speaks another revision of its protocol.
  */
-export type DriverKind = 'chromium' | 'firefox-bidi' | 'webkitgtk-webdriver' | 'unsupported';
+export type DriverKind =
+  'chromium' | 'firefox-bidi' | 'webkitgtk-webdriver' | 'playwright-firefox' | 'playwright-webkit' | 'unsupported';
 
 /** One place an engine may be. */
 export interface Place {
@@ -31,6 +35,8 @@ export interface Place {
   driver: DriverKind;
   /** Why it cannot be driven, when driver is `unsupported`. */
   unsupported?: string;
+  /** A folder of Playwright's cache: the build's revision (`webkit-2370`: 2370). */
+  revision?: string;
 }
 
 export function platformKey(platform: string, arch: string): PlatformKey | null {
@@ -60,9 +66,6 @@ export function playwrightCache(
   return win32.join(env.LOCALAPPDATA || win32.join(home, 'AppData', 'Local'), 'ms-playwright');
 }
 
-const PLAYWRIGHT_OWN_BUILD =
-  "Playwright's own build speaks Playwright's protocol, not the WebDriver BiDi and WebDriver that check drives";
-
 /**
  * The browsers inside one revision folder of Playwright's cache (`chromium-1200`, `firefox-1500`,
  * `webkit-2200`, ...), as playwright-core 1.64's registry lays them out; null for a folder that
@@ -79,6 +82,7 @@ export function playwrightPlace(key: PlatformKey, cache: string, folder: string)
         ? 'chrome-linux-arm64'
         : 'chrome-linux64';
   const at = (...parts: string[]) => join(key, cache, folder, ...parts);
+  const revision = /-(\d+)$/.exec(folder)?.[1];
   if (/^chromium-\d+$/.test(folder))
     return {
       family: 'chromium',
@@ -103,21 +107,46 @@ export function playwrightPlace(key: PlatformKey, cache: string, folder: string)
     return {
       family: 'firefox',
       product: 'Playwright Firefox',
+      revision,
       path: mac
         ? at('firefox', 'Nightly.app', 'Contents', 'MacOS', 'firefox')
         : at('firefox', isWindows(key) ? 'firefox.exe' : 'firefox'),
-      driver: 'unsupported',
-      unsupported: PLAYWRIGHT_OWN_BUILD,
+      driver: 'playwright-firefox',
     };
   if (/^webkit-\d+$/.test(folder))
     return {
       family: 'webkit',
       product: 'Playwright WebKit',
+      revision,
       path: at(isWindows(key) ? 'Playwright.exe' : 'pw_run.sh'),
-      driver: 'unsupported',
-      unsupported: PLAYWRIGHT_OWN_BUILD,
+      driver: 'playwright-webkit',
     };
   return null;
+}
+
+/** The build of one of Playwright's browsers that a playwright-core version drives, as its browsers.json pins it. */
+export interface PinnedBuild {
+  /** The revision folders it accepts: its own, and those it takes on some systems (revisionOverrides). */
+  revisions: string[];
+  /** The browser's version in that build, e.g. 27.2. */
+  browserVersion: string;
+}
+
+/**
+ * The builds of Playwright's Firefox and WebKit that playwright-core drives, read from its
+ * browsers.json: each speaks the revision of Playwright's protocol its own version sends, so a
+ * build another version installed is reported, never started. null where the file names none.
+ */
+export function pinnedBuild(browsersJson: unknown, family: 'firefox' | 'webkit'): PinnedBuild | null {
+  const entries = (browsersJson as { browsers?: unknown } | null)?.browsers;
+  if (!Array.isArray(entries)) return null;
+  const entry = entries.find((browser: { name?: unknown }) => browser?.name === family) as
+    { revision?: unknown; browserVersion?: unknown; revisionOverrides?: Record<string, unknown> } | undefined;
+  if (typeof entry?.revision !== 'string' || typeof entry.browserVersion !== 'string') return null;
+  const overrides = Object.values(entry.revisionOverrides ?? {}).filter(
+    (value): value is string => typeof value === 'string',
+  );
+  return { revisions: [entry.revision, ...overrides], browserVersion: entry.browserVersion };
 }
 
 /** The revision folders of a cache listing, newest first within each kind (the highest number). */
@@ -172,7 +201,7 @@ export function systemPlaces(key: PlatformKey, env: Record<string, string | unde
         path: '/usr/bin/safaridriver',
         driver: 'unsupported',
         unsupported:
-          'Safari through safaridriver is not driven yet: its session needs capabilities of its own (untested here)',
+          "Safari's WebDriver takes no proxy, and check puts its probe page at each origin through one (untested here)",
       },
     ];
   const programFiles = env.ProgramFiles || 'C:\\Program Files';
@@ -268,11 +297,11 @@ export function installCommand(family: EngineFamily, key: PlatformKey, distribut
     return {
       chromium: playwright('chromium'),
       firefox: 'brew install --cask firefox',
-      webkit: 'none that check drives yet (Safari: untested here)',
+      webkit: playwright('webkit'),
     }[family];
   return {
     chromium: playwright('chromium'),
     firefox: 'winget install Mozilla.Firefox',
-    webkit: 'none that check drives yet',
+    webkit: playwright('webkit'),
   }[family];
 }

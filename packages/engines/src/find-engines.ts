@@ -7,8 +7,9 @@
  */
 import { execFile } from 'node:child_process';
 import { accessSync, constants, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import {
   distributionOf,
   ENGINE_FAMILIES,
@@ -17,6 +18,7 @@ import {
   newestFirst,
   PATH_NAMES,
   PATH_VARIABLE,
+  pinnedBuild,
   platformKey,
   playwrightCache,
   playwrightPlace,
@@ -135,9 +137,54 @@ export function identify(output: string): { family: EngineFamily; product: strin
 const labelOf = (product: string, version: string | null) =>
   version ? `${product} ${version.split('.')[0]}` : product;
 
+/** playwright-core's own list of the builds it drives (its browsers.json), or null where it cannot be read. */
+function playwrightBrowsers(): { json: unknown; version: string } | null {
+  try {
+    const manifest = createRequire(import.meta.url).resolve('playwright-core/package.json');
+    const json: unknown = JSON.parse(readFileSync(join(dirname(manifest), 'browsers.json'), 'utf8'));
+    const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+    return { json, version };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A build of Playwright's own Firefox or WebKit: driven when it is the revision this
+ * playwright-core drives (its version is the one browsers.json gives: the build has no switch
+ * that prints it), else reported with the command that installs the right one.
+ */
+export function examinePlaywrightBuild(
+  place: Place,
+  via: string,
+  browsers: { json: unknown; version: string } | null = playwrightBrowsers(),
+): FoundEngine {
+  const family = place.family === 'firefox' ? 'firefox' : 'webkit';
+  const pinned = browsers && pinnedBuild(browsers.json, family);
+  if (!pinned || !place.revision || !pinned.revisions.includes(place.revision)) {
+    const wanted = pinned ? `${family}-${pinned.revisions[0]}` : `its own ${family} build`;
+    const install = browsers
+      ? `npx playwright@${browsers.version} install ${family}`
+      : `npx playwright install ${family}`;
+    return {
+      ...place,
+      via,
+      version: null,
+      label: place.product,
+      driver: 'unsupported',
+      unsupported: `built for another Playwright version (the check's playwright-core${browsers ? ` ${browsers.version}` : ''} drives ${wanted}): ${install}`,
+    };
+  }
+  const label =
+    family === 'webkit' ? `${place.product} ${pinned.browserVersion}` : labelOf(place.product, pinned.browserVersion);
+  return { ...place, via, version: pinned.browserVersion, label };
+}
+
 /** Checks one found program: that it runs and is the family it was looked for as. */
 async function examine(place: Place, via: string, timeoutMs: number, key: PlatformKey): Promise<FoundEngine | string> {
   if (place.driver === 'unsupported') return { ...place, via, version: null, label: place.product };
+  if (place.driver === 'playwright-firefox' || place.driver === 'playwright-webkit')
+    return examinePlaywrightBuild(place, via);
   const printed = await versionText(place, timeoutMs);
   const said = identify(printed.text);
   if (!said) {

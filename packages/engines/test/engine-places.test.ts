@@ -3,12 +3,13 @@ import {
   distributionOf,
   installCommand,
   newestFirst,
+  pinnedBuild,
   platformKey,
   playwrightCache,
   playwrightPlace,
   systemPlaces,
 } from '../src/engine-places.js';
-import { identify } from '../src/find-engines.js';
+import { examinePlaywrightBuild, identify } from '../src/find-engines.js';
 
 // Data only: the places are what each vendor and Playwright 1.64's registry document. Only the
 // Linux rows and a Playwright-shaped cache ran here (packages/cli/test/engines-command.test.ts);
@@ -48,12 +49,52 @@ describe("Playwright's browser cache", () => {
     expect(playwrightPlace('linux-x64', cache, 'ffmpeg-1011')).toBeNull();
   });
 
-  it("reports Playwright's own Firefox and WebKit as found but not driven, saying why", () => {
-    for (const folder of ['firefox-1500', 'webkit-2200']) {
-      const place = playwrightPlace('linux-x64', '/c', folder)!;
-      expect(place.driver).toBe('unsupported');
-      expect(place.unsupported).toMatch(/Playwright's protocol/);
-    }
+  it("drives Playwright's own Firefox and WebKit through Playwright's launchers, each with its revision", () => {
+    const firefox = playwrightPlace('linux-x64', '/c', 'firefox-1555')!;
+    expect(firefox).toMatchObject({ family: 'firefox', driver: 'playwright-firefox', revision: '1555' });
+    expect(firefox.path).toBe('/c/firefox-1555/firefox/firefox');
+    const webkit = playwrightPlace('linux-x64', '/c', 'webkit-2370')!;
+    expect(webkit).toMatchObject({ family: 'webkit', driver: 'playwright-webkit', revision: '2370' });
+    expect(webkit.path).toBe('/c/webkit-2370/pw_run.sh');
+  });
+
+  // The shape of playwright-core's browsers.json: one entry per browser, its revision, the
+  // browser's version, and the revisions some systems take instead (revisionOverrides).
+  const browsersJson = {
+    browsers: [
+      { name: 'chromium', revision: '1248', browserVersion: '156.0.8078.4' },
+      { name: 'firefox', revision: '1555', browserVersion: '157.0' },
+      { name: 'webkit', revision: '2370', revisionOverrides: { mac14: '2251' }, browserVersion: '27.2' },
+    ],
+  };
+
+  it("reads the builds playwright-core drives from its browsers.json, other systems' revisions too", () => {
+    expect(pinnedBuild(browsersJson, 'webkit')).toEqual({ revisions: ['2370', '2251'], browserVersion: '27.2' });
+    expect(pinnedBuild(browsersJson, 'firefox')).toEqual({ revisions: ['1555'], browserVersion: '157.0' });
+    expect(pinnedBuild({ browsers: [{ name: 'webkit', revision: 2370 }] }, 'webkit')).toBeNull();
+    expect(pinnedBuild({}, 'firefox')).toBeNull();
+    expect(pinnedBuild(null, 'firefox')).toBeNull();
+  });
+
+  it("labels the build playwright-core drives with its version, and reports another version's build with its install command", () => {
+    const browsers = { json: browsersJson, version: '1.64.1' };
+    const at = (folder: string) =>
+      examinePlaywrightBuild(playwrightPlace('mac-arm64', '/c', folder)!, "Playwright's cache", browsers);
+    expect(at('webkit-2370')).toMatchObject({
+      driver: 'playwright-webkit',
+      version: '27.2',
+      label: 'Playwright WebKit 27.2',
+    });
+    expect(at('webkit-2251')).toMatchObject({ driver: 'playwright-webkit', label: 'Playwright WebKit 27.2' });
+    expect(at('firefox-1555')).toMatchObject({ driver: 'playwright-firefox', label: 'Playwright Firefox 157' });
+    const older = at('webkit-2200');
+    expect(older.driver).toBe('unsupported');
+    expect(older.unsupported).toBe(
+      "built for another Playwright version (the check's playwright-core 1.64.1 drives webkit-2370): npx playwright@1.64.1 install webkit",
+    );
+    expect(examinePlaywrightBuild(playwrightPlace('linux-x64', '/c', 'firefox-1555')!, 'x', null).driver).toBe(
+      'unsupported',
+    );
   });
 
   it('tries the newest revision first and skips folders that are not revisions', () => {
@@ -78,13 +119,14 @@ describe('the places installers use', () => {
     expect(linux).toContain('webkit /usr/bin/WebKitWebDriver');
   });
 
-  it('macOS: the applications in /Applications, and Safari through safaridriver, not driven yet', () => {
+  it('macOS: the applications in /Applications, and Safari through safaridriver, reported but not driven', () => {
     const mac = systemPlaces('mac-arm64', {}, '/Users/u');
     expect(mac.map((place) => place.path)).toContain('/Applications/Google Chrome.app/Contents/MacOS/Google Chrome');
     expect(mac.map((place) => place.path)).toContain('/Applications/Firefox.app/Contents/MacOS/firefox');
     const safari = mac.find((place) => place.product === 'Safari')!;
     expect(safari.path).toBe('/usr/bin/safaridriver');
     expect(safari.driver).toBe('unsupported');
+    expect(safari.unsupported).toMatch(/takes no proxy/);
   });
 
   it('Windows: Program Files (both) and the per-user Chrome', () => {
@@ -116,6 +158,8 @@ describe('the command that installs a missing engine', () => {
     expect(distributionOf('ID="fedora"\n')).toBe('fedora');
     expect(installCommand('chromium', 'mac-arm64', 'other')).toBe('npx playwright install chromium');
     expect(installCommand('firefox', 'win-x64', 'other')).toBe('winget install Mozilla.Firefox');
+    expect(installCommand('webkit', 'mac-arm64', 'other')).toBe('npx playwright install webkit');
+    expect(installCommand('webkit', 'win-x64', 'other')).toBe('npx playwright install webkit');
   });
 });
 

@@ -36,10 +36,19 @@ export function programsOf(discovery: Discovery): DriverLaunch['programs'] {
   return Object.fromEntries(discovery.engines.map((engine) => [engine.family, engine]));
 }
 
+/**
+ * Which driver starts an engine: WebKitGTK through its WebDriver (webkit.ts), everything else,
+ * Playwright's own WebKit build included, through Playwright (playwright.ts).
+ */
+export function driverFor(name: EngineName, launch: Pick<DriverLaunch, 'programs'>): 'webdriver' | 'playwright' {
+  return name === 'webkit' && launch.programs.webkit?.driver !== 'playwright-webkit' ? 'webdriver' : 'playwright';
+}
+
 /** Starts one engine; a failure to start is a CommandError naming the engine. */
 export async function startDriver(name: EngineName, launch: DriverLaunch): Promise<ProbeDriver> {
   try {
-    if (name === 'webkit') return await (await import('./webkit.js')).WebKitProbeDriver.start(launch);
+    if (driverFor(name, launch) === 'webdriver')
+      return await (await import('./webkit.js')).WebKitProbeDriver.start(launch);
     return await (await import('./playwright.js')).PlaywrightProbeDriver.start(name, launch);
   } catch (err) {
     throw new CommandError(`${name} could not start: ${String((err as Error).message).split('\n')[0]}`);

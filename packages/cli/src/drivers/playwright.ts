@@ -2,8 +2,8 @@ import { isLoopbackHost } from '@origin-lab/cors-rules/engine-facts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromiumLaunch, firefoxLaunch, withTimeout } from '@origin-lab/engines';
-import type { Browser, BrowserContext, CDPSession, Page, Request } from 'playwright-core';
+import { chromiumLaunch, firefoxLaunch, withTimeout, type FoundEngine } from '@origin-lab/engines';
+import type { Browser, BrowserContext, CDPSession, LaunchOptions, Page, Request } from 'playwright-core';
 import { NetworkLog } from './chromium-network.js';
 import { PROBE_PATH, PROBE_SCRIPT, probeDocument, runInPage, type Context, type ProbeRequest } from './probe-page.js';
 import {
@@ -11,6 +11,7 @@ import {
   NOT_SERVED_HERE,
   SILENT,
   type DriverLaunch,
+  type EngineName,
   type EngineReport,
   type NotThisOrigin,
   type OriginPage,
@@ -52,7 +53,7 @@ export class PlaywrightProbeDriver implements ProbeDriver {
   readonly pagesAtOnce = Number.POSITIVE_INFINITY;
 
   private constructor(
-    readonly name: 'chromium' | 'firefox',
+    readonly name: EngineName,
     readonly label: string,
     readonly version: string,
     private readonly browser: Browser | null,
@@ -61,12 +62,13 @@ export class PlaywrightProbeDriver implements ProbeDriver {
     private readonly shared: { context: BrowserContext; dir: string } | null = null,
   ) {}
 
-  static async start(name: 'chromium' | 'firefox', launch: DriverLaunch): Promise<PlaywrightProbeDriver> {
+  static async start(name: EngineName, launch: DriverLaunch): Promise<PlaywrightProbeDriver> {
     // Loaded when an engine starts: importing it takes about a second, which --help, a usage
     // error and explain should not pay.
-    const { chromium, firefox } = await import('playwright-core');
-    const server = launch.connect[name];
+    const { chromium, firefox, webkit } = await import('playwright-core');
+    const server = name === 'webkit' ? undefined : launch.connect[name];
     const program = launch.programs[name];
+    const timeout = launch.timeoutMs * 3;
     let browser: Browser;
     if (name === 'chromium' && !server && launch.session) return PlaywrightProbeDriver.signedIn(launch);
     if (server) {
@@ -74,20 +76,19 @@ export class PlaywrightProbeDriver implements ProbeDriver {
         throw new Error(
           '--local-network public starts Chromium with a switch of its own, which a running Chromium cannot take: use --local-network grant or deny with --connect chromium',
         );
-      browser = await (name === 'chromium' ? chromium : firefox).connect(server, { timeout: launch.timeoutMs * 3 });
+      browser = await (name === 'chromium' ? chromium : firefox).connect(server, { timeout });
     } else if (name === 'chromium') {
-      browser = await chromium.launch({ ...chromiumOptions(launch), timeout: launch.timeoutMs * 3 });
+      browser = await chromium.launch({ ...chromiumOptions(launch), timeout });
+    } else if (program && isPlaywrightBuild(program)) {
+      browser = await (name === 'webkit' ? webkit : firefox).launch({
+        ...playwrightBuildOptions(program, launch),
+        timeout,
+      });
     } else
       browser = await firefox.launch({
-        // The names to resolve (the rebinding name): Firefox maps them to loopback, the one address it can.
-        ...firefoxLaunch(
-          launch.trust,
-          Object.entries(launch.resolve)
-            .filter(([, address]) => isLoopbackHost(address))
-            .map(([name]) => name),
-        ),
+        ...firefoxLaunch(launch.trust, loopbackNames(launch)),
         ...(program && { executablePath: program.path }),
-        timeout: launch.timeoutMs * 3,
+        timeout,
       });
     const version = browser.version();
     return new PlaywrightProbeDriver(
@@ -156,6 +157,7 @@ export class PlaywrightProbeDriver implements ProbeDriver {
       return `a ${this.name} started elsewhere (--connect) cannot be told that ${host} points to ${address}`;
     if (this.name === 'firefox' && !isLoopbackHost(address))
       return `Firefox can be told only that a name is loopback, and ${host} would have to point to ${address}`;
+    if (this.name === 'webkit') return `WebKit through Playwright cannot be told that ${host} points to ${address}`;
     return null;
   }
 
@@ -207,9 +209,42 @@ function chromiumOptions(launch: DriverLaunch) {
   return options;
 }
 
-/** The product the program said it is (Google Chrome, Firefox ESR...), else the family, and the major version. */
-function labelOf(name: 'chromium' | 'firefox', version: string, product: string | undefined): string {
-  return `${product ?? (name === 'chromium' ? 'Chromium' : 'Firefox')} ${version.split('.')[0]}`;
+/** The product the program said it is (Google Chrome, Firefox ESR...), else the family, and the major version (WebKit's two parts). */
+function labelOf(name: EngineName, version: string, product: string | undefined): string {
+  const family = { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKit' }[name];
+  return `${product ?? family} ${version
+    .split('.')
+    .slice(0, name === 'webkit' ? 2 : 1)
+    .join('.')}`;
+}
+
+/** The names the check resolves itself that Firefox can be told of: those pointing to loopback (the rebinding name). */
+function loopbackNames(launch: DriverLaunch): string[] {
+  return Object.entries(launch.resolve)
+    .filter(([, address]) => isLoopbackHost(address))
+    .map(([name]) => name);
+}
+
+const isPlaywrightBuild = (program: FoundEngine) =>
+  program.driver === 'playwright-firefox' || program.driver === 'playwright-webkit';
+
+/**
+ * Playwright's own Firefox or WebKit build, as playwright-core's launcher takes it: the build
+ * found in its cache, headless, Firefox told the loopback names as Firefox ESR is. Neither build
+ * reads an NSS database the check could add an authority to, so --ca is refused for them.
+ */
+export function playwrightBuildOptions(program: FoundEngine, launch: DriverLaunch): LaunchOptions {
+  if (launch.trust.length > 0)
+    throw new Error(
+      `--ca cannot be given to ${program.label}: Playwright's own build keeps no authority the check can add (use a Firefox or WebKitGTK of the system's, or --browser)`,
+    );
+  const names = loopbackNames(launch);
+  return {
+    executablePath: program.path,
+    headless: true,
+    ...(program.family === 'firefox' &&
+      names.length > 0 && { firefoxUserPrefs: { 'network.dns.localDomains': names.join(',') } }),
+  };
 }
 
 /** A persistent context's browser version, from a page's user agent where Playwright gives no browser. */
@@ -269,7 +304,7 @@ class ProbePage implements OriginPage {
   private request: { url: string; seen: Request | null } | null = null;
 
   private constructor(
-    private readonly engine: 'chromium' | 'firefox',
+    private readonly engine: EngineName,
     private readonly context: BrowserContext,
     private readonly page: Page,
     private readonly network: NetworkLog | null,
@@ -279,7 +314,7 @@ class ProbePage implements OriginPage {
   ) {}
 
   static async start(
-    engine: 'chromium' | 'firefox',
+    engine: EngineName,
     context: BrowserContext,
     page: Page,
     cdp: CDPSession | null,
@@ -295,9 +330,9 @@ class ProbePage implements OriginPage {
         if (probe.request && request.method() !== 'OPTIONS' && request.url() === probe.request.url)
           probe.request.seen = request;
       });
-    // Chromium prints each CORS refusal to the console; Firefox raises it as a page error.
+    // Chromium and WebKit print each CORS refusal to the console; Firefox raises it as a page error.
     page.on('console', (message) => {
-      if (message.type() === 'error' && /CORS|Cross-Origin|blocked|mixed content/i.test(message.text())) {
+      if (message.type() === 'error' && REFUSAL_WORDS.test(message.text())) {
         probe.words.push(message.text());
         probe.lastWords = performance.now();
       }
@@ -397,6 +432,12 @@ class ProbePage implements OriginPage {
     await (this.session.shared ? this.page.close() : this.context.close()).catch(() => undefined);
   }
 }
+
+/**
+ * A console error that is a refusal: Chromium's name CORS, what blocked it or mixed content;
+ * WebKit's say "access control checks" and name the Access-Control-* header that failed.
+ */
+const REFUSAL_WORDS = /CORS|Cross-Origin|blocked|mixed content|access control checks|Access-Control-/i;
 
 function describeCorsError(kind: string | null, parameter: string | null): string | null {
   return kind ? `corsError ${kind}${parameter ? ` (${parameter})` : ''}` : null;

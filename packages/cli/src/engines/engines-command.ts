@@ -67,7 +67,8 @@ export async function enginesCommand(argv: readonly string[], io: CommandIO): Pr
 }
 
 function line(engine: FoundEngine, paint: Paint): string {
-  const version = engine.version ? '' : ' (it says its version once started)';
+  // A program never started (one check cannot drive) is not said to tell its version.
+  const version = engine.version || engine.driver === 'unsupported' ? '' : ' (it says its version once started)';
   const miniBrowser = engine.miniBrowser ? `, starting ${engine.miniBrowser}` : '';
   return `  ${paint('bold', engine.family.padEnd(9))}${engine.label}${version}\n    ${engine.path} (${engine.via}${miniBrowser})\n`;
 }
