@@ -9,6 +9,13 @@ const WAIT_POLL_MS = 150;
 const MAX_ITEMS = 200;
 /** How often a page served over HTTP/1.1 asks for new entries. */
 const POLL_MS = 1_000;
+/**
+ * The longest one read of the journal may take. A read that never answers (a connection the
+ * engine stalled, a server gone) would otherwise hold waitFor past its own wait and pause() for
+ * good, and with them an experiment's verdict or a page that is to leave. A read given up loses
+ * nothing: the next one asks from the same id.
+ */
+const READ_MS = 5_000;
 
 /**
  * This visitor's journal, live, from /lab/journal (same origin). An event stream resumes with
@@ -52,7 +59,7 @@ export class JournalFeed {
   }
 
   /**
-   * Stops reading and resolves once no read is under way: Firefox (ESR 153, measured) keeps no
+   * Stops reading and resolves once no read is under way (never rejects): Firefox (ESR 153, measured) keeps no
    * page in the back/forward cache that leaves with a request open, or in the task one ends, and
    * a closed event stream takes it a while longer (why a page that will leave polls instead).
    */
@@ -60,7 +67,8 @@ export class JournalFeed {
     this.paused = true;
     clearTimeout(this.pollTimer);
     this.source?.close();
-    await Promise.all(this.inFlight);
+    // However each read ends: one that failed has nothing to finish.
+    await Promise.allSettled(this.inFlight);
   }
 
   /** Reads again after pause(). */
@@ -76,19 +84,16 @@ export class JournalFeed {
    */
   async refresh(): Promise<void> {
     if (this.paused) return;
-    const read = this.read();
+    const read = this.read().finally(() => this.inFlight.delete(read));
     this.inFlight.add(read);
-    try {
-      await read;
-    } finally {
-      this.inFlight.delete(read);
-    }
+    await read;
   }
 
   private async read(): Promise<void> {
-    const response = await this.fetchFn(`${this.url}&after=${this.lastId}`, {
+    const response = await this.fetchFn(this.url, {
       headers: { Accept: 'application/json' },
       cache: 'no-store',
+      signal: AbortSignal.timeout(READ_MS),
     });
     if (!response.ok) throw new Error(`the journal answered ${response.status}`);
     this.add(((await response.json()) as JournalPage).entries);
@@ -109,13 +114,14 @@ export class JournalFeed {
     }
   }
 
+  /** This visitor's entries after the last one held. */
   private get url(): string {
-    return `/lab/journal?visitor=${encodeURIComponent(this.token)}`;
+    return `/lab/journal?visitor=${encodeURIComponent(this.token)}&after=${this.lastId}`;
   }
 
   /** A new stream resumes after the last id held. */
   private stream(EventSourceClass: typeof EventSource): void {
-    const source = new EventSourceClass(`${this.url}&after=${this.lastId}`);
+    const source = new EventSourceClass(this.url);
     source.addEventListener('entry', (event) => {
       const message = event as MessageEvent<string>;
       this.add([{ id: Number(message.lastEventId), entry: JSON.parse(message.data) as ServerJournalEntry }]);
