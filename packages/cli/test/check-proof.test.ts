@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromiumLaunch, firefoxLaunch, WebKitSession } from '@origin-lab/engines';
+import { chromiumLaunch, firefoxLaunch, removeLaunchFolders, WebKitSession } from '@origin-lab/engines';
 import cors from 'cors';
 import express from 'express';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,11 @@ import { check, ENGINES, oneEngine } from './run-check.js';
 
 const CHECK_MS = 240_000;
 const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-proof-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+  // The browsers' homes: a test worker is ended without running its exit handlers.
+  removeLaunchFolders();
+});
 
 /** What a proof page shows once its request is done: read or refused, the status and the body's length. */
 interface Shown {

@@ -46,6 +46,15 @@ function scratchDir(prefix: string): string {
 }
 
 /**
+ * Removes this process's launch folder now, once every browser it launched is closed: for a
+ * process that may be ended without its exit handlers running (a test runner's worker).
+ */
+export function removeLaunchFolders(): void {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  scratch = undefined;
+}
+
+/**
  * Launch options for a browser that trusts the given CA certificates the way a user's browser
  * would: in the certificate database the browser itself reads (NSS for both engines), so no
  * certificate error is ever ignored. loopbackNames are host names the browser resolves to
