@@ -25,6 +25,10 @@ export type PlatformKey = 'linux-x64' | 'linux-arm64' | 'mac-x64' | 'mac-arm64' 
 export type DriverKind =
   'chromium' | 'firefox-bidi' | 'webkitgtk-webdriver' | 'playwright-firefox' | 'playwright-webkit' | 'unsupported';
 
+/** Whether check starts the program through playwright-core's launchers: Playwright's own Firefox or WebKit build. */
+export const isPlaywrightBuild = (place: Pick<Place, 'driver'>): boolean =>
+  place.driver === 'playwright-firefox' || place.driver === 'playwright-webkit';
+
 /** One place an engine may be. */
 export interface Place {
   family: EngineFamily;

@@ -14,6 +14,7 @@ import {
   distributionOf,
   ENGINE_FAMILIES,
   installCommand,
+  isPlaywrightBuild,
   miniBrowserPlaces,
   newestFirst,
   PATH_NAMES,
@@ -183,8 +184,7 @@ export function examinePlaywrightBuild(
 /** Checks one found program: that it runs and is the family it was looked for as. */
 async function examine(place: Place, via: string, timeoutMs: number, key: PlatformKey): Promise<FoundEngine | string> {
   if (place.driver === 'unsupported') return { ...place, via, version: null, label: place.product };
-  if (place.driver === 'playwright-firefox' || place.driver === 'playwright-webkit')
-    return examinePlaywrightBuild(place, via);
+  if (isPlaywrightBuild(place)) return examinePlaywrightBuild(place, via);
   const printed = await versionText(place, timeoutMs);
   const said = identify(printed.text);
   if (!said) {

@@ -2,7 +2,7 @@ import { isLoopbackHost } from '@origin-lab/cors-rules/engine-facts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromiumLaunch, firefoxLaunch, withTimeout, type FoundEngine } from '@origin-lab/engines';
+import { chromiumLaunch, firefoxLaunch, isPlaywrightBuild, withTimeout, type FoundEngine } from '@origin-lab/engines';
 import type { Browser, BrowserContext, CDPSession, LaunchOptions, Page, Request } from 'playwright-core';
 import { NetworkLog } from './chromium-network.js';
 import { PROBE_PATH, PROBE_SCRIPT, probeDocument, runInPage, type Context, type ProbeRequest } from './probe-page.js';
@@ -224,9 +224,6 @@ function loopbackNames(launch: DriverLaunch): string[] {
     .filter(([, address]) => isLoopbackHost(address))
     .map(([name]) => name);
 }
-
-const isPlaywrightBuild = (program: FoundEngine) =>
-  program.driver === 'playwright-firefox' || program.driver === 'playwright-webkit';
 
 /**
  * Playwright's own Firefox or WebKit build, as playwright-core's launcher takes it: the build
