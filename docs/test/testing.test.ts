@@ -33,9 +33,9 @@ describe('the coverage matrix', () => {
 });
 
 describe('E2E_WORKERS, as docs/testing.md says', () => {
-  it('three tests at once when unset or empty', () => {
-    expect(workerCount(undefined)).toBe(3);
-    expect(workerCount('')).toBe(3);
+  it('two tests at once when unset or empty', () => {
+    expect(workerCount(undefined)).toBe(2);
+    expect(workerCount('')).toBe(2);
   });
 
   it('takes a whole number from 1 to 16', () => {
