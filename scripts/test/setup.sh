@@ -210,9 +210,24 @@ EOF
   fi
   claim_slot || return 1
   engine_dir=$(mktemp -d /tmp/olab-docker.XXXXXX)
-  say "Docker engine: none answers; starting one for this run only (slot $DOCKER_SLOT, data under $engine_dir, removed afterwards)"
-  local host
-  host=$(AS_ROOT="$as_root" bash scripts/test/docker-engine.sh start "$engine_dir") || return 1
+  # Its images are kept for the next run on this slot (the builds' layer cache), as any Docker
+  # engine keeps them, unless DOCKER_LAYER_CACHE=off.
+  local kept="" host
+  if [ "${DOCKER_LAYER_CACHE:-on}" != off ]; then
+    kept="${BASE_IMAGE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/origin-lab}/docker-data-slot$DOCKER_SLOT"
+    say "Docker engine: none answers; starting one for this run (slot $DOCKER_SLOT, images kept in $kept for the next run, the rest under $engine_dir, removed afterwards)"
+  else
+    say "Docker engine: none answers; starting one for this run only (slot $DOCKER_SLOT, data under $engine_dir, removed afterwards)"
+  fi
+  if ! host=$(DOCKER_DATA_ROOT="$kept" AS_ROOT="$as_root" bash scripts/test/docker-engine.sh start "$engine_dir"); then
+    [ -n "$kept" ] || return 1
+    # A kept data root the engine cannot start on (e.g. left by a killed engine) is started afresh.
+    say "Docker engine: it did not start on $kept; removing that folder and starting again without the old images"
+    AS_ROOT="$as_root" bash scripts/test/docker-engine.sh stop "$engine_dir" || true
+    $as_root rm -rf "$kept"
+    mkdir -p "$engine_dir"
+    host=$(DOCKER_DATA_ROOT="$kept" AS_ROOT="$as_root" bash scripts/test/docker-engine.sh start "$engine_dir") || return 1
+  fi
   export DOCKER_HOST=$host
   say "Docker engine: dockerd $(docker version --format '{{.Server.Version}}') ready at $DOCKER_HOST"
 }
