@@ -208,6 +208,14 @@ start_docker_engine() {
 EOF
     return 1
   fi
+  case "${DOCKER_LAYER_CACHE:-on}" in
+    on | off) ;;
+    *) echo "[setup] DOCKER_LAYER_CACHE must be on or off, not '$DOCKER_LAYER_CACHE'" >&2; return 1 ;;
+  esac
+  if ! [[ "${DOCKER_DATA_ROOT_MAX_MB:-8192}" =~ ^[1-9][0-9]{0,6}$ ]]; then
+    echo "[setup] DOCKER_DATA_ROOT_MAX_MB must be a whole number of megabytes from 1 to 9999999, not '$DOCKER_DATA_ROOT_MAX_MB'" >&2
+    return 1
+  fi
   claim_slot || return 1
   engine_dir=$(mktemp -d /tmp/olab-docker.XXXXXX)
   # Its images are kept for the next run on this slot (the builds' layer cache), as any Docker
