@@ -196,9 +196,6 @@ claim_slot() {
 
 engine_dir=""
 
-# docker-engine.sh start|stop for this run's engine folder.
-docker_engine() { AS_ROOT="$as_root" bash scripts/test/docker-engine.sh "$1" "$engine_dir"; }
-
 start_docker_engine() {
   if [ -n "${DOCKER_HOST:-}" ] || timeout 10 docker version >/dev/null 2>&1; then
     say "Docker engine: using the one that answers at ${DOCKER_HOST:-the default socket} (left running afterwards)"
@@ -230,14 +227,14 @@ EOF
   else
     say "Docker engine: none answers; starting one for this run only (slot $DOCKER_SLOT, data under $engine_dir, removed afterwards)"
   fi
-  if ! host=$(DOCKER_DATA_ROOT="$kept" docker_engine start); then
+  if ! host=$(DOCKER_DATA_ROOT="$kept" AS_ROOT="$as_root" bash scripts/test/docker-engine.sh start "$engine_dir"); then
     [ -n "$kept" ] || return 1
     # A kept data root the engine cannot start on (e.g. left by a killed engine) is started afresh.
     say "Docker engine: it did not start on $kept; removing that folder and starting again without the old images"
-    docker_engine stop || true
+    AS_ROOT="$as_root" bash scripts/test/docker-engine.sh stop "$engine_dir" || true
     $as_root rm -rf "$kept"
     mkdir -p "$engine_dir"
-    host=$(DOCKER_DATA_ROOT="$kept" docker_engine start) || return 1
+    host=$(DOCKER_DATA_ROOT="$kept" AS_ROOT="$as_root" bash scripts/test/docker-engine.sh start "$engine_dir") || return 1
   fi
   export DOCKER_HOST=$host
   say "Docker engine: dockerd $(docker version --format '{{.Server.Version}}') ready at $DOCKER_HOST"
@@ -246,7 +243,7 @@ EOF
 stop_docker_engine() {
   [ -n "$engine_dir" ] || return 0
   say "Docker engine: stopping this run's dockerd"
-  docker_engine stop || true
+  AS_ROOT="$as_root" bash scripts/test/docker-engine.sh stop "$engine_dir" || true
   engine_dir=""
 }
 
