@@ -90,13 +90,9 @@ if [ "$only" != e2e ]; then
   # vitest's engine tests (origin-lab check in real engines) take both cores for minutes, and the
   # e2e suite leaves a quarter of them idle while its tests wait (streams, beacons, DNS caches):
   # the engine tests fill that time, at a lower priority, so that the e2e suite's time-judged
-  # tests keep the cores they would have alone. Their report is printed when they end. The
-  # priority is set on the session's scheduling group too: where the kernel groups each session
-  # (sched_autogroup), a process's own nice counts only inside its session, and two sessions
-  # share the cores evenly (measured: the e2e suite then took a quarter longer).
+  # tests keep the cores they would have alone. Their report is printed when they end.
   beside_log=.tmp/vitest-engines.log
-  setsid sh -c 'echo 10 >/proc/self/autogroup 2>/dev/null; exec nice -n 10 "$@"' sh \
-    node_modules/.bin/vitest run --project engines >"$beside_log" 2>&1 &
+  setsid nice -n 10 node_modules/.bin/vitest run --project engines >"$beside_log" 2>&1 &
   beside=$!
   echo "[test] vitest's engine tests run beside the e2e suite ($beside_log; printed when they end)"
 fi
