@@ -6,8 +6,6 @@ import { defineConfig } from 'vitest/config';
  * Two groups, one after the other: the unit and integration tests, then the tests that drive real
  * browser engines (origin-lab check). Several browsers at once take both cores; run beside the
  * hardening tests' memory and timing checks they would measure the browsers, not the api.
- * `npm test` runs each group on its own (--project): the engine tests beside the e2e suite
- * (scripts/test/run.sh).
  */
 const ENGINE_TESTS = ['packages/cli/test/check-*.test.ts'];
 

@@ -40,7 +40,7 @@ export default class TimingsReporter implements Reporter {
   }
 
   onEnd(): void {
-    const timings = { runner: 'playwright', wallMs: Date.now() - this.started, tests: this.tests };
+    const timings = { runner: 'playwright' as const, wallMs: Date.now() - this.started, tests: this.tests };
     writeTimings(this.root, timings);
     console.log(`\n${slowestLines(timings).join('\n')}`);
   }

@@ -17,13 +17,10 @@ step() { echo "=== [$(($(date +%s) - started)) s] $*"; }
 
 child=""
 prebuild=""
-beside=""
 finish() {
   local status=$1
   trap - EXIT INT TERM
-  for group in "$prebuild" "$beside"; do
-    if [ -n "$group" ]; then kill -TERM -- "-$group" 2>/dev/null || true; fi
-  done
+  if [ -n "$prebuild" ]; then kill -TERM -- "-$prebuild" 2>/dev/null || true; fi
   if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
     # The step's whole process group: Playwright's teardown takes its stacks down on SIGINT.
     kill -INT -- "-$child" 2>/dev/null || true
@@ -46,12 +43,10 @@ trap 'echo "[test] terminated"; finish 143' TERM
 # Each step runs in a process group of its own, in the background, and is waited for: a signal
 # reaches the trap at once, and the trap can stop the step with everything it started.
 run() {
-  local status=0
   setsid "$@" &
   child=$!
-  wait "$child" || status=$?
+  wait "$child"
   child=""
-  return "$status"
 }
 
 # The timings of this run only (the runners' reporters write them; slowest.mjs prints them at the end).
@@ -86,15 +81,7 @@ if [ "$only" != e2e ]; then
   step "type-check, lint, format and import circles (two at a time)"
   run bash scripts/test/static-checks.sh
   step "unit and integration tests (vitest)"
-  run node_modules/.bin/vitest run --project 'unit and integration'
-  # vitest's engine tests (origin-lab check in real engines) take both cores for minutes, and the
-  # e2e suite leaves a quarter of them idle while its tests wait (streams, beacons, DNS caches):
-  # the engine tests fill that time, at a lower priority, so that the e2e suite's time-judged
-  # tests keep the cores they would have alone. Their report is printed when they end.
-  beside_log=.tmp/vitest-engines.log
-  setsid nice -n 10 node_modules/.bin/vitest run --project engines >"$beside_log" 2>&1 &
-  beside=$!
-  echo "[test] vitest's engine tests run beside the e2e suite ($beside_log; printed when they end)"
+  run node_modules/.bin/vitest run
 fi
 if [ -n "$prebuild" ]; then
   step "the compose stack's images"
@@ -102,14 +89,4 @@ if [ -n "$prebuild" ]; then
   prebuild=""
 fi
 step "end-to-end tests (Playwright: $E2E_STACKS in $E2E_BROWSERS)"
-e2e_status=0
-run node_modules/.bin/playwright test -c e2e/playwright.config.ts "$@" || e2e_status=$?
-if [ -n "$beside" ]; then
-  step "the engine tests (vitest), run beside the e2e suite"
-  beside_status=0
-  wait "$beside" || beside_status=$?
-  beside=""
-  cat "$beside_log"
-  [ "$beside_status" = 0 ] || { echo "[test] vitest's engine tests failed (exit $beside_status)"; exit "$beside_status"; }
-fi
-exit "$e2e_status"
+run node_modules/.bin/playwright test -c e2e/playwright.config.ts "$@"

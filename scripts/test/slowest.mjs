@@ -1,14 +1,12 @@
-// The slowest tests and files of this run of npm test, each runner's (vitest's groups, then
-// Playwright), each with its share of that runner's test time. The runners' reporters wrote the
-// timings (.tmp/timings/); a runner that did not run this time prints nothing.
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+// The slowest tests and files of this run of npm test, both runners' (vitest, then Playwright),
+// each with its share of that runner's test time. The runners' reporters wrote the timings
+// (.tmp/timings/); a runner that did not run this time prints nothing.
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { readTimings, slowestLines, timingsFolder } from '@origin-lab/test-kit/slowest';
+import { readTimings, slowestLines, timingsFile } from '@origin-lab/test-kit/slowest';
 
-const folder = timingsFolder(fileURLToPath(new URL('../..', import.meta.url)));
-const files = existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.json')) : [];
-// vitest's before Playwright's, as they ran.
-const order = (name) => (name.startsWith('playwright') ? 1 : 0);
-for (const name of files.sort((a, b) => order(a) - order(b) || a.localeCompare(b)))
-  console.log(slowestLines(readTimings(join(folder, name))).join('\n'));
+const root = fileURLToPath(new URL('../..', import.meta.url));
+for (const runner of ['vitest', 'playwright']) {
+  const file = timingsFile(root, runner);
+  if (existsSync(file)) console.log(slowestLines(readTimings(file)).join('\n'));
+}

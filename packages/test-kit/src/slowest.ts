@@ -20,8 +20,7 @@ export interface Timing {
 
 /** One runner's timings, as written to its file. */
 export interface RunTimings {
-  /** The runner, and the project it ran where it ran one alone (`vitest engines`). */
-  runner: string;
+  runner: 'vitest' | 'playwright';
   /** The run's wall-clock time, start to end. */
   wallMs: number;
   tests: Timing[];
@@ -29,15 +28,10 @@ export interface RunTimings {
 
 /**
  * Where a runner's timings go: .tmp/timings/<runner>.json under the repository (not under
- * test-results/, which Playwright empties when it starts), spaces and signs as dashes.
+ * test-results/, which Playwright empties when it starts).
  */
 export function timingsFile(root: string, runner: RunTimings['runner']): string {
-  return join(timingsFolder(root), `${runner.replace(/[^A-Za-z0-9]+/g, '-')}.json`);
-}
-
-/** The folder of every runner's timings. */
-export function timingsFolder(root: string): string {
-  return join(root, '.tmp', 'timings');
+  return join(root, '.tmp', 'timings', `${runner}.json`);
 }
 
 export function writeTimings(root: string, timings: RunTimings): string {

@@ -3,19 +3,13 @@
  * prints the slowest at the end of the run. Beside the default reporter, not instead of it.
  */
 import { relative } from 'node:path';
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestModule } from 'vitest/node';
 import { slowestLines, writeTimings, type Timing } from './slowest.js';
 
 export class TimingsReporter implements Reporter {
   private started = Date.now();
-  /** `vitest`, or `vitest <project>` for a run of one project (npm test runs its groups apart). */
-  private runner = 'vitest';
 
   constructor(private readonly root: string) {}
-
-  onInit(vitest: Vitest): void {
-    if (vitest.projects.length === 1) this.runner = `vitest ${vitest.projects[0]!.name}`;
-  }
 
   onTestRunStart(): void {
     this.started = Date.now();
@@ -35,7 +29,7 @@ export class TimingsReporter implements Reporter {
       const setUp = module.diagnostic().duration - inTests;
       if (setUp > 0) tests.push({ title: `[${module.project.name}] (the file's hooks and set-up)`, file, ms: setUp });
     }
-    const timings = { runner: this.runner, wallMs: Date.now() - this.started, tests };
+    const timings = { runner: 'vitest' as const, wallMs: Date.now() - this.started, tests };
     writeTimings(this.root, timings);
     console.log(`\n${slowestLines(timings).join('\n')}`);
   }
