@@ -1,9 +1,8 @@
 /**
  * The slowest tests and files of a run, and their share of the whole: what `npm test` prints at
- * the end of each runner's run (vitest's two groups, Playwright) and once more, for all, at the
- * very end (scripts/test/slowest.mjs), so the next test added can see what it costs. Each run
- * writes its timings to a JSON file of its own (timingsFile); this module only reads and formats
- * them.
+ * the end of each runner (vitest and Playwright) and once more, for both, at the very end
+ * (scripts/test/slowest.mjs), so the next test added can see what it costs. Both runners write
+ * their timings to one JSON file each (timingsFile); this module only reads and formats them.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
