@@ -84,3 +84,50 @@ export interface EnginePage {
 
 /** The verdicts an experiment ends with. */
 export const FINISHED = /^(agree|disagree|known-difference|error)$/;
+
+/** Where an experiment stood when it had no verdict in time: for the error that says so. */
+export interface Whereabouts {
+  url: string;
+  readyState: string;
+  visibility: string;
+  state: string;
+  /** The first 300 characters the experiment's output shows. */
+  said: string;
+  /** The beacons page's trip under way (sessionStorage), if any: its stage and the events so far. */
+  trip: string | null;
+  /** The page's last four finished requests, and how long ago each ended: a stalled one is not among them. */
+  lastRequests: string[];
+}
+
+/**
+ * Reads Whereabouts in the page (run by the driver's script call, so it closes over nothing): which
+ * document the experiment is in, how far it got and when the network last answered it.
+ */
+export function whereaboutsScript(sectionId: string): Whereabouts {
+  const section = document.getElementById(sectionId);
+  const now = performance.now();
+  const requests = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+  return {
+    url: location.href,
+    readyState: document.readyState,
+    visibility: document.visibilityState,
+    state: section?.dataset.state ?? 'missing',
+    said: (section?.querySelector('output')?.textContent ?? '').trim().slice(0, 300),
+    trip: sessionStorage.getItem('origin-lab:page-trip'),
+    lastRequests: requests
+      .slice(-4)
+      .map(
+        (entry) =>
+          `${entry.name} (${entry.nextHopProtocol || '?'}, ended ${Math.round(now - entry.responseEnd)} ms ago)`,
+      ),
+  };
+}
+
+/** An experiment's missing verdict as one error, with where it stood (or why that could not be read). */
+export function noVerdict(id: string, timeout: number, whereabouts: Whereabouts | Error, cause: unknown): Error {
+  const stood =
+    whereabouts instanceof Error
+      ? `where it stood could not be read: ${whereabouts.message}`
+      : `where it stood: ${JSON.stringify(whereabouts, null, 2)}`;
+  return new Error(`${id} had no verdict within ${timeout} ms; ${stood}`, { cause });
+}

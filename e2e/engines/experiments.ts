@@ -1,5 +1,6 @@
 import { expect, type Page } from '@playwright/test';
-import { FINISHED, type ExperimentResult } from './engine.js';
+import { withTimeout } from '@origin-lab/engines';
+import { FINISHED, noVerdict, whereaboutsScript, type ExperimentResult } from './engine.js';
 
 export type { ExperimentResult };
 
@@ -30,7 +31,10 @@ export async function waitForVerdict(page: Page, id: string, timeout: number): P
       { timeout, polling: 250 },
     );
   } catch (err) {
-    throw new Error(`${id} had no verdict within ${timeout} ms`, { cause: err });
+    const whereabouts = await withTimeout(page.evaluate(whereaboutsScript, id), 5_000, 'reading the page').catch(
+      (failed: Error) => failed,
+    );
+    throw noVerdict(id, timeout, whereabouts, err);
   }
 }
 

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { WebKitSession, WebKitSessionError, withTimeout } from '@origin-lab/engines';
 import { Key } from 'webdriverio';
 import type { BrowserSettings } from '../stacks/stack.js';
-import { FINISHED, type EnginePage, type ExperimentResult } from './engine.js';
+import {
+  FINISHED,
+  noVerdict,
+  whereaboutsScript,
+  type EnginePage,
+  type ExperimentResult,
+  type Whereabouts,
+} from './engine.js';
 import { startLoopbackProxy, type LoopbackProxy } from './loopback-proxy.js';
 import { verifiedServerCertificates } from './pinned-certificates.js';
 
@@ -197,16 +204,25 @@ export class WebDriverPage implements EnginePage {
   }
 
   async waitForVerdict(id: string, timeout: number): Promise<void> {
-    await this.browser.waitUntil(
-      async () => {
-        try {
-          return FINISHED.test((await this.read(id)).state);
-        } catch {
-          return false; // Between two documents (the experiment left the page): ask again.
-        }
-      },
-      { timeout, interval: 250, timeoutMsg: `${id} had no verdict within ${timeout} ms` },
-    );
+    try {
+      await this.browser.waitUntil(
+        async () => {
+          try {
+            return FINISHED.test((await this.read(id)).state);
+          } catch {
+            return false; // Between two documents (the experiment left the page): ask again.
+          }
+        },
+        { timeout, interval: 250 },
+      );
+    } catch (err) {
+      const whereabouts = await withTimeout(
+        this.browser.execute(whereaboutsScript, id) as Promise<Whereabouts>,
+        5_000,
+        'reading the page',
+      ).catch((failed: Error) => failed);
+      throw noVerdict(id, timeout, whereabouts, err);
+    }
   }
 
   url(): Promise<string> {
