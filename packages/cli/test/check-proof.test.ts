@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { chromiumLaunch, firefoxLaunch, removeLaunchFolders, WebKitSession } from '@origin-lab/engines';
 import cors from 'cors';
 import express from 'express';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { PROBE_PATH } from '../src/drivers/probe-page.js';
 import { ProbeProxy } from '../src/drivers/probe-proxy.js';
 import { expressReflectingAll, YOURS, type Fixture } from './fixtures.js';
@@ -57,9 +57,13 @@ async function openInPlaywright(
   target: string,
 ): Promise<Shown[]> {
   const { chromium, firefox } = await import('playwright-core');
+  // Firefox: the run's shared one where there is one (shared-engines.ts); closing it only disconnects.
+  const shared = inject('firefoxServer');
   const browser = await (engine === 'chromium'
     ? chromium.launch(chromiumCountingPublic(target))
-    : firefox.launch(firefoxLaunch()));
+    : shared
+      ? firefox.connect(shared)
+      : firefox.launch(firefoxLaunch()));
   try {
     const shown: Shown[] = [];
     for (const html of pages) {
