@@ -38,6 +38,7 @@ while :; do
   fi
 done
 printf 'add :%s . %s\\n' "$display" "$key" | xauth -q -f "$auth" source -
+echo "$display" > "$HOME/display"
 DISPLAY=":$display" XAUTHORITY="$auth" dbus-run-session "$@" &
 while kill -0 "$parent" 2>/dev/null && kill -0 $! 2>/dev/null; do sleep 1; done
 kill -KILL 0`;
@@ -103,6 +104,21 @@ export class DisplayGroup {
   /** Whether the command has exited (the group may still be stopping). */
   exited(): boolean {
     return this.child.exitCode !== null || this.child.signalCode !== null;
+  }
+
+  /**
+   * How far the group got, for an error about a command that never answered: whether Xvfb gave a
+   * display (the watchdog writes it to the group's HOME before the command starts) and whether
+   * the command is still running.
+   */
+  progress(): string {
+    let display: string;
+    try {
+      display = `Xvfb on display :${readFileSync(join(this.home, 'display'), 'utf8').trim()}, then the command started`;
+    } catch {
+      display = 'Xvfb had given no display yet';
+    }
+    return `${display}; ${this.exited() ? 'it has exited' : 'it is still running'}`;
   }
 
   /** The last 4000 characters the group wrote to stderr: what an error report shows. */

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DisplayGroup, runningInGroup } from '../src/display-group.js';
 
 // A real group (Xvfb, a session bus) around a small shell program in place of a browser.
@@ -83,6 +83,31 @@ describe('a display group', { timeout: GROUP_TEST_MS }, () => {
     const group = DisplayGroup.start('sh', ['-c', SAY_DISPLAY], { PATH: bin });
     try {
       expect(await lineOf(group, /Xvfb/)).toBe('Xvfb did not start (is it installed? the package is xvfb)');
+    } finally {
+      await group.stop();
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
+  it('says how far it got: the display Xvfb gave, then whether its program still runs', async () => {
+    const group = DisplayGroup.start('sh', ['-c', 'echo "display $DISPLAY" >&2; sleep 2']);
+    try {
+      const display = await displayOf(group);
+      expect(group.progress()).toBe(`Xvfb on display ${display}, then the command started; it is still running`);
+      await vi.waitFor(() => expect(group.exited()).toBe(true), { timeout: 30_000, interval: 200 });
+      expect(group.progress()).toBe(`Xvfb on display ${display}, then the command started; it has exited`);
+    } finally {
+      await group.stop();
+    }
+  });
+
+  it('says so while Xvfb has given no display', async () => {
+    // An Xvfb that never says which display it took: the group waits on it.
+    const bin = mkdtempSync(join(tmpdir(), 'slow-xvfb-'));
+    writeFileSync(join(bin, 'Xvfb'), '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+    const group = DisplayGroup.start('sh', ['-c', SAY_DISPLAY], { PATH: `${bin}:${process.env.PATH}` });
+    try {
+      expect(group.progress()).toBe('Xvfb had given no display yet; it is still running');
     } finally {
       await group.stop();
       rmSync(bin, { recursive: true, force: true });
