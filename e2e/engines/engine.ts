@@ -1,3 +1,6 @@
+import { withTimeout } from '@origin-lab/engines';
+import { TRIP_KEY } from '../../services/pages/web/ts/probes/page-trip.js';
+
 /**
  * One engine-neutral way to drive a demonstration page: what the per-experiment specs need and
  * nothing more. Playwright drives Chromium and Firefox (playwright.ts); W3C WebDriver drives
@@ -99,11 +102,14 @@ export interface Whereabouts {
   lastRequests: string[];
 }
 
+/** What whereaboutsScript is given: the experiment's section, and where the beacons page keeps a trip under way. */
+export const whereaboutsOf = (sectionId: string) => ({ sectionId, tripKey: TRIP_KEY });
+
 /**
  * Reads Whereabouts in the page (run by the driver's script call, so it closes over nothing): which
  * document the experiment is in, how far it got and when the network last answered it.
  */
-export function whereaboutsScript(sectionId: string): Whereabouts {
+export function whereaboutsScript({ sectionId, tripKey }: ReturnType<typeof whereaboutsOf>): Whereabouts {
   const section = document.getElementById(sectionId);
   const now = performance.now();
   const requests = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
@@ -113,7 +119,7 @@ export function whereaboutsScript(sectionId: string): Whereabouts {
     visibility: document.visibilityState,
     state: section?.dataset.state ?? 'missing',
     said: (section?.querySelector('output')?.textContent ?? '').trim().slice(0, 300),
-    trip: sessionStorage.getItem('origin-lab:page-trip'),
+    trip: sessionStorage.getItem(tripKey),
     lastRequests: requests
       .slice(-4)
       .map(
@@ -123,11 +129,19 @@ export function whereaboutsScript(sectionId: string): Whereabouts {
   };
 }
 
-/** An experiment's missing verdict as one error, with where it stood (or why that could not be read). */
-export function noVerdict(id: string, timeout: number, whereabouts: Whereabouts | Error, cause: unknown): Error {
-  const stood =
-    whereabouts instanceof Error
-      ? `where it stood could not be read: ${whereabouts.message}`
-      : `where it stood: ${JSON.stringify(whereabouts, null, 2)}`;
+/**
+ * An experiment's missing verdict as one error, with where it stood as reading finds it within 5 s
+ * (reading: the driver running whereaboutsScript), or why that could not be read.
+ */
+export async function noVerdict(
+  id: string,
+  timeout: number,
+  reading: Promise<Whereabouts>,
+  cause: unknown,
+): Promise<Error> {
+  const stood = await withTimeout(reading, 5_000, 'reading the page').then(
+    (whereabouts) => `where it stood: ${JSON.stringify(whereabouts, null, 2)}`,
+    (failed: Error) => `where it stood could not be read: ${failed.message}`,
+  );
   return new Error(`${id} had no verdict within ${timeout} ms; ${stood}`, { cause });
 }

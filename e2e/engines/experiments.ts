@@ -1,6 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { withTimeout } from '@origin-lab/engines';
-import { FINISHED, noVerdict, whereaboutsScript, type ExperimentResult } from './engine.js';
+import { FINISHED, noVerdict, whereaboutsOf, whereaboutsScript, type ExperimentResult } from './engine.js';
 
 export type { ExperimentResult };
 
@@ -31,10 +30,7 @@ export async function waitForVerdict(page: Page, id: string, timeout: number): P
       { timeout, polling: 250 },
     );
   } catch (err) {
-    const whereabouts = await withTimeout(page.evaluate(whereaboutsScript, id), 5_000, 'reading the page').catch(
-      (failed: Error) => failed,
-    );
-    throw noVerdict(id, timeout, whereabouts, err);
+    throw await noVerdict(id, timeout, page.evaluate(whereaboutsScript, whereaboutsOf(id)), err);
   }
 }
 

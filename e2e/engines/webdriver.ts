@@ -6,6 +6,7 @@ import type { BrowserSettings } from '../stacks/stack.js';
 import {
   FINISHED,
   noVerdict,
+  whereaboutsOf,
   whereaboutsScript,
   type EnginePage,
   type ExperimentResult,
@@ -216,12 +217,8 @@ export class WebDriverPage implements EnginePage {
         { timeout, interval: 250 },
       );
     } catch (err) {
-      const whereabouts = await withTimeout(
-        this.browser.execute(whereaboutsScript, id) as Promise<Whereabouts>,
-        5_000,
-        'reading the page',
-      ).catch((failed: Error) => failed);
-      throw noVerdict(id, timeout, whereabouts, err);
+      const reading = this.browser.execute(whereaboutsScript, whereaboutsOf(id)) as Promise<Whereabouts>;
+      throw await noVerdict(id, timeout, reading, err);
     }
   }
 

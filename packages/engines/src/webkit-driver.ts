@@ -3,7 +3,7 @@ import { webkitDriver } from './browsers.js';
 import { DisplayGroup } from './display-group.js';
 
 /** Every wait here is bounded: this is the least bound on the driver's start (stopping is display-group.ts's). */
-export const DRIVER_READY_MS = 20_000;
+const DRIVER_READY_MS = 20_000;
 
 /**
  * Xvfb, a session bus and WebKitWebDriver, in a process group of their own (display-group.ts):

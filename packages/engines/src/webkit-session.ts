@@ -15,7 +15,7 @@ export interface WebKitSessionOptions {
   certificates?: (home: string) => HostCertificate[] | Promise<HostCertificate[]>;
   /** A forward proxy on 127.0.0.1 that carries every request (the W3C `proxy` capability). */
   proxyPort?: number;
-  /** The longest wait for the driver to start (never under DRIVER_READY_MS), and then for the session to open. */
+  /** The longest wait for the driver to start (never under 20 s: webkit-driver.ts), and then for the session to open. */
   timeoutMs: number;
   /** WebKit's WebDriver and the MiniBrowser it starts, when found elsewhere than Debian puts them (find-engines.ts). */
   programs?: { driver: string; miniBrowser: string };

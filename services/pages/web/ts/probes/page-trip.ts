@@ -7,7 +7,8 @@ import { visitorToken } from '../server-view/visitor.js';
  * document that comes back, restored from the back/forward cache or loaded again, can show them.
  */
 
-const TRIP_KEY = 'origin-lab:page-trip';
+/** Where the trip under way is kept in sessionStorage (the e2e suite reads it when a trip never ends). */
+export const TRIP_KEY = 'origin-lab:page-trip';
 /** Where the page steps to; that page goes back by itself while a trip is under way. */
 export const AWAY_PATH = '/away.html';
 /** A trip not back within this long is forgotten (the visitor went somewhere else). */
