@@ -83,10 +83,13 @@ describe.skipIf(!ENGINES.includes('chromium'))('origin-lab engines, on this Debi
       });
   });
 
-  it('a program that is not the engine it is named as, is not there or is too old is one line and exit 2', async () => {
+  it('a program that is not the engine it is named as, is not there, is too old or too slow to say its version: one line, exit 2', async () => {
     // What Firefox ESR 140 prints for --version (Debian bookworm's main suite): older than check drives.
     const oldFirefox = join(scratch, 'firefox-140');
     writeFileSync(oldFirefox, '#!/bin/sh\necho "Mozilla Firefox 140.5.0esr"\n', { mode: 0o755 });
+    // A program that takes longer to say its version than --timeout gives it.
+    const slowChromium = join(scratch, 'slow-chromium');
+    writeFileSync(slowChromium, '#!/bin/sh\nsleep 5\necho "Chromium 156.0.8078.114"\n', { mode: 0o755 });
     const cases: [string[], NodeJS.ProcessEnv, RegExp][] = [
       [
         ['--browser', `webkit=${DEBIAN_CHROMIUM}/chromium`],
@@ -110,6 +113,12 @@ describe.skipIf(!ENGINES.includes('chromium'))('origin-lab engines, on this Debi
         /^origin-lab: --browser firefox=\S+ is Firefox ESR 140\.5\.0esr, older than Firefox 153, the oldest check drives\n$/,
       ],
       [['--browser', 'opera=/usr/bin/opera'], {}, /--browser takes chromium=<path>, firefox=<path> or webkit=<path>/],
+      [
+        ['--browser', `chromium=${slowChromium}`, '--timeout', '300'],
+        {},
+        /^origin-lab: --browser chromium=\S+ did not say it is a chromium browser \(no answer within 300 ms\)\n$/,
+      ],
+      [['--timeout', '50'], {}, /^origin-lab: --timeout must be a whole number from 100 to 600000; got "50"\n$/],
     ];
     for (const [args, env, said] of cases) {
       const { code, stdout, stderr } = await runProgram(['engines', ...args], 60_000, env);

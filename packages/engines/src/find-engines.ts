@@ -73,7 +73,7 @@ export interface FindOptions {
   platform?: string;
   arch?: string;
   home?: string;
-  /** How long a program may take to print its version. */
+  /** How long a program may take to print its version (VERSION_TIMEOUT_MS). */
   versionTimeoutMs?: number;
   /**
    * Whether to look on past each family's engine for the others (Discovery.others): what
@@ -260,6 +260,9 @@ function placesFor(
   return places;
 }
 
+/** How long a program may take to print its version unless told otherwise (check's --timeout). */
+export const VERSION_TIMEOUT_MS = 10_000;
+
 /** Finds every family's engine; a named path that is not usable is an EngineChoiceError. */
 export async function findEngines(options: FindOptions = {}): Promise<Discovery> {
   const env = options.env ?? process.env;
@@ -269,7 +272,7 @@ export async function findEngines(options: FindOptions = {}): Promise<Discovery>
     throw new EngineChoiceError(
       `no engine places are known for ${options.platform ?? process.platform} on ${options.arch ?? process.arch}`,
     );
-  const timeoutMs = options.versionTimeoutMs ?? 10_000;
+  const timeoutMs = options.versionTimeoutMs ?? VERSION_TIMEOUT_MS;
   let osRelease = '';
   try {
     osRelease = readFileSync('/etc/os-release', 'utf8');

@@ -47,7 +47,8 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
       'check needs at least one --from origin (or an expectations file naming one): the origin of your pages',
     );
   // The first engine of each family is what check runs: the others are not asked their version.
-  const discovery = await discoverEngines(options.browsers, false);
+  // Asking is a step like any other, bounded by --timeout.
+  const discovery = await discoverEngines(options.browsers, false, options.timeoutMs);
   const engines = chooseEngines(options.engines, Object.keys(options.connect) as EngineName[], discovery);
   const progress = new Progress(io.stderr, options.quiet);
   const paint = painter(colorEnabled(options.color, tableStream(options, io)));

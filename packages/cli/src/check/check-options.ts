@@ -157,7 +157,7 @@ export const CHECK_COMMAND: CommandSpec = {
       name: 'timeout',
       value: '<ms>',
       default: '10000',
-      help: 'longest wait for one request, and for an engine to load a page',
+      help: 'longest wait for one request, for an engine to load a page, and for a browser to say its version',
     },
     {
       name: 'pages',

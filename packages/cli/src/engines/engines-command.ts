@@ -9,8 +9,9 @@ import {
   type Discovery,
   type FindOptions,
   type FoundEngine,
+  VERSION_TIMEOUT_MS,
 } from '@origin-lab/engines';
-import { commandArguments, readBrowsers, readColor, SHARED_OPTIONS, type CommandSpec } from '../options.js';
+import { commandArguments, integer, readBrowsers, readColor, SHARED_OPTIONS, type CommandSpec } from '../options.js';
 import { colorEnabled, CommandError, EXIT, painter, type CommandIO, type Paint } from '../terminal.js';
 
 export const ENGINES_COMMAND: CommandSpec = {
@@ -22,6 +23,12 @@ export const ENGINES_COMMAND: CommandSpec = {
   options: [
     SHARED_OPTIONS.browser,
     { name: 'json', flag: true, help: 'the engines found and missing, as JSON on standard output' },
+    {
+      name: 'timeout',
+      value: '<ms>',
+      default: '10000',
+      help: 'longest wait for each program to say its version (more on a slow machine, or in a container starting cold)',
+    },
     SHARED_OPTIONS.color,
     SHARED_OPTIONS.help,
   ],
@@ -36,13 +43,17 @@ export const ENGINES_COMMAND: CommandSpec = {
   ],
 };
 
-/** Finds the engines; a named program that is not usable is a usage error naming it. */
+/**
+ * Finds the engines, each program given versionTimeoutMs to say its version; a named program that
+ * is not usable is a usage error naming it.
+ */
 export async function discoverEngines(
   named: FindOptions['named'],
   others: FindOptions['others'] = true,
+  versionTimeoutMs = VERSION_TIMEOUT_MS,
 ): Promise<Discovery> {
   try {
-    return await findEngines({ named, others });
+    return await findEngines({ named, others, versionTimeoutMs });
   } catch (err) {
     if (err instanceof EngineChoiceError) throw new CommandError(err.message);
     throw err;
@@ -60,7 +71,8 @@ export async function enginesCommand(argv: readonly string[], io: CommandIO): Pr
   if (!parsed) return EXIT.ok;
   const { values } = parsed;
   const color = readColor(values.color);
-  const discovery = await discoverEngines(readBrowsers(values.browser));
+  const timeoutMs = integer('timeout', values.timeout, 100, 600_000, VERSION_TIMEOUT_MS);
+  const discovery = await discoverEngines(readBrowsers(values.browser), true, timeoutMs);
   if (values.json === true) io.stdout.write(`${JSON.stringify(discovery, null, 2)}\n`);
   else io.stdout.write(render(discovery, painter(colorEnabled(color, io.stdout))));
   return discovery.engines.length > 0 ? EXIT.ok : EXIT.findings;
