@@ -217,6 +217,11 @@ export function readBrowsers(value: unknown): Partial<Record<'chromium' | 'firef
   return named;
 }
 
+/** --timeout in ms, for check and engines alike: from 100 ms to 10 minutes. */
+export function readTimeout(value: unknown, fallback: number): number {
+  return integer('timeout', value, 100, 600_000, fallback);
+}
+
 /** --color: auto, always or never. */
 export function readColor(value: unknown): ColorChoice {
   return choice('color', value, ['auto', 'always', 'never'] as const, 'auto');

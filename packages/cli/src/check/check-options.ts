@@ -8,6 +8,7 @@ import {
   readBrowsers,
   readColor,
   readLab,
+  readTimeout,
   SHARED_OPTIONS,
   type CommandSpec,
 } from '../options.js';
@@ -373,7 +374,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     markdown: typeof values.markdown === 'string' ? values.markdown : null,
     stack: values.stack === undefined ? null : choice('stack', values.stack, STACKS, 'express'),
     ...readLab(values.lab),
-    timeoutMs: integer('timeout', values.timeout, 100, 600_000, 10_000),
+    timeoutMs: readTimeout(values.timeout, 10_000),
     delayMs,
     // A pause between requests asks for a gentle run: one origin at a time, unless --pages says otherwise.
     pagesAtOnce: integer('pages', values.pages, 1, 32, delayMs > 0 ? 1 : 4),

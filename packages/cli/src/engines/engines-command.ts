@@ -11,7 +11,14 @@ import {
   type FoundEngine,
   VERSION_TIMEOUT_MS,
 } from '@origin-lab/engines';
-import { commandArguments, integer, readBrowsers, readColor, SHARED_OPTIONS, type CommandSpec } from '../options.js';
+import {
+  commandArguments,
+  readBrowsers,
+  readColor,
+  readTimeout,
+  SHARED_OPTIONS,
+  type CommandSpec,
+} from '../options.js';
 import { colorEnabled, CommandError, EXIT, painter, type CommandIO, type Paint } from '../terminal.js';
 
 export const ENGINES_COMMAND: CommandSpec = {
@@ -26,7 +33,7 @@ export const ENGINES_COMMAND: CommandSpec = {
     {
       name: 'timeout',
       value: '<ms>',
-      default: '10000',
+      default: String(VERSION_TIMEOUT_MS),
       help: 'longest wait for each program to say its version (more on a slow machine, or in a container starting cold)',
     },
     SHARED_OPTIONS.color,
@@ -50,7 +57,7 @@ export const ENGINES_COMMAND: CommandSpec = {
 export async function discoverEngines(
   named: FindOptions['named'],
   others: FindOptions['others'] = true,
-  versionTimeoutMs = VERSION_TIMEOUT_MS,
+  versionTimeoutMs?: number,
 ): Promise<Discovery> {
   try {
     return await findEngines({ named, others, versionTimeoutMs });
@@ -71,7 +78,7 @@ export async function enginesCommand(argv: readonly string[], io: CommandIO): Pr
   if (!parsed) return EXIT.ok;
   const { values } = parsed;
   const color = readColor(values.color);
-  const timeoutMs = integer('timeout', values.timeout, 100, 600_000, VERSION_TIMEOUT_MS);
+  const timeoutMs = readTimeout(values.timeout, VERSION_TIMEOUT_MS);
   const discovery = await discoverEngines(readBrowsers(values.browser), true, timeoutMs);
   if (values.json === true) io.stdout.write(`${JSON.stringify(discovery, null, 2)}\n`);
   else io.stdout.write(render(discovery, painter(colorEnabled(color, io.stdout))));
