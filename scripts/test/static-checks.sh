@@ -7,6 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
+trap 'exit 143' TERM INT
 
 # One check: its output kept apart, then printed under its name.
 check() {
@@ -27,4 +28,5 @@ check format npm run --silent format:check || others=1
 # Import circles, type-only imports included (madge; lint leaves them to it).
 check import-circles npm run --silent check:cycles || others=1
 wait "$lint" || others=1
+echo "--- all four ended after $SECONDS s"
 exit "$others"
