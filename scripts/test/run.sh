@@ -22,8 +22,7 @@ finish() {
   local status=$1
   trap - EXIT INT TERM
   if [ -n "$prebuild" ]; then kill -TERM -- "-$prebuild" 2>/dev/null || true; fi
-  if [ -n "$static" ]; then
-    kill -TERM -- "-$static" 2>/dev/null || true
+  if [ -n "$static" ] && kill -TERM -- "-$static" 2>/dev/null; then
     echo "[test] the static checks were stopped before they ended (.tmp/static-checks.log)"
   fi
   if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then

@@ -5,7 +5,8 @@ import { check, ENGINES, findingsOf } from './run-check.js';
 // The check as most people first run it: the default matrix from every origin class, in every
 // engine, against a server configured right. Expectations written from the rules: an exact
 // allowlist with credentials and the request's headers lets your origin read everything and no
-// other origin read anything. (A file of its own: the longest check, so that other forks take the other long files.)
+// other origin read anything. (A file of its own: the longest check, so that other forks take the
+// other long files.)
 
 describe.skipIf(ENGINES.length === 0)(`check, the default run (${ENGINES.join(', ')})`, () => {
   it('a correct exact allowlist: yours reads everything, no origin an attacker could own reads anything', async () => {
