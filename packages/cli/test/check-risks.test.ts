@@ -117,6 +117,29 @@ describe.skipIf(ENGINES.length === 0)(
     );
 
     it(
+      'the reflected answer cached for ten minutes: each origin of a site reads its own answer, never one an earlier origin left in the engine',
+      async () => {
+        // One page at a time: each engine is yours, then evil.example.test (the same site), on the
+        // page it would reuse for it. What the engine kept of yours must not answer the next origin.
+        const { report } = await against(expressReflectedWithoutVary({ maxAge: 600 }), 'subdomain', ['--pages', '1']);
+        // The server reflects every Origin: by Fetch's CORS check each origin's own answer is
+        // readable; an answer of yours handed to evil.example.test would be refused there.
+        for (const engine of ENGINES)
+          for (const origin of [YOURS, 'http://evil.example.test']) {
+            const run = report.results.find(
+              (r) => r.engine === engine && r.origin.origin === origin && r.cell.id === 'get',
+            );
+            expect(run?.readable, `${engine} ${origin}`).toBe(true);
+          }
+        // A subdomain (a position) reading without credentials: one step below medium.
+        expect(findingsOf(report)).toEqual(
+          expect.arrayContaining([{ kind: 'hostile-read', severity: 'low', origins: ['http://evil.example.test'] }]),
+        );
+      },
+      CHECK_MS,
+    );
+
+    it(
       'an origin function that checks a prefix: yours followed by anything reads, as far as each engine can be that origin',
       async () => {
         const { report } = await against(expressPrefixMatch(), 'prefix,special-characters');

@@ -152,12 +152,16 @@ export function expressNullTrusted(): Promise<Fixture> {
   return listen(createServer(app));
 }
 
-/** express with a hand-written middleware that reflects the Origin, without Vary. */
-export function expressReflectedWithoutVary(): Promise<Fixture> {
+/**
+ * express with a hand-written middleware that reflects the Origin, without Vary; with maxAge, the
+ * answer may be kept that many seconds by any cache (Cache-Control: public).
+ */
+export function expressReflectedWithoutVary({ maxAge }: { maxAge?: number } = {}): Promise<Fixture> {
   const app = express();
   app.use((req, res, next) => {
     const origin = req.get('Origin');
     if (origin) res.set('Access-Control-Allow-Origin', origin);
+    if (maxAge !== undefined) res.set('Cache-Control', `public, max-age=${maxAge}`);
     next();
   });
   app.get('/me', answer);

@@ -36,7 +36,10 @@ const SETTLE_MAX_MS = 2_000;
  * answers every CORS preflight itself with a permissive 204 (measured in both engines), so a
  * route left in place would fake exactly what the check looks at. Every request to the target
  * then goes to the real network. A page done with one origin loads the next (a new page costs
- * each engine about half a second of its main thread), never one of a site it has held.
+ * each engine about half a second of its main thread), never one of a site it has held while
+ * that site's answers may be in its context's HTTP cache: Chromium's own contexts have it
+ * emptied first (DevTools' Network.clearBrowserCache, that context's alone); Firefox gives a
+ * driver no such call, so its page for another origin of a held site is a new one.
  *
  * What the engine says of a request: Chromium through its DevTools protocol (the preflight and
  * its status, whether the answer arrived, the CORS error's kind and parameter) and its console
@@ -130,9 +133,7 @@ export class PlaywrightProbeDriver implements ProbeDriver {
   async openOrigin(origin: string): Promise<OriginPage | NotThisOrigin> {
     const unresolvable = this.cannotResolve(origin);
     if (unresolvable) return { refused: `${NOT_SERVED_HERE}: ${unresolvable}` };
-    const site = siteOf(origin);
-    const reused = this.idle.findIndex((page) => !page.hosted.has(site));
-    const page = reused >= 0 ? this.idle.splice(reused, 1)[0]! : await this.newProbePage();
+    const page = (await this.idlePageFor(siteOf(origin))) ?? (await this.newProbePage());
     try {
       const refused = await page.load(origin, this.launch.timeoutMs);
       if (refused === null) return page;
@@ -142,6 +143,18 @@ export class PlaywrightProbeDriver implements ProbeDriver {
       await page.discard();
       throw err;
     }
+  }
+
+  /** An idle page that may be at site: one that has not held it, else one whose cache is emptied. */
+  private async idlePageFor(site: string): Promise<ProbePage | null> {
+    const unheld = this.idle.findIndex((page) => !page.hosted.has(site));
+    if (unheld >= 0) return this.idle.splice(unheld, 1)[0]!;
+    const emptiable = this.idle.findIndex((page) => page.canEmptyCache);
+    if (emptiable < 0) return null;
+    const page = this.idle.splice(emptiable, 1)[0]!;
+    if (await page.emptyCache()) return page;
+    await page.discard();
+    return null;
   }
 
   /**
@@ -278,8 +291,9 @@ function playwrightCookies(cookies: readonly SessionCookieSpec[]) {
 
 /**
  * The site an origin belongs to, roughly (scheme and the host's last two labels): a page is
- * reused only for origins of sites it has not held, so that nothing a site's responses left in
- * the engine's per-site caches (HTTP cache, preflight cache) meets another origin of that site.
+ * reused for an origin of a site it has held only once its HTTP cache is emptied, so that no
+ * answer that cache keeps for a site meets another origin of that site. (Fetch keys the
+ * preflight cache by origin: one origin's entries are never another's.)
  */
 function siteOf(origin: string): string {
   const match = /^([a-z]+):\/\/([^/:]*)/i.exec(origin);
@@ -304,6 +318,7 @@ class ProbePage implements OriginPage {
     private readonly engine: EngineName,
     private readonly context: BrowserContext,
     private readonly page: Page,
+    private readonly cdp: CDPSession | null,
     private readonly network: NetworkLog | null,
     /** The session's cookies, set after each clearing; shared: one context for all pages, never cleared. */
     private readonly session: { cookies: readonly SessionCookieSpec[] | null; shared: boolean },
@@ -319,7 +334,7 @@ class ProbePage implements OriginPage {
     release: (page: ProbePage) => void,
   ): Promise<ProbePage> {
     if (cdp) await cdp.send('Network.enable');
-    const probe = new ProbePage(engine, context, page, cdp ? new NetworkLog(cdp) : null, session, release);
+    const probe = new ProbePage(engine, context, page, cdp, cdp ? new NetworkLog(cdp) : null, session, release);
     // Firefox's request headers say which cookies went out: watched only with a session's cookies
     // to report (Chromium's network log says it itself).
     if (engine === 'firefox' && session.cookies)
@@ -341,6 +356,25 @@ class ProbePage implements OriginPage {
       }
     });
     return probe;
+  }
+
+  /** Whether its context's HTTP cache can be emptied: Chromium's, in a context of its own. */
+  get canEmptyCache(): boolean {
+    return this.cdp !== null && !this.session.shared;
+  }
+
+  /**
+   * Empties its context's HTTP cache, after which it may be at a site it has held as a fresh
+   * context would; false when the engine would not (the page is then not to be used again).
+   */
+  async emptyCache(): Promise<boolean> {
+    if (!this.cdp || !this.canEmptyCache) return false;
+    const emptied = await this.cdp.send('Network.clearBrowserCache').then(
+      () => true,
+      () => false,
+    );
+    if (emptied) this.hosted.clear();
+    return emptied;
   }
 
   /** Loads the probe page at origin: null when it is there, else why the engine could not be that origin. */
