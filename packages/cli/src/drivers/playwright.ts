@@ -364,12 +364,12 @@ class ProbePage implements OriginPage {
   }
 
   /**
-   * Empties its context's HTTP cache, after which it may be at a site it has held as a fresh
-   * context would; false when the engine would not (the page is then not to be used again).
+   * Empties its context's HTTP cache (only where canEmptyCache), after which it may be at a site it
+   * has held as a fresh context would; false when the engine would not (the page is then not to be
+   * used again).
    */
   async emptyCache(): Promise<boolean> {
-    if (!this.cdp || !this.canEmptyCache) return false;
-    const emptied = await this.cdp.send('Network.clearBrowserCache').then(
+    const emptied = await this.cdp!.send('Network.clearBrowserCache').then(
       () => true,
       () => false,
     );
