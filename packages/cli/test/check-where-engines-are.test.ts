@@ -2,7 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Discovery } from '@origin-lab/engines';
 import type { CheckReport } from '../src/check/report.js';
 import { expressExactAllowlist, YOURS } from './fixtures.js';
@@ -83,49 +83,67 @@ describe.skipIf(!ENGINES.includes('chromium'))('origin-lab engines, on this Debi
       });
   });
 
-  it('a program that is not the engine it is named as, is not there, is too old or too slow to say its version: one line, exit 2', async () => {
-    // What Firefox ESR 140 prints for --version (Debian bookworm's main suite): older than check drives.
-    const oldFirefox = join(scratch, 'firefox-140');
+  // A program that is not the engine it is named as, is not there, is too old or too slow to say
+  // its version: one line naming it, exit 2. One test per program, each with its own bound: eight
+  // starts of the program in one test once took more than a test's 20 s beside the compose images'
+  // first build (a clean clone on a new machine).
+  // What Firefox ESR 140 prints for --version (Debian bookworm's main suite): older than check drives.
+  const oldFirefox = join(scratch, 'firefox-140');
+  // A program that takes longer to say its version than --timeout gives it.
+  const slowChromium = join(scratch, 'slow-chromium');
+  beforeAll(() => {
     writeFileSync(oldFirefox, '#!/bin/sh\necho "Mozilla Firefox 140.5.0esr"\n', { mode: 0o755 });
-    // A program that takes longer to say its version than --timeout gives it.
-    const slowChromium = join(scratch, 'slow-chromium');
     writeFileSync(slowChromium, '#!/bin/sh\nsleep 5\necho "Chromium 156.0.8078.114"\n', { mode: 0o755 });
-    const cases: [string[], NodeJS.ProcessEnv, RegExp][] = [
-      [
-        ['--browser', `webkit=${DEBIAN_CHROMIUM}/chromium`],
-        {},
-        /^origin-lab: --browser webkit=\S+ is Chromium \d+[\d.]*, not webkit\n$/,
-      ],
-      [
-        ['--browser', `chromium=${process.execPath}`],
-        {},
-        /^origin-lab: --browser chromium=\S+ is not a chromium browser \(it says "v\d+/,
-      ],
-      [
-        [],
-        { CHROMIUM_PATH: '/nonexistent/chrome' },
-        /^origin-lab: CHROMIUM_PATH is \/nonexistent\/chrome: no program there\n$/,
-      ],
-      [['--browser', 'chromium=a', '--browser', 'chromium=b'], {}, /names chromium twice/],
-      [
-        ['--browser', `firefox=${oldFirefox}`],
-        {},
-        /^origin-lab: --browser firefox=\S+ is Firefox ESR 140\.5\.0esr, older than Firefox 153, the oldest check drives\n$/,
-      ],
-      [['--browser', 'opera=/usr/bin/opera'], {}, /--browser takes chromium=<path>, firefox=<path> or webkit=<path>/],
-      [
-        ['--browser', `chromium=${slowChromium}`, '--timeout', '300'],
-        {},
-        /^origin-lab: --browser chromium=\S+ did not say it is a chromium browser \(no answer within 300 ms\)\n$/,
-      ],
-      [['--timeout', '50'], {}, /^origin-lab: --timeout must be a whole number from 100 to 600000; got "50"\n$/],
-    ];
-    for (const [args, env, said] of cases) {
-      const { code, stdout, stderr } = await runProgram(['engines', ...args], 60_000, env);
-      expect(stderr, args.join(' ')).toMatch(said);
-      expect(stdout).toBe('');
-      expect(code).toBe(2);
-    }
+  });
+  it.each<[string, string[], NodeJS.ProcessEnv, RegExp]>([
+    [
+      'Chromium named as WebKit',
+      ['--browser', `webkit=${DEBIAN_CHROMIUM}/chromium`],
+      {},
+      /^origin-lab: --browser webkit=\S+ is Chromium \d+[\d.]*, not webkit\n$/,
+    ],
+    [
+      'Node named as Chromium',
+      ['--browser', `chromium=${process.execPath}`],
+      {},
+      /^origin-lab: --browser chromium=\S+ is not a chromium browser \(it says "v\d+/,
+    ],
+    [
+      'CHROMIUM_PATH where there is no program',
+      [],
+      { CHROMIUM_PATH: '/nonexistent/chrome' },
+      /^origin-lab: CHROMIUM_PATH is \/nonexistent\/chrome: no program there\n$/,
+    ],
+    ['one engine named twice', ['--browser', 'chromium=a', '--browser', 'chromium=b'], {}, /names chromium twice/],
+    [
+      'a Firefox older than check drives',
+      ['--browser', `firefox=${oldFirefox}`],
+      {},
+      /^origin-lab: --browser firefox=\S+ is Firefox ESR 140\.5\.0esr, older than Firefox 153, the oldest check drives\n$/,
+    ],
+    [
+      'an engine check does not drive',
+      ['--browser', 'opera=/usr/bin/opera'],
+      {},
+      /--browser takes chromium=<path>, firefox=<path> or webkit=<path>/,
+    ],
+    [
+      'a program slower to say its version than --timeout',
+      ['--browser', `chromium=${slowChromium}`, '--timeout', '300'],
+      {},
+      /^origin-lab: --browser chromium=\S+ did not say it is a chromium browser \(no answer within 300 ms\)\n$/,
+    ],
+    [
+      'a --timeout below its least',
+      ['--timeout', '50'],
+      {},
+      /^origin-lab: --timeout must be a whole number from 100 to 600000; got "50"\n$/,
+    ],
+  ])('%s: one line, exit 2', async (_name, args, env, said) => {
+    const { code, stdout, stderr } = await runProgram(['engines', ...args], 60_000, env);
+    expect(stderr, args.join(' ')).toMatch(said);
+    expect(stdout).toBe('');
+    expect(code).toBe(2);
   });
 
   it.skipIf(!canHide)(
