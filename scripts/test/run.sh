@@ -72,12 +72,13 @@ step "build"
 run npm run --silent build
 if [ "$only" != e2e ] && [[ " ${E2E_STACKS//,/ } " == *" compose "* ]]; then
   # The compose stack's images, and the check image (its profile), build while the type-check,
-  # lint and vitest run (mostly npm ci and apt-get in the images, waiting on the registry and the
-  # Debian mirror); the e2e set-up builds them again from this cache, in seconds. Bounded like
-  # that build (E2E_COMPOSE_BUILD_TIMEOUT_MS).
+  # lint and vitest run, at a CPU weight below the tests' where the engine is this run's own
+  # (prebuild.sh); the e2e set-up builds them again from this cache, in seconds. Bounded by twice
+  # that build's bound (E2E_COMPOSE_BUILD_TIMEOUT_MS): it may wait for most of vitest first.
   mkdir -p .tmp
-  setsid timeout "$(( ${E2E_COMPOSE_BUILD_TIMEOUT_MS:-900000} / 1000 ))" \
-    docker-compose --project-name originlab-prebuild --profile check build --force-rm >.tmp/compose-prebuild.log 2>&1 &
+  setsid timeout "$(( ${E2E_COMPOSE_BUILD_TIMEOUT_MS:-900000} * 2 / 1000 ))" \
+    env OWN_ENGINE="$([ -n "$engine_dir" ] && echo 1)" AS_ROOT="${as_root:-}" bash scripts/test/prebuild.sh \
+    >.tmp/compose-prebuild.log 2>&1 &
   prebuild=$!
   echo "[test] building the compose stack's images meanwhile (.tmp/compose-prebuild.log)"
 fi
