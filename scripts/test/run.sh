@@ -45,12 +45,15 @@ trap 'echo "[test] interrupted"; finish 130' INT
 trap 'echo "[test] terminated"; finish 143' TERM
 
 # Each step runs in a process group of its own, in the background, and is waited for: a signal
-# reaches the trap at once, and the trap can stop the step with everything it started.
+# reaches the trap at once, and the trap can stop the step with everything it started. Returns the
+# step's status (also where errexit is off, as in `run ... || e2e=$?`).
 run() {
+  local status=0
   setsid "$@" &
   child=$!
-  wait "$child"
+  wait "$child" || status=$?
   child=""
+  return "$status"
 }
 
 # The timings of this run only (the runners' reporters write them; slowest.mjs prints them at the end).
