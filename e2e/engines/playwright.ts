@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
 import { firefoxLaunch } from '@origin-lab/engines';
 import { experimentIds, openPage, readExperiment, runAll, runExperiment, waitForVerdict } from './experiments.js';
@@ -9,6 +12,8 @@ export class PlaywrightPage implements EnginePage {
   private console: string[] = [];
   /** Requests sent and not yet answered or failed, with when each was sent: a hang names them. */
   private readonly waiting = new Map<Request, number>();
+  /** Where chooseFiles wrote the files it chose, if it did: removed on close(). */
+  private filesFolder: string | undefined;
 
   private constructor(
     readonly label: string,
@@ -116,8 +121,21 @@ export class PlaywrightPage implements EnginePage {
     await this.page.locator(selector).first().selectOption(value);
   }
 
-  chooseFiles(selector: string, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
-    return this.page.locator(selector).first().setInputFiles(files);
+  /**
+   * Written to a folder of this page's (removed when it closes) and handed over as paths: the
+   * browser is local, so Playwright passes it the paths alone, where file contents would cross the
+   * protocol in one message (the Explain page's HAR of megabytes took past an action's bound on a
+   * loaded machine). The files stay until the page closes: a chosen file is read from disk.
+   */
+  async chooseFiles(selector: string, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+    this.filesFolder ??= mkdtempSync(join(tmpdir(), 'origin-lab-files-'));
+    const folder = mkdtempSync(join(this.filesFolder, 'choice-'));
+    const paths = files.map(({ name, buffer }) => {
+      const path = join(folder, name);
+      writeFileSync(path, buffer);
+      return path;
+    });
+    await this.page.locator(selector).first().setInputFiles(paths);
   }
 
   async waitFor(fn: () => boolean, timeout: number, what: string): Promise<void> {
@@ -159,8 +177,12 @@ export class PlaywrightPage implements EnginePage {
     return experimentIds(this.page);
   }
 
-  close(): Promise<void> {
-    return this.end();
+  async close(): Promise<void> {
+    try {
+      await this.end();
+    } finally {
+      if (this.filesFolder) rmSync(this.filesFolder, { recursive: true, force: true });
+    }
   }
 }
 
