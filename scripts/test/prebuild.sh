@@ -10,7 +10,8 @@
 # against 1024): they take what vitest leaves. At an equal weight they took half the cores from
 # vitest's engine tests for as long as the build lasted, and on a new machine vitest ran twice as
 # long. Elsewhere (an engine the user runs, cgroup v2, the systemd driver) it is
-# `docker-compose build`, as before.
+# `docker-compose build`, as before. On the run's own engine the build stages get tags of their
+# own (origin-lab-stage:NAME), so that the engine's stop keeps them as the next run's cache.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -22,30 +23,60 @@ if ! [[ "$shares" =~ ^[0-9]+$ ]] || [ "$shares" -lt 2 ] || [ "$shares" -gt 26214
 fi
 group="origin-lab-prebuild-slot${DOCKER_SLOT:-0}"
 
-compose_build() {
-  exec docker-compose --project-name originlab-prebuild --profile check build --force-rm
-}
-
-[ "${OWN_ENGINE:-}" = 1 ] && [ -f /sys/fs/cgroup/cpu/cpu.shares ] || compose_build
-[ "$(docker info --format '{{.CgroupDriver}} {{.CgroupVersion}}' 2>/dev/null)" = "cgroupfs 1" ] || compose_build
-$as_root mkdir -p "/sys/fs/cgroup/cpu/$group" && echo "$shares" | $as_root tee "/sys/fs/cgroup/cpu/$group/cpu.shares" >/dev/null \
-  || compose_build
-# dockerd makes the group in every other hierarchy; each is removed once its containers are.
-trap '$as_root rmdir /sys/fs/cgroup/*/"$group" 2>/dev/null || true' EXIT
+weighted=1
+[ "${OWN_ENGINE:-}" = 1 ] && [ -f /sys/fs/cgroup/cpu/cpu.shares ] || weighted=""
+[ -z "$weighted" ] || [ "$(docker info --format '{{.CgroupDriver}} {{.CgroupVersion}}' 2>/dev/null)" = "cgroupfs 1" ] \
+  || weighted=""
+if [ -n "$weighted" ]; then
+  if $as_root mkdir -p "/sys/fs/cgroup/cpu/$group"; then
+    # dockerd makes the group in every other hierarchy; each is removed once its containers are.
+    trap '$as_root rmdir /sys/fs/cgroup/*/"$group" 2>/dev/null || true' EXIT
+    if ! echo "$shares" | $as_root tee "/sys/fs/cgroup/cpu/$group/cpu.shares" >/dev/null; then
+      $as_root rmdir "/sys/fs/cgroup/cpu/$group" 2>/dev/null || true
+      weighted=""
+    fi
+  else
+    weighted=""
+  fi
+fi
 trap 'exit 143' TERM
 trap 'exit 130' INT
+build() {
+  docker build --force-rm ${weighted:+--cgroup-parent "/$group"} "$@"
+}
 
-# What docker-compose.yml builds with the check profile: each service's target, image name,
-# context and Dockerfile.
-targets=$(node --input-type=module -e "
+# What docker-compose.yml builds with the check profile, a line each: "image", the target (final
+# stage), the image name, context and Dockerfile; then its Dockerfiles' other stages, each a line
+# "stage", the stage (one no service targets), the tag it gets, context and Dockerfile.
+plan=$(node --input-type=module -e "
   import { readFileSync } from 'node:fs';
+  import { join } from 'node:path';
   import { parse } from 'yaml';
   const { services } = parse(readFileSync('docker-compose.yml', 'utf8'));
-  for (const service of Object.values(services))
-    if (service.build && (!service.profiles || service.profiles.includes('check')))
-      console.log(service.build.target, service.image, service.build.context, service.build.dockerfile);
+  const built = Object.values(services).filter(
+    (service) => service.build && (!service.profiles || service.profiles.includes('check')),
+  );
+  const targets = new Set(Object.values(services).flatMap((service) => service.build?.target ?? []));
+  const files = new Map(built.map(({ build }) => [join(build.context, build.dockerfile), build]));
+  for (const [file, { context, dockerfile }] of files)
+    for (const [, stage] of readFileSync(file, 'utf8').matchAll(/^FROM\\s+\\S+\\s+AS\\s+(\\S+)/gim))
+      if (!targets.has(stage)) console.log('stage', stage, 'origin-lab-stage:' + stage, context, dockerfile);
+  for (const { build, image } of built) console.log('image', build.target, image, build.context, build.dockerfile);
 ")
-echo "building at cpu.shares $shares (cgroup $group): $(echo "$targets" | awk '{print $2}' | tr '\n' ' ')"
-while read -r target image context dockerfile; do
-  docker build --force-rm --cgroup-parent "/$group" --target "$target" -t "$image" -f "$context/$dockerfile" "$context"
-done <<<"$targets"
+
+# On the run's own engine, the stages no image is built from (the workspace's npm ci and build,
+# the check's package) are tagged, so that the engine's stop, which removes every image no tag
+# names, keeps them as the next run's cache: untagged, they were all built again by every run that
+# kept the images. An engine the user runs is never pruned, and gets no tags of ours.
+while read -r kind target image context dockerfile; do
+  [ "$kind" = stage ] && [ "${OWN_ENGINE:-}" = 1 ] || continue
+  build --target "$target" -t "$image" -f "$context/$dockerfile" "$context"
+done <<<"$plan"
+if [ -z "$weighted" ]; then
+  exec docker-compose --project-name originlab-prebuild --profile check build --force-rm
+fi
+echo "building at cpu.shares $shares (cgroup $group): $(awk '$1 == "image" {print $3}' <<<"$plan" | tr '\n' ' ')"
+while read -r kind target image context dockerfile; do
+  [ "$kind" = image ] || continue
+  build --target "$target" -t "$image" -f "$context/$dockerfile" "$context"
+done <<<"$plan"
