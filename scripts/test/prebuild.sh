@@ -4,10 +4,6 @@
 #
 #   prebuild.sh     builds them; exits with the build's status
 #
-# STACK_BUILT_FILE=PATH: made once the compose stack's own images are built, before the check
-# image (only the e2e suite's last spec runs it), so that the suite need not wait for that one.
-# Only where the build has the low weight below: elsewhere the whole build ends first.
-#
 # Where the Docker engine is this run's own (OWN_ENGINE=1: setup.sh started it) and keeps its
 # containers in cgroup v1's cpu hierarchy (the cgroupfs driver), the build's containers run in a
 # cgroup of their own whose CPU weight is a sixteenth of the tests' (PREBUILD_CPU_SHARES, 64
@@ -49,11 +45,9 @@ build() {
   docker build --force-rm ${weighted:+--cgroup-parent "/$group"} "$@"
 }
 
-# What docker-compose.yml builds with the check profile, in the order built, a line each:
-# "image", the target (final stage), the image name, context and Dockerfile, first for the
-# stack's own images; then "stack-built"; then its Dockerfiles' other stages, each a line "stage",
-# the stage (one no service targets), the tag it gets, context and Dockerfile; then the images
-# of the check profile (the check image, which only the e2e suite's last spec runs).
+# What docker-compose.yml builds with the check profile, a line each: "image", the target (final
+# stage), the image name, context and Dockerfile; then its Dockerfiles' other stages, each a line
+# "stage", the stage (one no service targets), the tag it gets, context and Dockerfile.
 plan=$(node --input-type=module -e "
   import { readFileSync } from 'node:fs';
   import { join } from 'node:path';
@@ -62,35 +56,27 @@ plan=$(node --input-type=module -e "
   const built = Object.values(services).filter(
     (service) => service.build && (!service.profiles || service.profiles.includes('check')),
   );
-  const image = ({ build, image }) => console.log('image', build.target, image, build.context, build.dockerfile);
-  built.filter((service) => !service.profiles).forEach(image);
-  console.log('stack-built');
   const targets = new Set(Object.values(services).flatMap((service) => service.build?.target ?? []));
   const files = new Map(built.map(({ build }) => [join(build.context, build.dockerfile), build]));
   for (const [file, { context, dockerfile }] of files)
     for (const [, stage] of readFileSync(file, 'utf8').matchAll(/^FROM\\s+\\S+\\s+AS\\s+(\\S+)/gim))
       if (!targets.has(stage)) console.log('stage', stage, 'origin-lab-stage:' + stage, context, dockerfile);
-  built.filter((service) => service.profiles).forEach(image);
+  for (const { build, image } of built) console.log('image', build.target, image, build.context, build.dockerfile);
 ")
 
-# One line of the plan. On the run's own engine, the stages no image is built from (the
-# workspace's npm ci and build, the check's package) are tagged, so that the engine's stop, which
-# removes every image no tag names, keeps them as the next run's cache: untagged, they were all
-# built again by every run that kept the images. An engine the user runs is never pruned, and gets
-# no tags of ours.
-carry_out() {
-  local kind=$1 target=${2:-} image=${3:-} context=${4:-} dockerfile=${5:-}
-  case "$kind" in
-    image) build --target "$target" -t "$image" -f "$context/$dockerfile" "$context" ;;
-    stage) [ "${OWN_ENGINE:-}" != 1 ] || build --target "$target" -t "$image" -f "$context/$dockerfile" "$context" ;;
-    stack-built) [ -z "${STACK_BUILT_FILE:-}" ] || touch "$STACK_BUILT_FILE" ;;
-  esac
-}
+# On the run's own engine, the stages no image is built from (the workspace's npm ci and build,
+# the check's package) are tagged, so that the engine's stop, which removes every image no tag
+# names, keeps them as the next run's cache: untagged, they were all built again by every run that
+# kept the images. An engine the user runs is never pruned, and gets no tags of ours.
+while read -r kind target image context dockerfile; do
+  [ "$kind" = stage ] && [ "${OWN_ENGINE:-}" = 1 ] || continue
+  build --target "$target" -t "$image" -f "$context/$dockerfile" "$context"
+done <<<"$plan"
 if [ -z "$weighted" ]; then
-  while read -r -a line; do [ "${line[0]}" != stage ] || carry_out "${line[@]}"; done <<<"$plan"
   exec docker-compose --project-name originlab-prebuild --profile check build --force-rm
 fi
-# At the low weight: the stack's own images first; then STACK_BUILT_FILE, if given, is made, and
-# the e2e suite may start while the rest goes on building beside it (run.sh).
 echo "building at cpu.shares $shares (cgroup $group): $(awk '$1 == "image" {print $3}' <<<"$plan" | tr '\n' ' ')"
-while read -r -a line; do carry_out "${line[@]}"; done <<<"$plan"
+while read -r kind target image context dockerfile; do
+  [ "$kind" = image ] || continue
+  build --target "$target" -t "$image" -f "$context/$dockerfile" "$context"
+done <<<"$plan"

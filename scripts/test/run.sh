@@ -17,8 +17,6 @@ step() { echo "=== [$(($(date +%s) - started)) s] $*"; }
 
 child=""
 prebuild=""
-# Made by prebuild.sh once the compose stack's own images are built.
-stack_built=.tmp/compose-prebuild.stack-built
 static=""
 finish() {
   local status=$1
@@ -81,10 +79,9 @@ if [ "$only" != e2e ] && [[ " ${E2E_STACKS//,/ } " == *" compose "* ]]; then
   # (prebuild.sh); the e2e set-up builds them again from this cache, in seconds. Bounded by twice
   # that build's bound (E2E_COMPOSE_BUILD_TIMEOUT_MS): it may wait for most of vitest first.
   mkdir -p .tmp
-  rm -f "$stack_built"
   setsid timeout "$(( ${E2E_COMPOSE_BUILD_TIMEOUT_MS:-900000} * 2 / 1000 ))" \
-    env OWN_ENGINE="$([ -n "$engine_dir" ] && echo 1)" AS_ROOT="${as_root:-}" STACK_BUILT_FILE="$stack_built" \
-    bash scripts/test/prebuild.sh >.tmp/compose-prebuild.log 2>&1 &
+    env OWN_ENGINE="$([ -n "$engine_dir" ] && echo 1)" AS_ROOT="${as_root:-}" bash scripts/test/prebuild.sh \
+    >.tmp/compose-prebuild.log 2>&1 &
   prebuild=$!
   echo "[test] building the compose stack's images meanwhile (.tmp/compose-prebuild.log)"
 fi
@@ -104,24 +101,12 @@ if [ "$only" != e2e ]; then
 fi
 if [ -n "$prebuild" ]; then
   step "the compose stack's images"
-  # The stack's own images; the check image may go on building beside the e2e suite, at the
-  # build's low weight (prebuild.sh makes the file only then), until its spec, which runs last,
-  # builds what is left of it. The build's own bound ends this wait.
-  while [ ! -e "$stack_built" ] && kill -0 "$prebuild" 2>/dev/null; do sleep 1; done
-  if [ -e "$stack_built" ] && kill -0 "$prebuild" 2>/dev/null; then
-    echo "[test] the stack's images are built; the check image goes on building beside the e2e suite"
-  else
-    wait "$prebuild" || echo "[test] their early build failed (.tmp/compose-prebuild.log): the e2e set-up builds them"
-    prebuild=""
-  fi
+  wait "$prebuild" || echo "[test] their early build failed (.tmp/compose-prebuild.log): the e2e set-up builds them"
+  prebuild=""
 fi
 step "end-to-end tests (Playwright: $E2E_STACKS in $E2E_BROWSERS)"
 e2e=0
 run node_modules/.bin/playwright test -c e2e/playwright.config.ts "$@" || e2e=$?
-if [ -n "$prebuild" ] && ! kill -0 "$prebuild" 2>/dev/null; then
-  wait "$prebuild" || echo "[test] the check image's early build failed (.tmp/compose-prebuild.log): its spec built it"
-  prebuild=""
-fi
 if [ -n "$static" ]; then
   step "type-check, lint, format and import circles (begun beside the tests)"
   checks=0
