@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { withTimeout } from '@origin-lab/engines';
 import { TRIP_KEY } from '../../services/pages/web/ts/probes/page-trip.js';
 
@@ -86,6 +88,20 @@ export interface EnginePage {
 }
 
 /** The verdicts an experiment ends with. */
+/**
+ * Writes files a page is to choose into a new folder under parent and returns their paths: both
+ * drivers hand the browser paths (a chosen file is read from disk, so the folder stays until the
+ * page's session ends).
+ */
+export function writeChosenFiles(parent: string, files: { name: string; buffer: Buffer }[]): string[] {
+  const folder = mkdtempSync(join(parent, 'files-'));
+  return files.map(({ name, buffer }) => {
+    const path = join(folder, name);
+    writeFileSync(path, buffer);
+    return path;
+  });
+}
+
 export const FINISHED = /^(agree|disagree|known-difference|error)$/;
 
 /** Where an experiment stood when it had no verdict in time: for the error that says so. */

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
 import { firefoxLaunch } from '@origin-lab/engines';
 import { experimentIds, openPage, readExperiment, runAll, runExperiment, waitForVerdict } from './experiments.js';
-import type { EnginePage, ExperimentResult } from './engine.js';
+import { writeChosenFiles, type EnginePage, type ExperimentResult } from './engine.js';
 
 /** A page in a browser context of its own, in a browser Playwright launched (Chromium, Firefox). */
 export class PlaywrightPage implements EnginePage {
@@ -122,20 +122,14 @@ export class PlaywrightPage implements EnginePage {
   }
 
   /**
-   * Written to a folder of this page's (removed when it closes) and handed over as paths: the
+   * Handed over as paths, written under a folder of this page's (removed when it closes): the
    * browser is local, so Playwright passes it the paths alone, where file contents would cross the
    * protocol in one message (the Explain page's HAR of megabytes took past an action's bound on a
-   * loaded machine). The files stay until the page closes: a chosen file is read from disk.
+   * loaded machine).
    */
   async chooseFiles(selector: string, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
     this.filesFolder ??= mkdtempSync(join(tmpdir(), 'origin-lab-files-'));
-    const folder = mkdtempSync(join(this.filesFolder, 'choice-'));
-    const paths = files.map(({ name, buffer }) => {
-      const path = join(folder, name);
-      writeFileSync(path, buffer);
-      return path;
-    });
-    await this.page.locator(selector).first().setInputFiles(paths);
+    await this.page.locator(selector).first().setInputFiles(writeChosenFiles(this.filesFolder, files));
   }
 
   async waitFor(fn: () => boolean, timeout: number, what: string): Promise<void> {

@@ -1,11 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { WebKitSession, WebKitSessionError, withTimeout } from '@origin-lab/engines';
 import { Key } from 'webdriverio';
 import type { BrowserSettings } from '../stacks/stack.js';
 import {
   FINISHED,
   noVerdict,
+  writeChosenFiles,
   whereaboutsOf,
   whereaboutsScript,
   type EnginePage,
@@ -162,13 +161,7 @@ export class WebDriverPage implements EnginePage {
 
   /** Written under the session's own HOME (removed with it), then sent as the input's keys, one path a line. */
   async chooseFiles(selector: string, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
-    const folder = mkdtempSync(join(this.session.home, 'files-'));
-    const paths = files.map(({ name, buffer }) => {
-      const path = join(folder, name);
-      writeFileSync(path, buffer);
-      return path;
-    });
-    await this.browser.$(selector).addValue(paths.join('\n'));
+    await this.browser.$(selector).addValue(writeChosenFiles(this.session.home, files).join('\n'));
   }
 
   async waitFor(fn: () => boolean, timeout: number, what: string): Promise<void> {
