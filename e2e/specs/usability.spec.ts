@@ -1,7 +1,7 @@
 import { EVERY_ENGINE } from '../fixtures.js';
 import { test, expect } from './support/server.js';
 import { openPage, runExperiment } from '../engines/experiments.js';
-import { PAGES } from './support/pages.js';
+import { PAGES, PAGES_WITH_EXPERIMENTS } from './support/pages.js';
 import { sendCase } from './support/playground-case.js';
 import {
   PHONE_VIEWPORT,
@@ -13,8 +13,6 @@ import {
   urlCellWidths,
 } from './support/phone.js';
 import type { EnginePage } from '../engines/engine.js';
-import { PlaywrightPage } from '../engines/playwright.js';
-import { inTurns } from './support/turns.js';
 
 test('the index links every topic, shows the two addresses for the room, and the strip counts loads and shows the query string', async ({
   page,
@@ -70,15 +68,8 @@ test(
   },
 );
 
-/** The longest "Run all" of a page (reads), with room for a busy machine. */
-const RUN_ALL_MS = 120_000;
-
-/**
- * Does what a visitor does first on the page: runs every experiment ("Run all", where the page
- * has one), sends the playground's case, explains the Explain page's example.
- */
+/** Does what a visitor does first on a page without experiments: sends the playground's case, explains the Explain page's example. */
 async function useThePage(page: EnginePage, path: string): Promise<void> {
-  if (await page.evaluate(() => document.getElementById('run-all') !== null)) await page.runAll(RUN_ALL_MS);
   if (path === '/playground.html') await sendCase(page);
   if (path === '/explain.html') {
     await page.click('#example');
@@ -91,31 +82,24 @@ async function useThePage(page: EnginePage, path: string): Promise<void> {
 }
 
 /**
- * How many pages run their experiments at once in Chromium and Firefox, each in a context of its
- * own (its own connections: six per host over HTTP/1.1). WebKit runs them one after another in
- * one MiniBrowser: each more is a MiniBrowser, an Xvfb and a session bus.
+ * The pages a visitor uses without experiments (the index, the playground, Explain, the
+ * engines): each page with experiments is checked on a phone after its own run of them
+ * (support/per-experiment.ts), not run again here.
  */
-const PAGES_AT_ONCE = 4;
+const PAGES_USED_WITHOUT_EXPERIMENTS = PAGES.filter((path) => !PAGES_WITH_EXPERIMENTS.includes(path));
 
 test(
-  'on a phone-sized screen, every page still fits the width once its experiments have run',
+  'on a phone-sized screen, the pages without experiments still fit the width once used',
   { tag: EVERY_ENGINE },
-  async ({ enginePage, browser, browserName, origins }) => {
-    const atOnce = browserName === 'webkit' ? 1 : PAGES_AT_ONCE;
-    test.setTimeout(Math.ceil(PAGES.length / atOnce) * RUN_ALL_MS);
+  async ({ enginePage, origins }) => {
     const overflowing: Record<string, { pixels: number; widest: string[] }> = {};
-    await inTurns(PAGES, atOnce, async (path) => {
-      const page = atOnce === 1 ? enginePage : await PlaywrightPage.open(browser, browserName);
-      try {
-        await page.setViewport(PHONE_VIEWPORT.width, PHONE_VIEWPORT.height);
-        await page.open(`${origins.self}${path}`);
-        await useThePage(page, path);
-        const overflow = await sidewaysOverflow(page);
-        if (overflow.pixels > 0) overflowing[path] = overflow;
-      } finally {
-        if (page !== enginePage) await page.close();
-      }
-    });
+    await enginePage.setViewport(PHONE_VIEWPORT.width, PHONE_VIEWPORT.height);
+    for (const path of PAGES_USED_WITHOUT_EXPERIMENTS) {
+      await enginePage.open(`${origins.self}${path}`);
+      await useThePage(enginePage, path);
+      const overflow = await sidewaysOverflow(enginePage);
+      if (overflow.pixels > 0) overflowing[path] = overflow;
+    }
     // Each page that scrolls sideways, by how far, and what sticks out (widest first).
     expect(overflowing, `pages wider than ${PHONE_VIEWPORT.width} px`).toEqual({});
   },

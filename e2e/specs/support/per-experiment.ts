@@ -4,6 +4,7 @@ import { openEnginePage } from '../../engines/open.js';
 import { EVERY_ENGINE } from '../../fixtures.js';
 import { browserSettings, type BrowserSettings } from '../../stacks/stack.js';
 import { expect, test, type ServerClient } from './server.js';
+import { PHONE_VIEWPORT, sidewaysOverflow } from './phone.js';
 
 /** What a page's run and its expectations may look at besides an experiment's own result. */
 export interface RunContext {
@@ -75,7 +76,10 @@ export interface ExperimentPlan<R extends PageRun> {
  * spread over the workers like any other test, each on a page of its own.
  *
  * The group's first test checks that every experiment on the page has exactly one test: the ids
- * of the page's `section.experiment`, read after the run, against the keys of both tables.
+ * of the page's `section.experiment`, read after the run, against the keys of both tables. The
+ * run is on a phone-sized screen, and a test of the group checks that the page, with everything
+ * its experiments wrote, still fits the phone's width (what a student in a class holds: a second
+ * run of every page for it cost about four minutes of test time over three engines).
  */
 export function experimentTests<R extends PageRun>(plan: ExperimentPlan<R>): void {
   const alone = plan.alone ?? {};
@@ -86,7 +90,7 @@ export function experimentTests<R extends PageRun>(plan: ExperimentPlan<R>): voi
 
   test.describe(() => {
     test.describe.configure({ mode: 'default' });
-    let run: (R & { ids: string[] }) | undefined;
+    let run: (R & Measured) | undefined;
     // Playwright's browser in chromium and firefox projects; in a webkit project nothing is
     // launched for it (fixtures.ts), and the run goes through WebDriver.
     test.beforeAll(async ({ browser, browserName, origins, stack }) => {
@@ -119,6 +123,18 @@ export function experimentTests<R extends PageRun>(plan: ExperimentPlan<R>): voi
         expect(result.state, id).toBe(known ? 'known-difference' : 'agree');
       });
 
+    test(
+      `${plan.page}: on a phone-sized screen, the page still fits the width once its experiments have run`,
+      { tag: EVERY_ENGINE },
+      () => {
+        // What scrolls sideways, by how far, and what sticks out (widest first).
+        expect(ran().overflow, `${plan.page}.html wider than ${PHONE_VIEWPORT.width} px`).toEqual({
+          pixels: 0,
+          widest: [],
+        });
+      },
+    );
+
     for (const [title, check] of Object.entries(plan.wholeRun ?? {}))
       test(`${plan.page}: ${title}`, { tag: EVERY_ENGINE }, async ({ browserName, origins, server }) => {
         await check({ browserName, origins, server, run: ran() });
@@ -131,19 +147,26 @@ export function experimentTests<R extends PageRun>(plan: ExperimentPlan<R>): voi
     });
 }
 
+/** What the run measured of the page once it ended: its experiments' ids, and how far it scrolls sideways. */
+interface Measured {
+  ids: string[];
+  overflow: Awaited<ReturnType<typeof sidewaysOverflow>>;
+}
+
 /**
- * The page's one run, in a page of its own (the tests that read it open no page): a browser
- * context of Playwright's browser, or in a webkit project a WebKitGTK of its own over WebDriver,
- * stopped with everything it started when the run ends, however it ends.
+ * The page's one run, in a page of its own (the tests that read it open no page) the size of a
+ * phone: a browser context of Playwright's browser, or in a webkit project a WebKitGTK of its own
+ * over WebDriver, stopped with everything it started when the run ends, however it ends.
  */
 async function runPage<R extends PageRun>(
   browser: Browser,
   plan: ExperimentPlan<R>,
   context: RunContext,
   settings: BrowserSettings,
-): Promise<R & { ids: string[] }> {
+): Promise<R & Measured> {
   const page = await openEnginePage(browser, context.browserName, settings);
   try {
+    await page.setViewport(PHONE_VIEWPORT.width, PHONE_VIEWPORT.height);
     const run =
       plan.run ??
       (async (p: EnginePage, { origins }: RunContext) => {
@@ -151,7 +174,7 @@ async function runPage<R extends PageRun>(
         return { results: await p.runAll(plan.runTimeout) } as R;
       });
     const result = await run(page, context);
-    return { ...result, ids: await page.ids() };
+    return { ...result, ids: await page.ids(), overflow: await sidewaysOverflow(page) };
   } finally {
     await page.close();
   }
