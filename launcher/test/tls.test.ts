@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EchoReflection } from '@origin-lab/contract';
 import { serve, stopChild } from '@origin-lab/server-kit';
 import { pollUntil, spawnWatched } from '@origin-lab/test-kit';
-import { findCaddy, http2SchedulerWarning, repoCaddyfile } from '../src/caddy.js';
+import { caddySyntax, caddySyntaxOf, findCaddy, http2SchedulerWarning, repoCaddyfile } from '../src/caddy.js';
 import { journalOnceRecorded } from './journal.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -165,6 +165,65 @@ describe("a Caddy whose HTTP/2 can leave answers unsent (Go's priority tree, bef
     expect(http2SchedulerWarning('go\tgo1.25.1 X:nosynchashtriggeredtimer\n')).toBeNull();
     expect(http2SchedulerWarning('v2.10.2 h1:abc=\n')).toBeNull();
   });
+});
+
+describe('request bodies read whole before they go to the api', () => {
+  it('each Caddy gets the spelling it reads: request_buffers from 2.6.4 on, buffer_requests before', () => {
+    // What `caddy version` prints: Debian's build without the leading v, the official ones with it.
+    expect(caddySyntax('2.6.2')).toBe('caddy26');
+    expect(caddySyntax('v2.6.3 h1:abc=\n')).toBe('caddy26');
+    expect(caddySyntax('v2.4.6 h1:abc=')).toBe('caddy26');
+    expect(caddySyntax('v2.6.4 h1:abc=')).toBe('current');
+    expect(caddySyntax('v2.10.2 h1:abc=')).toBe('current');
+    expect(caddySyntax('not a version')).toBe('current');
+  });
+
+  it.skipIf(!findCaddy())(
+    "this machine's Caddy adapts the Caddyfile with its own spelling: the api's routes read bodies whole, up to REQUEST_BODY_MAX; the pages' do not",
+    async () => {
+      const caddy = findCaddy()!;
+      const syntax = await caddySyntaxOf(caddy);
+      const adapt = (env: Record<string, string>) =>
+        JSON.parse(
+          execFileSync(caddy, ['adapt', '--config', repoCaddyfile, '--adapter', 'caddyfile'], {
+            env: { ...process.env, CADDY_SYNTAX: syntax, ...env },
+            stdio: ['ignore', 'pipe', 'ignore'],
+          }).toString(),
+        ) as unknown;
+      // Every handler of the adapted JSON, in order: request_body, then the reverse_proxy it bounds.
+      const handlers = (node: unknown): Record<string, unknown>[] =>
+        Array.isArray(node)
+          ? node.flatMap(handlers)
+          : node && typeof node === 'object'
+            ? [
+                ...(typeof (node as Record<string, unknown>).handler === 'string'
+                  ? [node as Record<string, unknown>]
+                  : []),
+                ...Object.values(node).flatMap(handlers),
+              ]
+            : [];
+      const proxies = (env: Record<string, string>) => {
+        const all = handlers(adapt(env));
+        const limits = all.filter((h) => h.handler === 'request_body').map((h) => h.max_size);
+        const reads = all
+          .filter((h) => h.handler === 'reverse_proxy')
+          // The api's proxies carry a health check; the pages' none.
+          .map((h) => ({
+            api: 'health_checks' in h,
+            whole: syntax === 'caddy26' ? h.buffer_requests : h.request_buffers,
+          }));
+        return { limits, reads };
+      };
+      // Two sites (https and http), each with the api's proxy and the pages'.
+      const apiWhole = syntax === 'caddy26' ? true : 104_857_600;
+      const reads = [
+        { api: true, whole: apiWhole },
+        { api: false, whole: undefined },
+      ];
+      expect(proxies({})).toEqual({ limits: [104_857_600, 104_857_600], reads: [...reads, ...reads] });
+      expect(proxies({ REQUEST_BODY_MAX: '64KiB' }).limits).toEqual([65_536, 65_536]);
+    },
+  );
 });
 
 describe('Caddyfile and servers agree on idle keep-alive', () => {
