@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HostPair } from '@origin-lab/contract';
 import { DEFAULT_THIRD_SITE, freePort } from '@origin-lab/server-kit';
-import { caddySyntax, http2SchedulerWarning, httpsAnswer, originOf } from '@origin-lab/launcher/caddy';
+import { http2SchedulerWarning, httpsAnswer, originOf } from '@origin-lab/launcher/caddy';
 import { pollUntil } from '@origin-lab/test-kit';
 import { publishPlainOrigins } from './tls-front.js';
 import type { Stack } from './stack.js';
@@ -60,15 +60,6 @@ export async function startComposeStack(): Promise<Stack> {
     REBIND_OPEN_PORT: String(rebindPorts[1]),
     REBIND_CHECKED_PORT: String(rebindPorts[2]),
   };
-  // The Caddyfile's spelling for the Caddy in the caddy:2 image (here Debian's 2.6.2 stands in for it).
-  const caddyVersion = await run(
-    'docker',
-    ['run', '--rm', 'caddy:2', 'caddy', 'version'],
-    process.env,
-    60_000,
-    'caddy version in the caddy:2 image',
-  );
-  environment.CADDY_SYNTAX = caddySyntax(caddyVersion);
   const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-compose-'));
   const compose = (args: string[], timeoutMs: number, what: string) =>
     run(composeExecutable, ['--project-name', project, ...args], { ...process.env, ...environment }, timeoutMs, what);
@@ -169,14 +160,8 @@ function keepLogs(project: string, env: NodeJS.ProcessEnv): Promise<void> {
   });
 }
 
-/** Runs a program to completion within timeoutMs (then kills it): the tail of its output, or a rejection naming it. */
-function run(
-  program: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  timeoutMs: number,
-  what: string,
-): Promise<string> {
+/** Runs a program to completion within timeoutMs (then kills it); rejects with the tail of its output. */
+function run(program: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs: number, what: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -190,7 +175,7 @@ function run(
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      if (code === 0) resolve(output);
+      if (code === 0) resolve();
       else
         reject(
           new Error(

@@ -45,30 +45,6 @@ export function caddyHttp2Warning(executable: string, timeoutMs = 5_000): Promis
   });
 }
 
-/** How a Caddy spells the Caddyfile's request buffering (its CADDY_SYNTAX). */
-export type CaddySyntax = 'current' | 'caddy26';
-
-/**
- * The Caddyfile spelling for the Caddy whose `caddy version` is given: `request_buffers` came in
- * 2.6.4 and its older spelling went later, so 2.6.3 and older read the caddy26 snippet; a version
- * it cannot read is taken as current (the official image's).
- */
-export function caddySyntax(version: string): CaddySyntax {
-  const found = /^v?2\.(\d+)\.(\d+)/.exec(version.trim());
-  if (!found) return 'current';
-  const [minor, patch] = [Number(found[1]), Number(found[2])];
-  return minor < 6 || (minor === 6 && patch < 4) ? 'caddy26' : 'current';
-}
-
-/** caddySyntax for this caddy executable; asking it is bounded by timeoutMs (current when it does not say). */
-export function caddySyntaxOf(executable: string, timeoutMs = 5_000): Promise<CaddySyntax> {
-  return new Promise((resolve) => {
-    execFile(executable, ['version'], { timeout: timeoutMs }, (err, stdout) =>
-      resolve(err ? 'current' : caddySyntax(stdout)),
-    );
-  });
-}
-
 /** The repository's Caddyfile: the same file the docker compose set mounts. */
 export const repoCaddyfile = fileURLToPath(new URL('../../Caddyfile', import.meta.url));
 
@@ -179,7 +155,6 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
   const home = mkdtempSync(join(tmpdir(), 'origin-lab-caddy-'));
   const dataDir = options.dataDir ?? join(home, 'data');
   const caCert = join(dataDir, 'caddy', 'pki', 'authorities', 'local', 'root.crt');
-  const syntax = await caddySyntaxOf(executable);
   const child = spawn(executable, ['run', '--config', options.caddyfile ?? repoCaddyfile, '--adapter', 'caddyfile'], {
     env: {
       PATH: options.searchPath,
@@ -193,7 +168,6 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
       HTTP_PORT: String(options.httpPort),
       API_UPSTREAM: options.apiUpstream,
       PAGES_UPSTREAM: options.pagesUpstream,
-      CADDY_SYNTAX: syntax,
       ...(options.upstreamIdleTimeout ? { UPSTREAM_IDLE_TIMEOUT: options.upstreamIdleTimeout } : {}),
       ...(options.upstreamIdleConns ? { UPSTREAM_IDLE_CONNS: options.upstreamIdleConns } : {}),
       ...(options.acmeEmail ? { ACME_EMAIL: options.acmeEmail } : {}),

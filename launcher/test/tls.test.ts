@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { EchoReflection } from '@origin-lab/contract';
 import { serve, stopChild } from '@origin-lab/server-kit';
 import { pollUntil, spawnWatched } from '@origin-lab/test-kit';
-import { caddySyntax, caddySyntaxOf, findCaddy, http2SchedulerWarning, repoCaddyfile } from '../src/caddy.js';
+import { findCaddy, http2SchedulerWarning, repoCaddyfile } from '../src/caddy.js';
 import { journalOnceRecorded } from './journal.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -167,30 +167,19 @@ describe("a Caddy whose HTTP/2 can leave answers unsent (Go's priority tree, bef
   });
 });
 
-describe('request bodies read whole before they go to the api', () => {
-  it('each Caddy gets the spelling it reads: request_buffers from 2.6.4 on, buffer_requests before', () => {
-    // What `caddy version` prints: Debian's build without the leading v, the official ones with it.
-    expect(caddySyntax('2.6.2')).toBe('caddy26');
-    expect(caddySyntax('v2.6.3 h1:abc=\n')).toBe('caddy26');
-    expect(caddySyntax('v2.4.6 h1:abc=')).toBe('caddy26');
-    expect(caddySyntax('v2.6.4 h1:abc=')).toBe('current');
-    expect(caddySyntax('v2.10.2 h1:abc=')).toBe('current');
-    expect(caddySyntax('not a version')).toBe('current');
-  });
-
+describe('request bodies for the api, capped by the front', () => {
   it.skipIf(!findCaddy())(
-    "this machine's Caddy adapts the Caddyfile with its own spelling: the api's routes read bodies whole, up to REQUEST_BODY_MAX; the pages' do not",
-    async () => {
+    "this machine's Caddy adapts the Caddyfile: the api's routes take bodies up to REQUEST_BODY_MAX, the pages' are left alone",
+    () => {
       const caddy = findCaddy()!;
-      const syntax = await caddySyntaxOf(caddy);
       const adapt = (env: Record<string, string>) =>
         JSON.parse(
           execFileSync(caddy, ['adapt', '--config', repoCaddyfile, '--adapter', 'caddyfile'], {
-            env: { ...process.env, CADDY_SYNTAX: syntax, ...env },
+            env: { ...process.env, ...env },
             stdio: ['ignore', 'pipe', 'ignore'],
           }).toString(),
         ) as unknown;
-      // Every handler of the adapted JSON, in order: request_body, then the reverse_proxy it bounds.
+      // Every handler of the adapted JSON, in order: a route's request_body comes before its reverse_proxy.
       const handlers = (node: unknown): Record<string, unknown>[] =>
         Array.isArray(node)
           ? node.flatMap(handlers)
@@ -202,26 +191,25 @@ describe('request bodies read whole before they go to the api', () => {
                 ...Object.values(node).flatMap(handlers),
               ]
             : [];
-      const proxies = (env: Record<string, string>) => {
-        const all = handlers(adapt(env));
-        const limits = all.filter((h) => h.handler === 'request_body').map((h) => h.max_size);
-        const reads = all
-          .filter((h) => h.handler === 'reverse_proxy')
-          // The api's proxies carry a health check; the pages' none.
-          .map((h) => ({
-            api: 'health_checks' in h,
-            whole: syntax === 'caddy26' ? h.buffer_requests : h.request_buffers,
-          }));
-        return { limits, reads };
-      };
+      // Each proxy, the api's (with a health check) or the pages', with the cap just before it.
+      const proxies = (env: Record<string, string>) =>
+        handlers(adapt(env)).flatMap((handler, index, all) =>
+          handler.handler === 'reverse_proxy'
+            ? [
+                {
+                  api: 'health_checks' in handler,
+                  cap: all[index - 1]?.handler === 'request_body' ? all[index - 1]!.max_size : undefined,
+                },
+              ]
+            : [],
+        );
       // Two sites (https and http), each with the api's proxy and the pages'.
-      const apiWhole = syntax === 'caddy26' ? true : 104_857_600;
-      const reads = [
-        { api: true, whole: apiWhole },
-        { api: false, whole: undefined },
+      const both = (bytes: number) => [
+        { api: true, cap: bytes },
+        { api: false, cap: undefined },
       ];
-      expect(proxies({})).toEqual({ limits: [104_857_600, 104_857_600], reads: [...reads, ...reads] });
-      expect(proxies({ REQUEST_BODY_MAX: '64KiB' }).limits).toEqual([65_536, 65_536]);
+      expect(proxies({})).toEqual([...both(104_857_600), ...both(104_857_600)]);
+      expect(proxies({ REQUEST_BODY_MAX: '64KiB' })).toEqual([...both(65_536), ...both(65_536)]);
     },
   );
 });
