@@ -63,6 +63,7 @@ experimentTests({
       expect(observed.requests).toBe(3);
       expect(observed.reconnectDelaysMs).toHaveLength(2);
       expect(observed.reconnectTimedBy).toBe('resource timing');
+      expect(observed.pageLateMs).toEqual([expect.any(Number), expect.any(Number)]);
       // Coarse: below the engine's own default (about 3 s in Chromium, about 5 s in Firefox).
       for (const ms of observed.reconnectDelaysMs as number[])
         expect(ms).toBeLessThan(browserName === 'firefox' ? 3_500 : 1_800);
@@ -132,6 +133,9 @@ experimentTests({
       expect(observed.reconnectDelaysMs).toHaveLength(2);
       // Timed by the engine itself: every engine here reports EventSource's requests in Resource Timing.
       expect(observed.reconnectTimedBy).toBe('resource timing');
+      // How late the page itself ran at each reconnect: measured each time, never negative.
+      expect(observed.pageLateMs).toEqual([expect.any(Number), expect.any(Number)]);
+      for (const ms of observed.pageLateMs as number[]) expect(ms).toBeGreaterThanOrEqual(0);
       // Only a coarse engine-family check: about 3 s in Chromium and WebKit, about 5 s in Firefox.
       const family = browserName === 'firefox' ? [3_500, 8_000] : [1_800, 4_500];
       for (const ms of observed.reconnectDelaysMs as number[]) {

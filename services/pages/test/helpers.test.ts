@@ -1,10 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { otherOrigin, originRole } from '../web/ts/frame/site.js';
 import { base64Length, sampleFileBytes, toBase64 } from '../web/ts/rules/encodings.js';
 import { computeJsonTable, stringifyOutcome } from '../web/ts/rules/json-cases.js';
 import { describeEntries } from '../web/ts/rules/form-entries.js';
 import { ExitBeacon } from '../web/ts/probes/exit-beacon.js';
-import { StreamRecorder, reconnectsInWords } from '../web/ts/probes/stream-recorder.js';
+import {
+  StreamRecorder,
+  TimerLateness,
+  delaysPass,
+  latenessInWords,
+  reconnectsInWords,
+} from '../web/ts/probes/stream-recorder.js';
 
 const PAIRS: [string, string][] = [
   ['localhost', '127.0.0.1'],
@@ -112,6 +118,7 @@ describe('the stream recorder', () => {
     run();
     expect(recorder.error(0, (now += 2_000))).toBe('continue');
     recorder.open((now += 3_100));
+    expect(recorder.reconnectErrorsAt).toEqual([2_000, 7_000]);
     run();
     expect(recorder.error(0, (now += 2_000))).toBe('close');
     expect(recorder.runs).toEqual([
@@ -143,5 +150,50 @@ describe('the stream recorder', () => {
       "reconnected after 3004 ms, 3015 ms (timed by the engine's resource timing)",
     );
     expect(reconnectsInWords([512], 'events', 2)).toBe("reconnected after 512 ms (timed by the page's events)");
+  });
+});
+
+describe("the page's control timer for reconnect delays", () => {
+  const nearThree = (ms: number) => ms >= 2_250 && ms <= 4_500;
+
+  it('passes a delay in band as measured, with or without a control', () => {
+    expect(delaysPass([3_010, 2_990], [], nearThree)).toBe(true);
+    expect(delaysPass([3_010, 2_990], [null, 5], nearThree)).toBe(true);
+  });
+
+  it("passes a late delay once the page's timer, as late, is taken off", () => {
+    // The classroom's case: the engine's 3 s reconnect seen as 4.5 s while the page's 3 s timer ran 1.5 s late.
+    expect(delaysPass([4_535, 3_488], [1_480, 420], nearThree)).toBe(true);
+  });
+
+  it('fails a delay out of band when the page timer ran on time, or has no lateness known', () => {
+    expect(delaysPass([4_535, 3_000], [12, 0], nearThree)).toBe(false);
+    expect(delaysPass([4_535, 3_000], [null, 0], nearThree)).toBe(false);
+    expect(delaysPass([4_535], [], nearThree)).toBe(false);
+  });
+
+  it('never adds lateness: a delay too short stays too short', () => {
+    expect(delaysPass([1_000], [2_000], nearThree)).toBe(false);
+  });
+
+  it('records each timer in the order started, and leaves one stopped before it ran unknown', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const lateness = new TimerLateness();
+      lateness.start(3_000);
+      vi.advanceTimersByTime(3_000);
+      lateness.start(3_000);
+      lateness.stop();
+      vi.advanceTimersByTime(5_000);
+      expect(lateness.lateMs).toEqual([0, null]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says how late the page ran at each reconnect, and nothing when nothing was measured', () => {
+    expect(latenessInWords([])).toBeNull();
+    expect(latenessInWords([null])).toBeNull();
+    expect(latenessInWords([1_480, null])).toMatch(/^the page itself ran late by 1480 ms, unknown \(/);
   });
 });

@@ -20,6 +20,8 @@ export class StreamRecorder {
   readonly runs: number[][] = [];
   readonly log: string[] = [];
   readonly reconnectDelaysMs: number[] = [];
+  /** For each reconnect, when the page saw the error that began it (the page's clock). */
+  readonly reconnectErrorsAt: number[] = [];
   opens = 0;
   errors = 0;
   dones = 0;
@@ -38,6 +40,7 @@ export class StreamRecorder {
     if (this.errorAt !== null) {
       const delay = Math.round(now - this.errorAt);
       this.reconnectDelaysMs.push(delay);
+      this.reconnectErrorsAt.push(this.errorAt);
       this.log.push(`open again after ${delay} ms`);
     } else this.log.push('open');
     this.errorAt = null;
@@ -96,4 +99,52 @@ export function reconnectsInWords(delaysMs: readonly number[], timedBy: Reconnec
       ? 'did not reconnect: the stream never opened'
       : 'did not reconnect: the stream never opened again';
   return `reconnected after ${delaysMs.join(' ms, ')} ms (timed by ${TIMER_WORDS[timedBy]})`;
+}
+
+/**
+ * A control for timing the engine's reconnects: how late the page's own timers run. At an error
+ * that will reconnect, the engine has just started its reconnect timer; the page starts one of the
+ * delay it expects, on the same main thread. On a busy machine both run late by about as much, so
+ * a measured delay less the page timer's lateness is about the delay the engine chose.
+ */
+export class TimerLateness {
+  /** One per timer started, in order: how long after its due time it ran; null until it has. */
+  readonly lateMs: (number | null)[] = [];
+  private readonly pending = new Set<ReturnType<typeof setTimeout>>();
+
+  start(delayMs: number): void {
+    const index = this.lateMs.push(null) - 1;
+    const startedAt = performance.now();
+    const id = setTimeout(() => {
+      this.pending.delete(id);
+      this.lateMs[index] = Math.max(0, Math.round(performance.now() - startedAt - delayMs));
+    }, delayMs);
+    this.pending.add(id);
+  }
+
+  /** Cancels the timers still waiting: their lateness stays unknown (null). */
+  stop(): void {
+    for (const id of this.pending) clearTimeout(id);
+    this.pending.clear();
+  }
+}
+
+/**
+ * Whether every delay passes ok: as measured, or less the lateness of the page's control timer at
+ * that reconnect (a timer is never early, so nothing is ever added). A delay with no control passes
+ * only as measured.
+ */
+export function delaysPass(
+  delaysMs: readonly number[],
+  lateMs: readonly (number | null)[],
+  ok: (ms: number) => boolean,
+): boolean {
+  return delaysMs.every((ms, index) => ok(ms) || ok(ms - (lateMs[index] ?? 0)));
+}
+
+/** How late the page itself ran at each reconnect, in words; null when nothing was measured. */
+export function latenessInWords(lateMs: readonly (number | null)[]): string | null {
+  if (!lateMs.some((ms) => ms !== null)) return null;
+  const each = lateMs.map((ms) => (ms === null ? 'unknown' : `${ms} ms`)).join(', ');
+  return `the page itself ran late by ${each} (the end of a connection reached its script late, or its own timer of the expected delay ran late): a busy machine delays the reconnect as much`;
 }
