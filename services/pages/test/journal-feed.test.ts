@@ -6,7 +6,7 @@ import { entry } from './journal-entry.fixture.js';
 
 // The page's journal feed against a real HTTP server that holds some reads without answering,
 // as a stalled connection does: each read is given up after its bound (5 s), so no read holds a
-// wait or a pause for good. The two tests wait out that bound side by side.
+// wait or a pause for good. The tests wait out that bound side by side.
 
 // The feed listens for the page's pagehide and pageshow; Node has no window.
 beforeAll(() => {
@@ -45,6 +45,15 @@ describe.concurrent("the page's journal feed", () => {
     const found = await feed.waitFor((seen) => seen.path === '/api/me', 15_000);
     expect(found?.id).toBe(7);
     expect(afters.slice(0, 2)).toEqual(['0', '0']);
+  });
+
+  it('a wait whose read outlasts it asks once more after it, and sees what was filed meanwhile', async () => {
+    const { fetchFn, afters } = await journal(1);
+    const feed = new JournalFeed('visitor-3', fetchFn);
+    // The first read is held past the whole wait; the entry is there for the next one.
+    const found = await feed.waitFor((seen) => seen.path === '/api/me', 1_000);
+    expect(found?.id).toBe(7);
+    expect(afters).toEqual(['0', '0']);
   });
 
   it('pause() ends once a read that never answers is given up, and does not reject', async () => {
