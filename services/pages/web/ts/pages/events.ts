@@ -14,7 +14,7 @@ import {
   type Decision,
   type ReconnectTimer,
 } from '../probes/stream-recorder.js';
-import { expectedReconnectMs, sameFamilyDelay } from '@origin-lab/cors-rules';
+import { expectedReconnectMs, sameFamilyDelay } from '@origin-lab/cors-rules/engine-facts';
 import { markedUrl, serverEntries } from '../probes/journal.js';
 import { tagUrl } from '../server-view/visitor.js';
 import { knownDifference } from '../rules/known-differences.js';
