@@ -130,9 +130,9 @@ export class TimerLateness {
 }
 
 /**
- * Whether every delay passes ok: as measured, or less the lateness of the page's control timer at
- * that reconnect (a timer is never early, so nothing is ever added). A delay with no control passes
- * only as measured.
+ * Whether every delay passes ok: as measured, or less how late the page itself ran at that
+ * reconnect (lateMs: never negative, so nothing is ever added). A delay with no lateness known
+ * passes only as measured.
  */
 export function delaysPass(
   delaysMs: readonly number[],
