@@ -17,6 +17,14 @@ import { verifiedServerCertificates } from './pinned-certificates.js';
 /** Every wait here is bounded: these are the bounds (the driver's own are in @origin-lab/engines). */
 const SESSION_MS = 30_000;
 const PAGE_LOAD_MS = 20_000;
+/**
+ * How often a wait asks the page again: often in its first second, where most waits end (a
+ * verdict, a page's first script), then less, so that a long wait does not keep the page busy
+ * answering. Each ask is a WebDriver round trip.
+ */
+const QUICK_MS = 1_000;
+const QUICK_INTERVAL_MS = 50;
+const INTERVAL_MS = 250;
 
 type Browser = WebdriverIO.Browser;
 
@@ -67,10 +75,7 @@ export class WebDriverPage implements EnginePage {
     await withTimeout(this.browser.url(url), PAGE_LOAD_MS, `loading ${url}`);
     const origin = new URL(url).origin;
     try {
-      await this.browser.waitUntil(async () => (await this.text('#origin-self')) === origin, {
-        timeout: PAGE_LOAD_MS,
-        interval: 250,
-      });
+      await this.until(async () => (await this.text('#origin-self')) === origin, PAGE_LOAD_MS);
     } catch (err) {
       // WebKit's own error page (a TLS or network failure) says why; so does the page's text.
       const shown = (await this.evaluate(() => `${location.href}: ${document.body?.innerText ?? ''}`)).slice(0, 300);
@@ -81,6 +86,18 @@ export class WebDriverPage implements EnginePage {
         },
       );
     }
+  }
+
+  /** Waits until condition holds, asking as QUICK_MS says; at most timeout ms in all, then fails with timeoutMsg. */
+  private async until(condition: () => Promise<boolean>, timeout: number, timeoutMsg?: string): Promise<void> {
+    const quick = Math.min(QUICK_MS, timeout);
+    try {
+      await this.browser.waitUntil(condition, { timeout: quick, interval: QUICK_INTERVAL_MS });
+      return;
+    } catch (err) {
+      if (timeout <= quick) throw err;
+    }
+    await this.browser.waitUntil(condition, { timeout: timeout - quick, interval: INTERVAL_MS, timeoutMsg });
   }
 
   text(selector: string): Promise<string | null> {
@@ -165,20 +182,20 @@ export class WebDriverPage implements EnginePage {
   }
 
   async waitFor(fn: () => boolean, timeout: number, what: string): Promise<void> {
-    await this.browser.waitUntil(async () => (await this.browser.execute(fn)) === true, {
+    await this.until(
+      async () => (await this.browser.execute(fn)) === true,
       timeout,
-      interval: 250,
-      timeoutMsg: `${what}: not within ${timeout} ms`,
-    });
+      `${what}: not within ${timeout} ms`,
+    );
   }
 
   /** "Run all" needs a real WebDriver element click: a script's click() does not start it (measured). */
   async runAll(timeout: number): Promise<Record<string, ExperimentResult>> {
     await this.browser.$('#run-all').click();
     try {
-      await this.browser.waitUntil(
+      await this.until(
         async () => (await this.browser.execute(() => document.body.dataset.ranAll)) === 'true',
-        { timeout, interval: 250 },
+        timeout,
       );
     } catch (err) {
       const unfinished = Object.entries(await this.readAll())
@@ -199,16 +216,13 @@ export class WebDriverPage implements EnginePage {
 
   async waitForVerdict(id: string, timeout: number): Promise<void> {
     try {
-      await this.browser.waitUntil(
-        async () => {
-          try {
-            return FINISHED.test((await this.read(id)).state);
-          } catch {
-            return false; // Between two documents (the experiment left the page): ask again.
-          }
-        },
-        { timeout, interval: 250 },
-      );
+      await this.until(async () => {
+        try {
+          return FINISHED.test((await this.read(id)).state);
+        } catch {
+          return false; // Between two documents (the experiment left the page): ask again.
+        }
+      }, timeout);
     } catch (err) {
       const reading = this.browser.execute(whereaboutsScript, whereaboutsOf(id)) as Promise<Whereabouts>;
       throw await noVerdict(id, timeout, reading, err);
