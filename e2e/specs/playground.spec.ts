@@ -54,22 +54,30 @@ async function expectAsWritten(
 }
 
 /**
- * What the engine printed for a case. WebKit tells its driver nothing: its console comes from a
- * MiniBrowser of its own, on the plain stack, for the cases it does not read (one it reads printed
- * nothing, in any engine: measured on all 24 of 42, issue 34; a MiniBrowser per case takes
- * seconds); null where nothing is looked at.
+ * What the engine printed for a case, or null where nothing is looked at. Chromium and Firefox:
+ * what the driven page printed, read at once. WebKit tells its driver nothing: its console comes
+ * from a MiniBrowser of its own, on the plain stack, for the cases it does not read (one it reads
+ * printed nothing, in any engine: measured on all 24 of 42, issue 34). A MiniBrowser per case
+ * takes seconds, so each is queued behind the one before (one at a time) and runs while the driven
+ * session goes on with the next cases; the returned promise is awaited after the last.
  */
-async function printedFor(
+function printedFor(
   page: EnginePage,
   engine: EngineName,
   stack: string,
   preset: (typeof PRESETS)[number],
   origins: { self: string },
+  queue: { last: Promise<unknown> },
 ): Promise<string[] | null> {
-  if (engine !== 'webkit') return await page.consoleMessages();
+  if (engine !== 'webkit') return page.consoleMessages();
   const expected = EXPECTED[preset.id]!;
-  if (stack !== 'embedded' || (expected.webkit ?? expected.does)[2]) return null;
-  return await webkitPrinted(`${origins.self}/playground.html#${preset.fragment ? `${preset.fragment}&` : ''}send`);
+  if (stack !== 'embedded' || (expected.webkit ?? expected.does)[2]) return Promise.resolve(null);
+  const url = `${origins.self}/playground.html#${preset.fragment ? `${preset.fragment}&` : ''}send`;
+  const printed = queue.last.catch(() => undefined).then(() => webkitPrinted(url));
+  // Awaited after the loop; until then a failure must not count as unhandled.
+  printed.catch(() => undefined);
+  queue.last = printed;
+  return printed;
 }
 
 /** A case's CORS lines for the console corpus; every one must be a line the explainer reads. */
@@ -107,6 +115,8 @@ test(
     const cases: Record<string, EngineOutcome> = {};
     const outcomes = new Map<string, Outcome>();
     const consoleCases: ConsoleCorpus['cases'] = {};
+    const printedCases = new Map<string, Promise<string[] | null>>();
+    const miniBrowsers = { last: Promise.resolve() as Promise<unknown> };
     // On the plain stack Chromium and Firefox record the pass: the HAR and curl -v evidence of the
     // explainer comes from this same run, each case in a load of its own (support/evidence.ts).
     const recording = recordsEvidence ? await recordPass(browser, engine, testInfo) : null;
@@ -119,8 +129,7 @@ test(
         else await page.open(`${playground}#${preset.fragment}`);
         await page.consoleMessages();
         const { state, outcome } = await sendCase(page);
-        const printed = await printedFor(page, engine, stack.name, preset, origins);
-        if (printed) consoleCases[preset.id] = corpusCase(printed, preset.id, engine, origins, outcome);
+        printedCases.set(preset.id, printedFor(page, engine, stack.name, preset, origins, miniBrowsers));
         await expectAsWritten(page, preset, engine, origins, { state, outcome });
         cases[preset.id] = outcome.outcome;
         outcomes.set(preset.id, outcome);
@@ -131,7 +140,13 @@ test(
         expect([...evidence.keys()].sort(), 'a part of the HAR for every case').toEqual([...outcomes.keys()].sort());
         for (const [id, kept] of evidence) expectExplained(kept, engine, id, outcomes.get(id)!);
       }
+      for (const [id, printed] of printedCases) {
+        const lines = await printed;
+        if (lines) consoleCases[id] = corpusCase(lines, id, engine, origins, outcomes.get(id)!);
+      }
     } finally {
+      // No MiniBrowser outlives the test, however it ended.
+      await miniBrowsers.last.catch(() => undefined);
       await recording?.close();
     }
 
