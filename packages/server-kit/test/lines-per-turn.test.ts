@@ -3,11 +3,22 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/log.js';
 import { linesPerTurn } from '../src/lines-per-turn.js';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+// Each writer listens for the process's exit (a server has one); the tests' writers' listeners
+// are removed after each test, so that the files run after this one in its worker do not inherit them.
+let exitListeners: ReturnType<typeof process.listeners> = [];
+beforeEach(() => {
+  exitListeners = process.listeners('exit');
+});
+afterEach(() => {
+  for (const listener of process.listeners('exit'))
+    if (!exitListeners.includes(listener)) process.removeListener('exit', listener);
+});
 
 /** A logger over linesPerTurn and the writes it made, each split into its lines' messages. */
 function recorded() {
