@@ -11,12 +11,14 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 // Each writer listens for the process's exit (a server has one); the tests' writers' listeners
 // are removed after each test, so that the files run after this one in its worker do not inherit them.
-let exitListeners: ReturnType<typeof process.listeners> = [];
+type ExitListener = (code: number) => void;
+const exitListenersNow = () => process.listeners('exit') as ExitListener[];
+let exitListeners: ExitListener[] = [];
 beforeEach(() => {
-  exitListeners = process.listeners('exit');
+  exitListeners = exitListenersNow();
 });
 afterEach(() => {
-  for (const listener of process.listeners('exit'))
+  for (const listener of exitListenersNow())
     if (!exitListeners.includes(listener)) process.removeListener('exit', listener);
 });
 
