@@ -10,6 +10,13 @@ import { TRIP_KEY } from '../../services/pages/web/ts/probes/page-trip.js';
  * itself (`section.experiment#<id>`'s data-state and its output's data-observed JSON).
  */
 
+/**
+ * How often a wait asks the page again, in every engine: often in its first second, where most
+ * waits end (a verdict, a page's script), then less, so that a long wait does not keep the page
+ * busy answering.
+ */
+export const ASKING = { quickMs: 1_000, quickIntervalMs: 50, intervalMs: 250 } as const;
+
 /** What the page says of one experiment: its verdict and what it observed. */
 export interface ExperimentResult {
   state: string;

@@ -1,5 +1,5 @@
-import { expect, type Page } from '@playwright/test';
-import { FINISHED, noVerdict, whereaboutsOf, whereaboutsScript, type ExperimentResult } from './engine.js';
+import { errors, expect, type Page } from '@playwright/test';
+import { ASKING, FINISHED, noVerdict, whereaboutsOf, whereaboutsScript, type ExperimentResult } from './engine.js';
 
 export type { ExperimentResult };
 
@@ -24,14 +24,35 @@ export async function runExperiment(page: Page, id: string, timeout = 30_000): P
 /** Waits, by script (see runExperiment), until the experiment's data-state is a verdict (FINISHED). */
 export async function waitForVerdict(page: Page, id: string, timeout: number): Promise<void> {
   try {
-    await page.waitForFunction(
+    await waitInPage(
+      page,
       ([sectionId, finished]) => new RegExp(finished).test(document.getElementById(sectionId)?.dataset.state ?? ''),
       [id, FINISHED.source] as const,
-      { timeout, polling: 250 },
+      timeout,
     );
   } catch (err) {
     throw await noVerdict(id, timeout, page.evaluate(whereaboutsScript, whereaboutsOf(id)), err);
   }
+}
+
+/**
+ * page.waitForFunction at the pace of every engine's waits (ASKING): the page's own timer asks
+ * every 50 ms in the first second, then every 250 ms, at most timeout ms in all.
+ */
+export async function waitInPage<A>(
+  page: Page,
+  fn: Parameters<typeof page.waitForFunction<unknown, A>>[0],
+  arg: A,
+  timeout: number,
+): Promise<void> {
+  const quick = Math.min(ASKING.quickMs, timeout);
+  try {
+    await page.waitForFunction(fn, arg, { timeout: quick, polling: ASKING.quickIntervalMs });
+    return;
+  } catch (err) {
+    if (timeout <= quick || !(err instanceof errors.TimeoutError)) throw err;
+  }
+  await page.waitForFunction(fn, arg, { timeout: timeout - quick, polling: ASKING.intervalMs });
 }
 
 /** What the page says of one experiment now, read by a script (see runExperiment). */

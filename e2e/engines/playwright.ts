@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
 import { firefoxLaunch } from '@origin-lab/engines';
-import { experimentIds, openPage, readExperiment, runAll, runExperiment, waitForVerdict } from './experiments.js';
+import {
+  experimentIds,
+  openPage,
+  readExperiment,
+  runAll,
+  runExperiment,
+  waitForVerdict,
+  waitInPage,
+} from './experiments.js';
 import { writeChosenFiles, type EnginePage, type ExperimentResult } from './engine.js';
 
 /** A page in a browser context of its own, in a browser Playwright launched (Chromium, Firefox). */
@@ -134,7 +142,7 @@ export class PlaywrightPage implements EnginePage {
 
   async waitFor(fn: () => boolean, timeout: number, what: string): Promise<void> {
     try {
-      await this.page.waitForFunction(fn, undefined, { timeout, polling: 250 });
+      await waitInPage(this.page, fn, undefined, timeout);
     } catch (err) {
       throw new Error(`${what}: not within ${timeout} ms`, { cause: err });
     }

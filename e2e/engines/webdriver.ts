@@ -2,6 +2,7 @@ import { WebKitSession, WebKitSessionError, withTimeout } from '@origin-lab/engi
 import { Key } from 'webdriverio';
 import type { BrowserSettings } from '../stacks/stack.js';
 import {
+  ASKING,
   FINISHED,
   noVerdict,
   writeChosenFiles,
@@ -17,14 +18,8 @@ import { verifiedServerCertificates } from './pinned-certificates.js';
 /** Every wait here is bounded: these are the bounds (the driver's own are in @origin-lab/engines). */
 const SESSION_MS = 30_000;
 const PAGE_LOAD_MS = 20_000;
-/**
- * How often a wait asks the page again: often in its first second, where most waits end (a
- * verdict, a page's script), then less, so that a long wait does not keep the page busy
- * answering. Each ask is a WebDriver round trip. A load's end is asked at the slower pace.
- */
-const QUICK_MS = 1_000;
-const QUICK_INTERVAL_MS = 50;
-const INTERVAL_MS = 250;
+/** Each ask of a wait (ASKING, engine.ts) is a WebDriver round trip. A load's end is asked at the slower pace. */
+const { quickMs: QUICK_MS, quickIntervalMs: QUICK_INTERVAL_MS, intervalMs: INTERVAL_MS } = ASKING;
 
 type Browser = WebdriverIO.Browser;
 
