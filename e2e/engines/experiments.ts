@@ -70,7 +70,7 @@ export function readExperiment(page: Page, id: string): Promise<ExperimentResult
 export async function runAll(page: Page, timeout = 60_000): Promise<Record<string, ExperimentResult>> {
   await page.locator('#run-all').click();
   try {
-    await expect(page.locator('body')).toHaveAttribute('data-ran-all', 'true', { timeout });
+    await waitInPage(page, () => document.body.dataset.ranAll === 'true', undefined, timeout);
   } catch (err) {
     // Name the experiments that never finished: the one that hangs is among them.
     const unfinished = await page
