@@ -17,6 +17,26 @@ import { TRIP_KEY } from '../../services/pages/web/ts/probes/page-trip.js';
  */
 export const ASKING = { quickMs: 1_000, quickIntervalMs: 50, intervalMs: 250 } as const;
 
+/**
+ * Waits at the ASKING pace with a driver's own wait: wait(bound, interval) resolves once its
+ * condition holds and rejects after bound ms. At most timeout ms in all; a failure of the first
+ * phase that isTimeout does not call a timeout is thrown at once.
+ */
+export async function waitAtAskingPace(
+  timeout: number,
+  wait: (bound: number, interval: number) => Promise<unknown>,
+  isTimeout: (err: unknown) => boolean = () => true,
+): Promise<void> {
+  const quick = Math.min(ASKING.quickMs, timeout);
+  try {
+    await wait(quick, ASKING.quickIntervalMs);
+    return;
+  } catch (err) {
+    if (timeout <= quick || !isTimeout(err)) throw err;
+  }
+  await wait(timeout - quick, ASKING.intervalMs);
+}
+
 /** What the page says of one experiment: its verdict and what it observed. */
 export interface ExperimentResult {
   state: string;

@@ -1,5 +1,12 @@
 import { errors, expect, type Page } from '@playwright/test';
-import { ASKING, FINISHED, noVerdict, whereaboutsOf, whereaboutsScript, type ExperimentResult } from './engine.js';
+import {
+  FINISHED,
+  noVerdict,
+  waitAtAskingPace,
+  whereaboutsOf,
+  whereaboutsScript,
+  type ExperimentResult,
+} from './engine.js';
 
 export type { ExperimentResult };
 
@@ -35,24 +42,18 @@ export async function waitForVerdict(page: Page, id: string, timeout: number): P
   }
 }
 
-/**
- * page.waitForFunction at the pace of every engine's waits (ASKING): the page's own timer asks
- * every 50 ms in the first second, then every 250 ms, at most timeout ms in all.
- */
-export async function waitInPage<A>(
+/** page.waitForFunction at the pace of every engine's waits (ASKING): the page's own timer asks. */
+export function waitInPage<A>(
   page: Page,
   fn: Parameters<typeof page.waitForFunction<unknown, A>>[0],
   arg: A,
   timeout: number,
 ): Promise<void> {
-  const quick = Math.min(ASKING.quickMs, timeout);
-  try {
-    await page.waitForFunction(fn, arg, { timeout: quick, polling: ASKING.quickIntervalMs });
-    return;
-  } catch (err) {
-    if (timeout <= quick || !(err instanceof errors.TimeoutError)) throw err;
-  }
-  await page.waitForFunction(fn, arg, { timeout: timeout - quick, polling: ASKING.intervalMs });
+  return waitAtAskingPace(
+    timeout,
+    (bound, polling) => page.waitForFunction(fn, arg, { timeout: bound, polling }),
+    (err) => err instanceof errors.TimeoutError,
+  );
 }
 
 /** What the page says of one experiment now, read by a script (see runExperiment). */

@@ -5,6 +5,7 @@ import {
   ASKING,
   FINISHED,
   noVerdict,
+  waitAtAskingPace,
   writeChosenFiles,
   whereaboutsOf,
   whereaboutsScript,
@@ -18,8 +19,6 @@ import { verifiedServerCertificates } from './pinned-certificates.js';
 /** Every wait here is bounded: these are the bounds (the driver's own are in @origin-lab/engines). */
 const SESSION_MS = 30_000;
 const PAGE_LOAD_MS = 20_000;
-/** Each ask of a wait (ASKING, engine.ts) is a WebDriver round trip. A load's end is asked at the slower pace. */
-const { quickMs: QUICK_MS, quickIntervalMs: QUICK_INTERVAL_MS, intervalMs: INTERVAL_MS } = ASKING;
 
 type Browser = WebdriverIO.Browser;
 
@@ -75,7 +74,7 @@ export class WebDriverPage implements EnginePage {
       // lost an exit beacon in WebKit behind Caddy (seen once before, so the cause is not known).
       await this.browser.waitUntil(async () => (await this.text('#origin-self')) === origin, {
         timeout: PAGE_LOAD_MS,
-        interval: INTERVAL_MS,
+        interval: ASKING.intervalMs,
       });
     } catch (err) {
       // WebKit's own error page (a TLS or network failure) says why; so does the page's text.
@@ -89,16 +88,14 @@ export class WebDriverPage implements EnginePage {
     }
   }
 
-  /** Waits until condition holds, asking as QUICK_MS says; at most timeout ms in all, then fails with timeoutMsg. */
-  private async until(condition: () => Promise<boolean>, timeout: number, timeoutMsg?: string): Promise<void> {
-    const quick = Math.min(QUICK_MS, timeout);
-    try {
-      await this.browser.waitUntil(condition, { timeout: quick, interval: QUICK_INTERVAL_MS });
-      return;
-    } catch (err) {
-      if (timeout <= quick) throw err;
-    }
-    await this.browser.waitUntil(condition, { timeout: timeout - quick, interval: INTERVAL_MS, timeoutMsg });
+  /**
+   * Waits until condition holds, at the ASKING pace (each ask a WebDriver round trip); at most
+   * timeout ms in all, then fails with timeoutMsg.
+   */
+  private until(condition: () => Promise<boolean>, timeout: number, timeoutMsg?: string): Promise<void> {
+    return waitAtAskingPace(timeout, (bound, interval) =>
+      this.browser.waitUntil(condition, { timeout: bound, interval, timeoutMsg }),
+    );
   }
 
   text(selector: string): Promise<string | null> {
