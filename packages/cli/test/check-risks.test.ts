@@ -57,7 +57,7 @@ describe.skipIf(ENGINES.length === 0)(
     it(
       'an origin function that checks a suffix: a name ending in yours reads with credentials',
       async () => {
-        const { report } = await against(expressSuffixMatch(), 'arbitrary,prefix,suffix', oneEngine('chromium'));
+        const { report } = await against(expressSuffixMatch(), 'arbitrary,prefix,suffix', oneEngine('firefox'));
         expect(findingsOf(report)).toEqual(
           sorted([
             { kind: 'hostile-read-credentials', severity: 'high', origins: ['http://evilapp.example.test'] },
@@ -140,40 +140,23 @@ describe.skipIf(ENGINES.length === 0)(
     );
 
     it(
-      'an origin function that checks a prefix: yours followed by anything reads, as far as each engine can be that origin',
+      'an origin function that checks a prefix: yours followed by anything reads, wherever the engine can be that origin',
       async () => {
-        const { report } = await against(expressPrefixMatch(), 'prefix,special-characters');
+        // WebKit: it can be 16 of the 18 names, at the same cost for all; which names each engine
+        // can be is the default run's (check-default-run.test.ts).
+        const { report } = await against(expressPrefixMatch(), 'prefix,special-characters', oneEngine('webkit'));
         const prefix = 'http://app.example.test.attacker.test';
         const special = (c: string) => `http://app.example.test${c}.attacker.test`;
         // The URL standard forbids | and ^ in a host: no engine can be those origins.
         for (const c of ['|', '^'])
           for (const run of report.results.filter((r) => r.origin.origin === special(c)))
             expect(run.couldNot, `${run.engine} ${special(c)}`).not.toBeNull();
-        // Every origin an engine could be reads with credentials there, "_" and "-" in every engine.
-        for (const engine of ENGINES) {
-          const runs = report.results.filter((run) => run.engine === engine && run.cell.credentials);
-          const could = runs.filter((run) => run.couldNot === null).map((run) => run.origin.origin);
-          expect(could, engine).toEqual(expect.arrayContaining([prefix, special('_'), special('-')]));
-          for (const run of runs.filter((r) => r.couldNot === null))
-            expect(run.readable, `${engine} ${run.origin.origin}`).toBe(true);
-        }
-        // Which of the other characters each engine takes in a host name is its own (measured,
-        // docs/check.md): Firefox refuses most, WebKit ";", Chromium none of them.
-        const notOrigins = Object.fromEntries(
-          ENGINES.map((engine) => [
-            engine,
-            report.results
-              .filter((run) => run.engine === engine && run.cell.id === 'get' && run.couldNot !== null)
-              .map((run) => run.origin.origin.slice('http://app.example.test'.length, -'.attacker.test'.length))
-              .sort(),
-          ]),
-        );
-        const measured: Record<string, string[]> = {
-          chromium: ['^', '|'],
-          firefox: ['!', '&', "'", '(', '*', ',', ';', '=', '^', '`', '{', '|', '}', '~'],
-          webkit: [';', '^', '|'],
-        };
-        for (const engine of ENGINES) expect(notOrigins[engine], engine).toEqual([...measured[engine]!].sort());
+        // Every origin the engine could be reads with credentials, "_" and "-" among them.
+        const runs = report.results.filter((run) => run.cell.credentials);
+        const could = runs.filter((run) => run.couldNot === null).map((run) => run.origin.origin);
+        expect(could).toEqual(expect.arrayContaining([prefix, special('_'), special('-')]));
+        for (const run of runs.filter((r) => r.couldNot === null))
+          expect(run.readable, `${run.engine} ${run.origin.origin}`).toBe(true);
         expect(findingsOf(report).map((finding) => finding.kind)).toEqual(['hostile-read-credentials']);
       },
       CHECK_MS,
