@@ -173,7 +173,7 @@ describe.skipIf(ENGINES.length === 0)('check, from an https origin to an http://
         const { report } = await check(server.url, ['--from', 'https://app.example.test', '--hostile', 'none']);
         for (const run of report.results) {
           // Mixed Content: an https page fetches only potentially trustworthy URLs; loopback is one
-          // for Chromium and Firefox, not for WebKit (GTK) 2.50 (measured, cors-rules engines.ts).
+          // for Chromium and Firefox, not for WebKit (GTK) 2.50 (measured, cors-rules' engine-facts.ts).
           if (run.engine === 'webkit') {
             expect(run.readable, run.cell.id).toBe(false);
             expect(run.reason?.rule, run.cell.id).toBe('mixed-content');
