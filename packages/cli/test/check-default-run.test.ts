@@ -56,7 +56,7 @@ function engineCannotBe(report: CheckReport) {
   for (const engine of ENGINES) {
     const refused = special
       .filter((run) => run.engine === engine && run.couldNot !== null)
-      .map((run) => run.origin.origin.slice(`${YOURS}`.length, -'.attacker.test'.length))
+      .map((run) => run.origin.origin.slice(YOURS.length, -'.attacker.test'.length))
       .sort();
     expect(refused, engine).toEqual([...measured[engine]!].sort());
   }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { expressReflectingAll, YOURS } from './fixtures.js';
-import { ENGINES, oneEngine, PROGRAM } from './run-check.js';
+import { ENGINES, oneEngineName, PROGRAM } from './run-check.js';
 
 // The GitHub Action (action.yml) as a runner runs it: its check step's script with the inputs as
 // GitHub passes them (INPUT_* in the step's env) and GitHub's files for the job summary and the
@@ -62,7 +62,7 @@ describe.skipIf(ENGINES.length === 0)('the action, its check step run as a GitHu
               RUNNER_TEMP: scratch,
               INPUT_URL: server.url,
               INPUT_FROM: YOURS,
-              INPUT_ENGINES: oneEngine('chromium')[1],
+              INPUT_ENGINES: oneEngineName('chromium'),
               INPUT_EXPECT: expectations,
               INPUT_FAIL_ON: 'medium',
               INPUT_STACK: 'express',

@@ -13,7 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckReport } from '../src/check/report.js';
 import { expressDevServer, mcpSdkExpressApp, YOURS, type Fixture } from './fixtures.js';
-import { ENGINES, oneEngine, profiled, runProgram } from './run-check.js';
+import { ENGINES, oneEngineName, profiled, runProgram } from './run-check.js';
 
 /** The check with --profile local (Chromium's Local Network Access as it ships: --local-network grant). */
 const local = (fixture: Promise<Fixture>, engines: readonly string[] = ENGINES) => profiled(fixture, 'local', engines);
@@ -24,7 +24,7 @@ const rebound = (report: CheckReport, engine: string) =>
 const READS = ['firefox', 'webkit'].filter((engine) => ENGINES.includes(engine as never));
 /** One engine that reads (no Local Network Access), for what the server decides alike in all: the one preferred where there. */
 const oneReader = (preferred: string) => {
-  const engine = oneEngine(preferred)[1]!;
+  const engine = oneEngineName(preferred);
   return READS.includes(engine) ? [engine] : READS.slice(0, 1);
 };
 

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckReport } from '../src/check/report.js';
 import { mcpStreamableServer, type Fixture } from './fixtures.js';
-import { ENGINES, oneEngine, profiled } from './run-check.js';
+import { ENGINES, oneEngineName, profiled } from './run-check.js';
 
 /** The check with --profile mcp in these engines (every one unless a test names one: the rules are the same in each). */
 const mcp = (fixture: Promise<Fixture>, engines: readonly string[] = ENGINES) =>
@@ -32,7 +32,7 @@ function handshake(report: CheckReport) {
 const every = <T>(value: T, engines: readonly string[] = ENGINES) =>
   Object.fromEntries(engines.map((engine) => [engine, value]));
 /** One engine, for a behaviour the Fetch standard decides alike in all (each test prefers another, so every adapter runs). */
-const one = (preferred: string) => [oneEngine(preferred)[1]!];
+const one = (preferred: string) => [oneEngineName(preferred)];
 
 describe.skipIf(ENGINES.length === 0)(`check --profile mcp (${ENGINES.join(', ')})`, () => {
   // One engine, as the other tests here: each engine's own preflight and exposed headers for an

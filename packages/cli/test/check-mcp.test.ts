@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expressReflectingAll, YOURS } from './fixtures.js';
-import { ENGINES, oneEngine, PROGRAM, STEP_TIMEOUT_MS } from './run-check.js';
+import { ENGINES, oneEngineName, PROGRAM, STEP_TIMEOUT_MS } from './run-check.js';
 
 // origin-lab mcp as a coding agent's client meets it: the MCP TypeScript SDK's own client over
 // stdio, starting the built program. Expectations from the MCP specification (tools/list,
@@ -80,7 +80,7 @@ describe('origin-lab mcp, with the SDK’s client over stdio', () => {
       const client = await connect();
       const server = await expressReflectingAll();
       try {
-        const engine = oneEngine('chromium')[1]!;
+        const engine = oneEngineName('chromium');
         const result = await client.callTool(
           {
             name: 'check',

@@ -28,7 +28,12 @@ export interface Ran {
  * differently, and the default run, keep every engine (ENGINES).
  */
 export function oneEngine(preferred: string): string[] {
-  return ['--engines', ENGINES.includes(preferred as (typeof ENGINES)[number]) ? preferred : ENGINES[0]!];
+  return ['--engines', oneEngineName(preferred)];
+}
+
+/** The engine oneEngine(preferred) names: preferred when this run has it, else the run's first. */
+export function oneEngineName(preferred: string): string {
+  return ENGINES.includes(preferred as (typeof ENGINES)[number]) ? preferred : ENGINES[0]!;
 }
 
 /** Runs the program with args; bounded by timeoutMs. */
