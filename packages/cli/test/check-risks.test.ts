@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { removeLaunchFolders } from '@origin-lab/engines';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   expressNullTrusted,
   expressPrefixMatch,
@@ -9,6 +13,7 @@ import {
   YOURS,
   type Fixture,
 } from './fixtures.js';
+import { openIn } from './proof-pages.js';
 import { check, ENGINES, enginesOf, findingsOf, oneEngine, sorted, type Expected } from './run-check.js';
 
 // Each expectation is written from the rules: which origins a configuration lets read, with or
@@ -17,39 +22,86 @@ import { check, ENGINES, enginesOf, findingsOf, oneEngine, sorted, type Expected
 // origin-dependent answer without Vary: Origin, or one of the user's own requests refused.
 
 const CHECK_MS = 240_000;
+const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-risks-'));
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+  // The proof pages' browsers' homes: a test worker is ended without running its exit handlers.
+  removeLaunchFolders();
+});
 
-async function against(fixture: Promise<Fixture>, hostile: string, engines: string[] = []) {
+async function against(fixture: Promise<Fixture>, hostile: string, more: string[] = []) {
   const server = await fixture;
   try {
-    return await check(server.url, ['--from', YOURS, '--hostile', hostile, ...engines]);
+    return await check(server.url, ['--from', YOURS, '--hostile', hostile, ...more]);
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * --proof: one page per high finding and origin, in the order of the finding's origins (as
+ * tried); hosted at the attacker origin (or any site, for null), a page reads what the check read
+ * there, in every engine: the fixture's answer, status 200, {"me":"someone"} (16 characters).
+ */
+async function expectProofPages(dir: string, target: string, pages: readonly string[]) {
+  expect(readdirSync(dir).sort()).toEqual([
+    '01-hostile-read-credentials-attacker-test.html',
+    '02-hostile-read-credentials-null-sandboxed-frame.html',
+    '03-hostile-read-credentials-null-data-worker.html',
+    '04-hostile-read-credentials-evil-example-test.html',
+    'index.html',
+  ]);
+  const page = readFileSync(join(dir, '01-hostile-read-credentials-attacker-test.html'), 'utf8');
+  const frame = readFileSync(join(dir, '02-hostile-read-credentials-null-sandboxed-frame.html'), 'utf8');
+  // What the check read: from the page and from a null frame in a page at any site.
+  const read = { state: 'read', status: '200', length: '16' };
+  for (const engine of ENGINES)
+    expect(await openIn(engine, 'http://attacker.test', [page, frame], target), engine).toEqual([read, read]);
+  expect(pages).toEqual([
+    'http://attacker.test',
+    'null (sandboxed frame)',
+    'null (data worker)',
+    'http://evil.example.test',
+  ]);
 }
 
 describe.skipIf(ENGINES.length === 0)(
   `check, against servers that let too much through (${ENGINES.join(', ')})`,
   () => {
     it(
-      'express cors({ origin: true, credentials: true }): every origin reads with credentials, null too',
+      'express cors({ origin: true, credentials: true }): every origin reads with credentials, null too; --proof shows it in every engine',
       async () => {
-        const { code, report } = await against(expressReflectingAll(), 'arbitrary,null,subdomain');
-        expect(findingsOf(report)).toEqual(
-          sorted([
-            {
-              kind: 'hostile-read-credentials',
-              severity: 'high',
-              origins: [
-                'http://attacker.test',
-                'http://evil.example.test',
-                'null (data worker)',
-                'null (sandboxed frame)',
-              ],
-            },
-          ]),
-        );
-        expect(enginesOf(report, 'hostile-read-credentials')).toEqual([...ENGINES].sort());
-        expect(code).toBe(1);
+        const server = await expressReflectingAll();
+        const dir = join(scratch, 'proof');
+        try {
+          const { code, report } = await check(server.url, [
+            '--from',
+            YOURS,
+            '--hostile',
+            'arbitrary,null,subdomain',
+            '--proof',
+            dir,
+          ]);
+          expect(findingsOf(report)).toEqual(
+            sorted([
+              {
+                kind: 'hostile-read-credentials',
+                severity: 'high',
+                origins: [
+                  'http://attacker.test',
+                  'http://evil.example.test',
+                  'null (data worker)',
+                  'null (sandboxed frame)',
+                ],
+              },
+            ]),
+          );
+          expect(enginesOf(report, 'hostile-read-credentials')).toEqual([...ENGINES].sort());
+          expect(code).toBe(1);
+          await expectProofPages(dir, server.url, report.proofs?.pages.map((page) => page.origin) ?? []);
+        } finally {
+          await server.stop();
+        }
       },
       CHECK_MS,
     );
