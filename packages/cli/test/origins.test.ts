@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readCheckOptions } from '../src/check/check-options.js';
 import { costOf, HOSTILE_KINDS, hostileOrigins } from '../src/check/origins.js';
 
 // The attacker origins made from yours, class by class, written by hand from what each class
@@ -71,6 +72,28 @@ describe('check: the attacker origins of each class', () => {
       ['http://staging.example.com', 'listed'],
     ]);
     expect(costOf('listed')).toBe('any-site');
+  });
+
+  it('--quick: the classes most often found (reflecting, null, prefix, suffix, subdomain, the http twin), one or two origins each', () => {
+    // What a check with --quick tries (its finding against origin: true: check-mcp.test.ts's run).
+    const yours = 'http://app.example.test';
+    const { hostile } = readCheckOptions(['http://127.0.0.1:8080/me', '--from', yours, '--quick']);
+    expect(hostile).toEqual(['arbitrary', 'null', 'prefix', 'suffix', 'subdomain', 'http-twin']);
+    const tried = hostileOrigins(yours, hostile);
+    // From an http origin there is no http twin: yours is one already.
+    expect(
+      tried.map((origin) => `${origin.kind} ${origin.context === 'page' ? origin.origin : origin.context}`),
+    ).toEqual([
+      'arbitrary http://attacker.test',
+      'null sandboxed-frame',
+      'null data-worker',
+      'prefix http://app.example.test.attacker.test',
+      'suffix http://evilapp.example.test',
+      'subdomain http://evil.example.test',
+    ]);
+    expect(hostileOrigins('https://app.example.test', hostile).map((origin) => origin.origin)).toContain(
+      'http://app.example.test',
+    );
   });
 
   it('what being one costs: any site, a position, or your own host', () => {
