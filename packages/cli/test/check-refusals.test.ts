@@ -6,7 +6,6 @@ import {
   expressExactAllowlist,
   expressPreflightUnauthorized,
   expressStarWithCredentials,
-  koaCorsDefaults,
   originLabApi,
   YOURS,
 } from './fixtures.js';
@@ -20,22 +19,6 @@ const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-check-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe.skipIf(ENGINES.length === 0)(`check, against servers that refuse too much (${ENGINES.join(', ')})`, () => {
-  it(
-    '@koa/cors defaults: * for everyone, so no request with credentials can read',
-    async () => {
-      const { code, report } = await against(koaCorsDefaults(), ['--hostile', 'arbitrary', ...oneEngine('firefox')]);
-      expect(findingsOf(report)).toEqual(
-        sorted([
-          { kind: 'wildcard', severity: 'info' },
-          { kind: 'refused', severity: 'low', cell: 'get-credentials', rule: 'wildcard-with-credentials' },
-          { kind: 'refused', severity: 'low', cell: 'xhr-credentials', rule: 'wildcard-with-credentials' },
-        ]),
-      );
-      expect(code).toBe(0);
-    },
-    CHECK_MS,
-  );
-
   it(
     "express cors({ origin: '*', credentials: true }): Allow-Credentials does not make * cover credentials",
     async () => {
