@@ -15,19 +15,18 @@ const ENGINE_TESTS = ['packages/cli/test/check-*.test.ts'];
  * docs/testing.md), started first in this order so that the three forks end together. Without it
  * a clean clone, which has no vitest cache of times, starts the largest files first and the
  * default run (one file of one long test) last, alone: the group alone took 290 s so, 254 s
- * longest first. Last measured: reach 184 s, risks 155 s, default-run 116 s, refusals 113 s,
- * package 77 s; since then risks opens the proof pages of reads in every engine (check-proof's
- * run gone, that file now short), and reach lost its --quick run: risks is put first.
+ * longest first. Last measured (a clean clone of ee9062d): risks 205 s, reach 179 s, default-run
+ * 118 s, package 105 s, refusals 87 s, mcp-profile 65 s, local-profile 63 s, session 46 s.
  */
 const LONGEST_ENGINE_FILES = [
   'check-risks.test.ts',
   'check-reach.test.ts',
   'check-default-run.test.ts',
-  'check-refusals.test.ts',
   'check-package.test.ts',
+  'check-refusals.test.ts',
   'check-mcp-profile.test.ts',
-  'check-session.test.ts',
   'check-local-profile.test.ts',
+  'check-session.test.ts',
 ].map((name) => `packages/cli/test/${name}`);
 
 /**
