@@ -135,7 +135,7 @@ describe("Playwright's own Firefox and WebKit builds", () => {
     expect(driverFor('firefox', { programs: {} })).toBe('playwright');
   });
 
-  it('each build starts headless from where it was found; Firefox is told the loopback names, as Firefox ESR is', () => {
+  it('each build starts headless from where it was found; Firefox is told the loopback names and set as Firefox ESR is (no HTTP cache, Fission off)', () => {
     expect(playwrightBuildOptions(found({}), launch())).toEqual({
       executablePath: '/c/webkit-1/pw_run.sh',
       headless: true,
@@ -151,7 +151,12 @@ describe("Playwright's own Firefox and WebKit builds", () => {
     ).toEqual({
       executablePath: '/c/f/firefox',
       headless: true,
-      firefoxUserPrefs: { 'network.dns.localDomains': 'rebind.test' },
+      firefoxUserPrefs: {
+        'browser.cache.disk.enable': false,
+        'browser.cache.memory.enable': false,
+        'fission.autostart': false,
+        'network.dns.localDomains': 'rebind.test',
+      },
     });
   });
 

@@ -4,10 +4,13 @@
  * check starting its own (Firefox takes seconds to start; each check makes fresh contexts in it).
  * Chromium starts in about a quarter of a second and takes a per-target switch: each check
  * starts its own. The default run and the packed package start everything themselves, as a user's
- * run does.
+ * run does. It is set as a Firefox the check starts is (CHECK_FIREFOX_PREFS); the check cannot
+ * know that of an engine it connects to, so it still gives another origin of a site a page held
+ * a new page there.
  */
 import { firefoxLaunch } from '@origin-lab/engines';
 import type { TestProject } from 'vitest/node';
+import { CHECK_FIREFOX_PREFS } from '../src/drivers/playwright.js';
 import { ENGINES } from './test-engines.js';
 
 declare module 'vitest' {
@@ -23,7 +26,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return async () => undefined;
   }
   const { firefox } = await import('playwright-core');
-  const server = await firefox.launchServer({ ...firefoxLaunch(), timeout: 60_000 });
+  const server = await firefox.launchServer({ ...firefoxLaunch([], [], CHECK_FIREFOX_PREFS), timeout: 60_000 });
   project.provide('firefoxServer', server.wsEndpoint());
   return async () => {
     await server.close();

@@ -38,8 +38,10 @@ const SETTLE_MAX_MS = 2_000;
  * then goes to the real network. A page done with one origin loads the next (a new page costs
  * each engine about half a second of its main thread), never one of a site it has held while
  * that site's answers may be in its context's HTTP cache: Chromium's own contexts have it
- * emptied first (DevTools' Network.clearBrowserCache, that context's alone); Firefox gives a
- * driver no such call, so its page for another origin of a held site is a new one.
+ * emptied first (DevTools' Network.clearBrowserCache, that context's alone). Firefox gives a
+ * driver no such call: a Firefox the check starts has no HTTP cache at all (CHECK_FIREFOX_PREFS), so
+ * any of its pages loads any origin; in one started elsewhere (--connect) a page for another
+ * origin of a held site is a new one.
  *
  * What the engine says of a request: Chromium through its DevTools protocol (the preflight and
  * its status, whether the answer arrived, the CORS error's kind and parameter) and its console
@@ -61,6 +63,8 @@ export class PlaywrightProbeDriver implements ProbeDriver {
     readonly version: string,
     private readonly browser: Browser | null,
     private readonly launch: DriverLaunch,
+    /** A Firefox started here, without an HTTP cache (CHECK_FIREFOX_PREFS): any page may load any origin. */
+    private readonly cacheless: boolean,
     /** The one context every page shares: Chromium's profile with a session. */
     private readonly shared: { context: BrowserContext; dir: string } | null = null,
   ) {}
@@ -89,7 +93,7 @@ export class PlaywrightProbeDriver implements ProbeDriver {
       });
     } else
       browser = await firefox.launch({
-        ...firefoxLaunch(launch.trust, loopbackNames(launch)),
+        ...firefoxLaunch(launch.trust, loopbackNames(launch), CHECK_FIREFOX_PREFS),
         ...(program && { executablePath: program.path }),
         timeout,
       });
@@ -100,6 +104,7 @@ export class PlaywrightProbeDriver implements ProbeDriver {
       version,
       browser,
       launch,
+      name === 'firefox' && !server,
     );
   }
 
@@ -120,7 +125,7 @@ export class PlaywrightProbeDriver implements ProbeDriver {
       await context.addCookies(playwrightCookies(launch.session?.cookies ?? []));
       const version = context.browser()?.version() ?? (await versionOf(context));
       const label = labelOf('chromium', version, launch.programs.chromium?.product);
-      return new PlaywrightProbeDriver('chromium', label, version, null, launch, { context, dir });
+      return new PlaywrightProbeDriver('chromium', label, version, null, launch, false, { context, dir });
     } catch (err) {
       rmSync(dir, { recursive: true, force: true });
       throw err;
@@ -147,7 +152,7 @@ export class PlaywrightProbeDriver implements ProbeDriver {
 
   /** An idle page that may be at site: one that has not held it, else one whose cache is emptied. */
   private async idlePageFor(site: string): Promise<ProbePage | null> {
-    const unheld = this.idle.findIndex((page) => !page.hosted.has(site));
+    const unheld = this.idle.findIndex((page) => this.cacheless || !page.hosted.has(site));
     if (unheld >= 0) return this.idle.splice(unheld, 1)[0]!;
     const emptiable = this.idle.findIndex((page) => page.canEmptyCache);
     if (emptiable < 0) return null;
@@ -205,6 +210,23 @@ export class PlaywrightProbeDriver implements ProbeDriver {
   }
 }
 
+/**
+ * What a Firefox the check starts is set to, beside firefoxLaunch's own settings:
+ * - no HTTP cache, in memory or on disk: every request goes to the server, so no answer one origin
+ *   was given is served to another origin of the same site (Firefox keys its cache by the
+ *   top-level site), and a page may load any origin. The CORS preflight cache is a separate one,
+ *   and stays on.
+ * - Fission (a content process per site) off: a navigation to another site then costs Firefox
+ *   about half as much (measured: 300 ms to 157 ms). Which process a page runs in does not change
+ *   what CORS, cookies or mixed content decide for a request.
+ * The tests' shared Firefox is started with the same settings (test/shared-engines.ts).
+ */
+export const CHECK_FIREFOX_PREFS = {
+  'browser.cache.disk.enable': false,
+  'browser.cache.memory.enable': false,
+  'fission.autostart': false,
+};
+
 /** Chromium's launch: the trusted authorities, and the target counted public where asked. */
 function chromiumOptions(launch: DriverLaunch) {
   const program = launch.programs.chromium;
@@ -252,8 +274,12 @@ export function playwrightBuildOptions(program: FoundEngine, launch: DriverLaunc
   return {
     executablePath: program.path,
     headless: true,
-    ...(program.family === 'firefox' &&
-      names.length > 0 && { firefoxUserPrefs: { 'network.dns.localDomains': names.join(',') } }),
+    ...(program.family === 'firefox' && {
+      firefoxUserPrefs: {
+        ...CHECK_FIREFOX_PREFS,
+        ...(names.length > 0 && { 'network.dns.localDomains': names.join(',') }),
+      },
+    }),
   };
 }
 
