@@ -4,9 +4,9 @@
  * check starting its own (Firefox takes seconds to start; each check makes fresh contexts in it).
  * Chromium starts in about a quarter of a second and takes a per-target switch: each check
  * starts its own. The default run and the packed package start everything themselves, as a user's
- * run does. It is set as a Firefox the check starts is (CHECK_FIREFOX_PREFS); the check cannot
- * know that of an engine it connects to, so it still gives another origin of a site a page held
- * a new page there.
+ * run does. It has the prefs of a Firefox the check starts (CHECK_FIREFOX_PREFS); the check
+ * cannot know that of an engine it connects to, so it still opens a new page for another origin
+ * of a site it has held.
  */
 import { firefoxLaunch } from '@origin-lab/engines';
 import type { TestProject } from 'vitest/node';

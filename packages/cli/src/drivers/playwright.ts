@@ -39,9 +39,9 @@ const SETTLE_MAX_MS = 2_000;
  * each engine about half a second of its main thread), never one of a site it has held while
  * that site's answers may be in its context's HTTP cache: Chromium's own contexts have it
  * emptied first (DevTools' Network.clearBrowserCache, that context's alone). Firefox gives a
- * driver no such call: a Firefox the check starts has no HTTP cache at all (CHECK_FIREFOX_PREFS), so
- * any of its pages loads any origin; in one started elsewhere (--connect) a page for another
- * origin of a held site is a new one.
+ * driver no such call: a Firefox the check starts keeps no HTTP cache (CHECK_FIREFOX_PREFS), so
+ * any of its pages loads any origin; one started elsewhere (--connect) gets a new page for
+ * another origin of a site it has held.
  *
  * What the engine says of a request: Chromium through its DevTools protocol (the preflight and
  * its status, whether the answer arrived, the CORS error's kind and parameter) and its console
@@ -63,8 +63,6 @@ export class PlaywrightProbeDriver implements ProbeDriver {
     readonly version: string,
     private readonly browser: Browser | null,
     private readonly launch: DriverLaunch,
-    /** A Firefox started here, without an HTTP cache (CHECK_FIREFOX_PREFS): any page may load any origin. */
-    private readonly cacheless: boolean,
     /** The one context every page shares: Chromium's profile with a session. */
     private readonly shared: { context: BrowserContext; dir: string } | null = null,
   ) {}
@@ -104,7 +102,6 @@ export class PlaywrightProbeDriver implements ProbeDriver {
       version,
       browser,
       launch,
-      name === 'firefox' && !server,
     );
   }
 
@@ -125,7 +122,7 @@ export class PlaywrightProbeDriver implements ProbeDriver {
       await context.addCookies(playwrightCookies(launch.session?.cookies ?? []));
       const version = context.browser()?.version() ?? (await versionOf(context));
       const label = labelOf('chromium', version, launch.programs.chromium?.product);
-      return new PlaywrightProbeDriver('chromium', label, version, null, launch, false, { context, dir });
+      return new PlaywrightProbeDriver('chromium', label, version, null, launch, { context, dir });
     } catch (err) {
       rmSync(dir, { recursive: true, force: true });
       throw err;
@@ -148,6 +145,11 @@ export class PlaywrightProbeDriver implements ProbeDriver {
       await page.discard();
       throw err;
     }
+  }
+
+  /** A Firefox started here, without an HTTP cache (CHECK_FIREFOX_PREFS): any of its pages may load any origin. */
+  private get cacheless(): boolean {
+    return this.name === 'firefox' && !this.launch.connect.firefox;
   }
 
   /** An idle page that may be at site: one that has not held it, else one whose cache is emptied. */
