@@ -75,8 +75,8 @@ export const STEP_TIMEOUT = ['--timeout', String(STEP_TIMEOUT_MS)] as const;
  * four: three checks run at once on two cores, so origins tried side by side within a check only
  * add pages, processes and switches between them. The engine group alone took 11 % less time and
  * 12 % less CPU so (docs/decisions.md, issue 46); each origin's verdict is its page's alone either
- * way. The default run, the packed package and the GitHub Action run keep the default, as users
- * run them, and so test the pages side by side.
+ * way. The default run, the packed package, the GitHub Action and the MCP server's check keep
+ * the default, as users run them, and so test the pages side by side.
  */
 const ONE_PAGE = ['--pages', '1'] as const;
 
