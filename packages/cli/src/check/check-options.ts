@@ -208,6 +208,7 @@ export const CHECK_COMMAND: CommandSpec = {
     'Engines: Chromium, Chrome or Edge and Firefox through Playwright, WebKitGTK through its WebDriver, found',
     'by --browser, CHROMIUM_PATH, FIREFOX_PATH, WEBKIT_DRIVER_PATH (with MINIBROWSER_PATH, the browser that',
     "driver starts), Playwright's cache, where installers put them, or PATH: origin-lab engines lists them.",
+    'WebKitGTK paints on the CPU (WEBKIT_SKIA_ENABLE_CPU_RENDERING=1) unless that variable is set otherwise.',
   ],
 };
 
