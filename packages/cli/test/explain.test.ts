@@ -22,6 +22,7 @@ function explainStdin(text: string, args: string[] = []): Promise<{ code: number
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.on('error', () => {}); // explain refusing its arguments ends before it reads: its code tells
     child.stdin.end(text);
   });
 }

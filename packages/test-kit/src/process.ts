@@ -134,6 +134,9 @@ export function runBounded(command: string, args: readonly string[], options: Ru
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
+    // A program may end without reading its input (npx failing early, a usage error): its code
+    // and output say so; the write into the closed pipe (EPIPE) is not a second error.
+    child.stdin?.on('error', () => {});
     child.stdin?.end(options.input ?? '');
   });
 }

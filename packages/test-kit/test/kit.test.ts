@@ -1,6 +1,14 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { pollUntil, rawExchange, rawGet, spawnWatched, startNodeScript, type Listening } from '@origin-lab/test-kit';
+import {
+  pollUntil,
+  rawExchange,
+  rawGet,
+  runBounded,
+  spawnWatched,
+  startNodeScript,
+  type Listening,
+} from '@origin-lab/test-kit';
 import { forFile } from '@origin-lab/test-kit/vitest';
 
 /** A TCP server that answers every connection with fixed bytes (or says nothing) and closes. */
@@ -144,6 +152,15 @@ describe('child processes', () => {
     const missing = spawnWatched('/nonexistent/program', []);
     expect(await missing.exitWithin(5_000)).toBeNull();
     expect(missing.output()).toMatch(/ENOENT/);
+  });
+
+  it('runBounded: a program that ends without reading its input gives its code, and the closed pipe throws nothing', async () => {
+    // More than a pipe holds, so the write is still under way when the program has gone (EPIPE).
+    const ran = await runBounded(process.execPath, script('process.exit(3);'), {
+      input: 'x'.repeat(4 * 1024 * 1024),
+      timeoutMs: 10_000,
+    });
+    expect(ran.code).toBe(3);
   });
 
   it('startNodeScript says when the script is not built', async () => {
