@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { ENGINES, PROGRAM, runProgram } from './run-check.js';
 
 const DEBIAN_CHROMIUM = '/usr/lib/chromium';
 const DEBIAN_FIREFOX = '/usr/lib/firefox-esr';
+const DEBIAN_SHELL = `${DEBIAN_CHROMIUM}/chromium-headless-shell`;
 
 /** Whether this process may give a command a mount namespace of its own (root, with unshare). */
 const canHide = (() => {
@@ -65,10 +66,22 @@ describe.skipIf(!ENGINES.includes('chromium'))('origin-lab engines, on this Debi
   it("finds Debian's engines where Debian installs them, each with the version it says", async () => {
     const { code, stdout } = await runProgram(['engines', '--json']);
     expect(code).toBe(0);
-    const { engines } = JSON.parse(stdout) as Discovery;
+    const { engines, others } = JSON.parse(stdout) as Discovery;
     const chromium = engines.find((engine) => engine.family === 'chromium')!;
-    expect(chromium).toMatchObject({ path: `${DEBIAN_CHROMIUM}/chromium`, via: 'installed', product: 'Chromium' });
-    expect(chromium.label).toBe(`Chromium ${chromium.version!.split('.')[0]}`);
+    // Debian's headless shell (npm test installs it beside Chromium) before Debian's Chromium: the
+    // same build, and the check needs no more of it. The full browser is then listed, not used.
+    const product = existsSync(DEBIAN_SHELL) ? 'Chromium Headless Shell' : 'Chromium';
+    const path = existsSync(DEBIAN_SHELL) ? DEBIAN_SHELL : `${DEBIAN_CHROMIUM}/chromium`;
+    expect(chromium).toMatchObject({ path, via: 'installed', product });
+    expect(chromium.label).toBe(`${product} ${chromium.version!.split('.')[0]}`);
+    if (existsSync(DEBIAN_SHELL))
+      expect(others).toContainEqual(
+        expect.objectContaining({
+          path: `${DEBIAN_CHROMIUM}/chromium`,
+          product: 'Chromium',
+          version: chromium.version,
+        }),
+      );
     if (ENGINES.includes('firefox'))
       expect(engines.find((engine) => engine.family === 'firefox')).toMatchObject({
         path: `${DEBIAN_FIREFOX}/firefox-esr`,

@@ -13,6 +13,7 @@ import { delimiter, dirname, join } from 'node:path';
 import {
   distributionOf,
   ENGINE_FAMILIES,
+  HEADLESS_SHELL,
   installCommand,
   isPlaywrightBuild,
   miniBrowserPlaces,
@@ -199,13 +200,15 @@ async function examine(place: Place, via: string, timeoutMs: number, key: Platfo
   const oldest = place.family === 'webkit' ? 0 : OLDEST_MAJOR[place.family];
   if (Number.isFinite(major) && major < oldest)
     return `${place.path} is ${said.product} ${said.version}, older than ${place.family === 'chromium' ? 'Chromium' : 'Firefox'} ${oldest}, the oldest check drives`;
-  // The product as the program names itself: Debian's Chromium in Playwright's cache is still Chromium.
+  // The product as the program names itself (Debian's Chromium in Playwright's cache is still
+  // Chromium), but for Debian's headless shell, which calls itself Chromium too.
+  const product = place.product === HEADLESS_SHELL ? HEADLESS_SHELL : said.product;
   const found: FoundEngine = {
     ...place,
-    product: said.product,
+    product,
     via,
     version: said.version,
-    label: labelOf(said.product, said.version),
+    label: labelOf(product, said.version),
   };
   if (place.family === 'webkit') {
     const miniBrowser = [process.env.MINIBROWSER_PATH, ...miniBrowserPlaces(key)].find(
@@ -302,8 +305,9 @@ export async function findEngines(options: FindOptions = {}): Promise<Discovery>
         continue;
       }
       const taken = discovery.engines.find((engine) => engine.family === family);
-      // A launcher script of the same browser (Debian's /usr/bin/chromium) says nothing new.
-      if (taken && taken.label === examined.label && taken.version === examined.version) continue;
+      // A launcher script of a browser already found (Debian's /usr/bin/chromium) says nothing new.
+      const found = [...discovery.engines, ...discovery.others].filter((engine) => engine.family === family);
+      if (found.some((engine) => engine.label === examined.label && engine.version === examined.version)) continue;
       if (examined.driver === 'unsupported' || taken) discovery.others.push(examined);
       else discovery.engines.push(examined);
     }

@@ -104,12 +104,29 @@ describe("Playwright's browser cache", () => {
       'chromium-1190',
     ]);
   });
+
+  it('of one revision, tries the headless shell before the full Chromium, whatever order the folder lists them in', () => {
+    for (const listing of [
+      ['chromium-1200', 'chromium_headless_shell-1200'],
+      ['chromium_headless_shell-1200', 'chromium-1200'],
+    ])
+      expect(newestFirst(listing)).toEqual(['chromium_headless_shell-1200', 'chromium-1200']);
+    // A newer full Chromium still comes before an older shell.
+    expect(newestFirst(['chromium_headless_shell-1190', 'chromium-1200'])).toEqual([
+      'chromium-1200',
+      'chromium_headless_shell-1190',
+    ]);
+  });
 });
 
 describe('the places installers use', () => {
-  it("Linux: Debian's Chromium and Firefox ESR first, then the other distributions', Chrome and Edge stable", () => {
+  it("Linux: Debian's Chromium headless shell, Chromium and Firefox ESR first, then the other distributions', Chrome and Edge stable", () => {
     const linux = systemPlaces('linux-x64', {}, '/home/u').map((place) => `${place.family} ${place.path}`);
-    expect(linux.slice(0, 2)).toEqual(['chromium /usr/lib/chromium/chromium', 'chromium /usr/bin/chromium']);
+    expect(linux.slice(0, 3)).toEqual([
+      'chromium /usr/lib/chromium/chromium-headless-shell',
+      'chromium /usr/lib/chromium/chromium',
+      'chromium /usr/bin/chromium',
+    ]);
     expect(linux).toContain('chromium /snap/bin/chromium');
     expect(linux).toContain('chromium /opt/google/chrome/chrome');
     expect(linux).toContain('chromium /opt/microsoft/msedge/msedge');
