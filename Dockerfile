@@ -93,10 +93,10 @@ COPY --from=build /app/launcher/dist launcher/dist
 USER node
 CMD ["node", "launcher/dist/rebind/serve.js"]
 
-# `origin-lab check` with the three engines it drives, from Debian bookworm's packages (Chromium,
-# Firefox ESR, WebKitGTK's WebDriver and MiniBrowser; Xvfb and D-Bus, which WebKitGTK needs even
-# headless). Nothing is downloaded when it runs. The package is installed from its own tarball,
-# as a user's `npm i -g` would. Runs as `node`; reports go wherever a volume is mounted:
+# `origin-lab check` with the three engines it drives, from Debian bookworm's packages (Chromium's
+# headless shell, Firefox ESR, WebKitGTK's WebDriver and MiniBrowser; Xvfb and D-Bus, which
+# WebKitGTK needs even headless). Nothing is downloaded when it runs. The package is installed
+# from its own tarball, as a user's `npm i -g` would. Runs as `node`; reports go wherever a volume is mounted:
 #   docker build --target check -t origin-lab/check .
 #   docker run --rm -v "$PWD:/out" origin-lab/check https://api.example.com/me \
 #     --from https://app.example.com --sarif /out/cors.sarif
@@ -110,8 +110,8 @@ FROM node:20-bookworm-slim AS check
 RUN printf '%s\n' 'path-exclude=/usr/share/doc/*' 'path-exclude=/usr/share/man/*' 'path-exclude=/usr/share/locale/*' \
     >/etc/dpkg/dpkg.cfg.d/origin-lab-check \
   && apt-get update \
-  && apt-get install -y --no-install-recommends chromium firefox-esr webkit2gtk-driver xvfb xauth dbus \
-    ca-certificates fonts-dejavu-core \
+  && apt-get install -y --no-install-recommends chromium-headless-shell firefox-esr webkit2gtk-driver \
+    xvfb xauth dbus ca-certificates fonts-dejavu-core \
   && apt-get clean && rm -rf /var/lib/apt/lists/*
 COPY --from=check-package /opt/origin-lab /opt/origin-lab
 COPY docker/check-entrypoint.sh /usr/local/bin/origin-lab-image
