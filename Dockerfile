@@ -96,7 +96,8 @@ CMD ["node", "launcher/dist/rebind/serve.js"]
 # `origin-lab check` with the three engines it drives, from Debian bookworm's packages (Chromium's
 # headless shell, Firefox ESR, WebKitGTK's WebDriver and MiniBrowser; Xvfb and D-Bus, which
 # WebKitGTK needs even headless). Nothing is downloaded when it runs. The package is installed
-# from its own tarball, as a user's `npm i -g` would. Runs as `node`; reports go wherever a volume is mounted:
+# from its own tarball, as a user's `npm i -g` would. Runs as `node`; reports go wherever a
+# volume is mounted:
 #   docker build --target check -t origin-lab/check .
 #   docker run --rm -v "$PWD:/out" origin-lab/check https://api.example.com/me \
 #     --from https://app.example.com --sarif /out/cors.sarif

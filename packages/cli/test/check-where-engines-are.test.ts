@@ -70,11 +70,12 @@ describe.skipIf(!ENGINES.includes('chromium'))('origin-lab engines, on this Debi
     const chromium = engines.find((engine) => engine.family === 'chromium')!;
     // Debian's headless shell (npm test installs it beside Chromium) before Debian's Chromium: the
     // same build, and the check needs no more of it. The full browser is then listed, not used.
-    const product = existsSync(DEBIAN_SHELL) ? 'Chromium Headless Shell' : 'Chromium';
-    const path = existsSync(DEBIAN_SHELL) ? DEBIAN_SHELL : `${DEBIAN_CHROMIUM}/chromium`;
+    const hasShell = existsSync(DEBIAN_SHELL);
+    const product = hasShell ? 'Chromium Headless Shell' : 'Chromium';
+    const path = hasShell ? DEBIAN_SHELL : `${DEBIAN_CHROMIUM}/chromium`;
     expect(chromium).toMatchObject({ path, via: 'installed', product });
     expect(chromium.label).toBe(`${product} ${chromium.version!.split('.')[0]}`);
-    if (existsSync(DEBIAN_SHELL))
+    if (hasShell)
       expect(others).toContainEqual(
         expect.objectContaining({
           path: `${DEBIAN_CHROMIUM}/chromium`,

@@ -304,10 +304,11 @@ export async function findEngines(options: FindOptions = {}): Promise<Discovery>
         problems.push(examined);
         continue;
       }
-      const taken = discovery.engines.find((engine) => engine.family === family);
       // A launcher script of a browser already found (Debian's /usr/bin/chromium) says nothing new.
-      const found = [...discovery.engines, ...discovery.others].filter((engine) => engine.family === family);
-      if (found.some((engine) => engine.label === examined.label && engine.version === examined.version)) continue;
+      const same = (engine: FoundEngine) =>
+        engine.family === family && engine.label === examined.label && engine.version === examined.version;
+      if (discovery.engines.some(same) || discovery.others.some(same)) continue;
+      const taken = discovery.engines.some((engine) => engine.family === family);
       if (examined.driver === 'unsupported' || taken) discovery.others.push(examined);
       else discovery.engines.push(examined);
     }
