@@ -19,6 +19,9 @@ import { verifiedServerCertificates } from './pinned-certificates.js';
 /** Every wait here is bounded: these are the bounds (the driver's own are in @origin-lab/engines). */
 const SESSION_MS = 30_000;
 const PAGE_LOAD_MS = 20_000;
+/** How long a click has to show its first effect, and how many are sent (clickThatLands). */
+const CLICK_LANDS_MS = 3_000;
+const CLICKS = 3;
 
 type Browser = WebdriverIO.Browser;
 
@@ -187,9 +190,41 @@ export class WebDriverPage implements EnginePage {
     );
   }
 
+  /**
+   * WebDriver's element click, then a look at whether it landed: landed(selector) runs in the
+   * page and says whether the click's first effect is there. Once, on the isolation page under a
+   * clean clone's load, WebKitWebDriver's click on "Run all" reached nothing, with no event and no
+   * error (its cause not found; Playwright checks what its click will hit, this driver does not).
+   * A click that did not land is sent again, at most CLICKS times; then the step fails, naming it.
+   */
+  private async clickThatLands(selector: string, landed: (selector: string) => boolean, what: string): Promise<void> {
+    // A page between two documents has landed: the click started something that navigates.
+    const hasLanded = () =>
+      this.browser.execute(landed, selector).then(
+        (yes) => yes === true,
+        () => true,
+      );
+    for (let attempt = 1; attempt <= CLICKS; attempt++) {
+      await this.browser.$(selector).click();
+      try {
+        await this.until(hasLanded, CLICK_LANDS_MS);
+        return;
+      } catch {
+        // Not landed: again.
+      }
+    }
+    throw new Error(`${what}: ${CLICKS} clicks on ${selector} did not land (nothing started)`);
+  }
+
   /** "Run all" needs a real WebDriver element click: a script's click() does not start it (measured). */
   async runAll(timeout: number): Promise<Record<string, ExperimentResult>> {
-    await this.browser.$('#run-all').click();
+    // The button is disabled while it runs: a second click on it does nothing.
+    await this.clickThatLands(
+      '#run-all',
+      (sel) =>
+        document.querySelector<HTMLButtonElement>(sel)?.disabled !== false || document.body.dataset.ranAll === 'true',
+      '"Run all"',
+    );
     try {
       await this.until(
         async () => (await this.browser.execute(() => document.body.dataset.ranAll)) === 'true',
