@@ -81,9 +81,8 @@ export async function runAll(page: Page, timeout = 60_000): Promise<Record<strin
           .filter((s) => /^(idle|running)$/.test(s.dataset.state ?? ''))
           .map((s) => `${s.id} (${s.dataset.state})`),
       );
-    throw new Error(`"Run all" did not finish within ${timeout} ms; not finished: ${unfinished.join(', ')}`, {
-      cause: err,
-    });
+    const message = `"Run all" at ${page.url()} did not finish within ${timeout} ms; not finished: ${unfinished.join(', ')}`;
+    throw new Error(message, { cause: err });
   }
   const ids = await page
     .locator('section.experiment:not([data-manual])')

@@ -213,7 +213,7 @@ export class WebDriverPage implements EnginePage {
         // Not landed: again.
       }
     }
-    throw new Error(`${what}: ${CLICKS} clicks on ${selector} did not land (nothing started)`);
+    throw new Error(`${what} at ${await this.url()}: ${CLICKS} clicks on ${selector} did not land (nothing started)`);
   }
 
   /** "Run all" needs a real WebDriver element click: a script's click() does not start it (measured). */
@@ -234,9 +234,8 @@ export class WebDriverPage implements EnginePage {
       const unfinished = Object.entries(await this.readAll())
         .filter(([, { state }]) => /^(idle|running)$/.test(state))
         .map(([id, { state }]) => `${id} (${state})`);
-      throw new Error(`"Run all" did not finish within ${timeout} ms; not finished: ${unfinished.join(', ')}`, {
-        cause: err,
-      });
+      const message = `"Run all" at ${await this.url()} did not finish within ${timeout} ms; not finished: ${unfinished.join(', ')}`;
+      throw new Error(message, { cause: err });
     }
     return this.readAll();
   }
