@@ -32,7 +32,25 @@ export interface Coverage {
    * engine, in a project of its own, so that no load test (the classroom) runs beside it.
    */
   runsLast?: true;
+  /**
+   * Why it needs the Chromium browser itself: in a chromium project every other spec runs in
+   * Chromium's headless shell (CHROMIUM_PROGRAMS below).
+   */
+  fullChromium?: string;
 }
+
+/**
+ * The two Chromium programs. Debian's `chromium-headless-shell` is built from the same sources and
+ * version as `chromium`: the same Blink, V8, network stack and content layer, without what the
+ * browser adds around them (its cookie settings, permission prompts, secure DNS, the back/forward
+ * cache's rules, the details of its DevTools HAR), at about two thirds of the browser's CPU for
+ * the same specs. A spec runs in the shell unless it says why it needs the browser
+ * (fullChromium). Measured 2026-12-06 (docs/testing.md, "What the suite costs"): every spec
+ * without that reason passed unchanged in the shell on every stack, and each spec with it failed
+ * there, on exactly those additions.
+ */
+export const CHROMIUM_PROGRAMS = ['browser', 'shell'] as const;
+export type ChromiumProgram = (typeof CHROMIUM_PROGRAMS)[number];
 
 const EVERY: readonly BrowserName[] = ['chromium', 'firefox', 'webkit'];
 const PLAYWRIGHT: readonly BrowserName[] = ['chromium', 'firefox'];
@@ -54,6 +72,7 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   'beacons.spec.ts': {
     runs: { embedded: EVERY, caddy: EVERY },
     why: 'Beacons and keepalive at page close: whether they leave can hang on the connection (TLS, HTTP/2). Not on the site boundary.',
+    fullChromium: 'The back/forward cache: the shell kept no page in it (lifecycle-bfcache, lifecycle-unload-policy).',
   },
   'events.spec.ts': {
     runs: { embedded: EVERY, caddy: EVERY },
@@ -73,10 +92,14 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   },
   'local-network.spec.ts': {
     runs: { embedded: EVERY },
+    fullChromium:
+      'Local Network Access is a permission the browser asks for, and rebinding needs its secure DNS setting: the shell has neither as the browser does.',
     why: 'Local Network Access between two loopback addresses, and DNS rebinding through the lab’s own resolver: only the embedded stack serves the page and the server at two, and runs the rebinding lab (npm start -- --rebind).',
   },
   'sign-in.spec.ts': {
     runs: { embedded: EVERY },
+    fullChromium:
+      'Third-party cookies and storage access follow the browser’s cookie settings, which the shell does not have.',
     why: 'Sign-in with a provider on another site: opener policies, SameSite and each engine’s third-party cookie policy differ by engine. The embedded stack has three sites that are secure contexts over http (localhost, 127.0.0.1, c.localhost), as Secure cookies and COOP need. Over TLS (the caddy stack, run once on 2026-11-30) every outcome was the same in Chromium and Firefox; in WebKit the Secure cookie an https page set came back with both redirects, as the spec says (over http it never does, listed), and the third-party cookie experiments cannot tell there: WebKitGTK sent the provider’s cookie to its frame and its token call, hasStorageAccess() true, counting a.localhost and c.localhost as one site for its cookie blocking (not for SameSite, which still held app_strict back).',
   },
   'rebind-compose.spec.ts': {
@@ -89,6 +112,7 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   },
   'front.spec.ts': {
     runs: { caddy: PLAYWRIGHT, compose: CHROMIUM },
+    fullChromium: 'Its Secure cookies across the two names follow the browser’s cookie settings.',
     why: 'What only a TLS front shows (HTTP/2, the six-connection limit, Secure cookies) in both engines behind Debian’s caddy; the compose container runs the same Caddyfile, checked once.',
   },
   'lan.spec.ts': {
@@ -122,6 +146,8 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   },
   'playground.spec.ts': {
     runs: { embedded: EVERY, lan: EVERY },
+    fullChromium:
+      'The engines page records what Chromium does, and the explainer reads the browser’s own HAR (a sandboxed frame’s request shows in the shell’s, not in the browser’s).',
     why: 'Every ready case in every engine (embedded), and out of a secure context those it changes, the cookie and Fetch Metadata cases (lan); from the same run each engine’s record and console, and on embedded the HARs and curl -v the explainer reads (Chromium, Firefox). TLS changed no outcome: the records of caddy and compose equalled embedded’s in all three engines.',
   },
   'playground-links.spec.ts': {
@@ -134,10 +160,14 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
   },
 };
 
-/** The spec files that run on stack in browser: those that run last, or the others. */
-export function specsFor(stack: StackName, browser: BrowserName, last = false): string[] {
+/**
+ * The spec files that run on stack in browser: those that run last, or the others; in Chromium,
+ * those for the one program (every program's when none is named).
+ */
+export function specsFor(stack: StackName, browser: BrowserName, last = false, program?: ChromiumProgram): string[] {
   return Object.entries(COVERAGE)
     .filter(([, { runs, runsLast }]) => runs[stack]?.includes(browser) && (runsLast ?? false) === last)
+    .filter(([, { fullChromium }]) => !program || (fullChromium ? 'browser' : 'shell') === program)
     .map(([file]) => file);
 }
 
@@ -152,11 +182,16 @@ export function matrixGaps(specFiles: readonly string[]): { unlisted: string[]; 
 const STACKS: readonly StackName[] = ['embedded', 'lan', 'caddy', 'compose'];
 const LETTER: Record<BrowserName, string> = { chromium: 'C', firefox: 'F', webkit: 'W' };
 
-/** The matrix as docs/testing.md shows it (docs/test/testing.test.ts keeps the two equal). */
+/**
+ * The matrix as docs/testing.md shows it (docs/test/testing.test.ts keeps the two equal): C is
+ * Chromium's headless shell, C+ the Chromium browser, with the reason after the spec's why.
+ */
 export function matrixTable(): string {
-  const rows = Object.entries(COVERAGE).map(([file, { runs, why }]) => {
-    const cells = STACKS.map((stack) => (runs[stack] ?? []).map((browser) => LETTER[browser]).join(' '));
-    return `| \`${file}\` | ${cells.join(' | ')} | ${why} |`;
+  const rows = Object.entries(COVERAGE).map(([file, { runs, why, fullChromium }]) => {
+    const letter = (browser: BrowserName) => LETTER[browser] + (browser === 'chromium' && fullChromium ? '+' : '');
+    const cells = STACKS.map((stack) => (runs[stack] ?? []).map(letter).join(' '));
+    const reason = fullChromium ? ` Chromium the browser (C+): ${fullChromium}` : '';
+    return `| \`${file}\` | ${cells.join(' | ')} | ${why}${reason} |`;
   });
   return [
     `| Spec | ${STACKS.join(' | ')} | Why there, and nowhere else |`,

@@ -1,11 +1,11 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { launchOptions } from '@origin-lab/engines';
+import { chromiumShellExecutable, launchOptions } from '@origin-lab/engines';
 import { selectedBrowsers, stacksInUse } from './stacks/index.js';
 import { browserSettings, stackEnvName, type BrowserSettings, type StackInfo, type StackName } from './stacks/stack.js';
 import type { StackOptions } from './fixtures.js';
-import { matrixGaps, specsFor } from './coverage.js';
+import { CHROMIUM_PROGRAMS, matrixGaps, specsFor } from './coverage.js';
 import { workerCount } from './workers.js';
 
 // Every spec runs where the coverage matrix says, and a spec it does not name runs nowhere: stop.
@@ -44,16 +44,26 @@ export default defineConfig<object, StackOptions>({
   projects: stacksInUse().flatMap((stackName) => {
     const { caCerts, loopbackNames } = settingsOf(stackName);
     return selectedBrowsers().flatMap((browserName) => {
-      const use = { stackName, browserName, launchOptions: launchOptions(browserName, caCerts, loopbackNames) };
-      const name = `${stackName}-${browserName}`;
-      const [specs, last] = [specsFor(stackName, browserName), specsFor(stackName, browserName, true)];
-      // The specs that take both cores (coverage.ts, runsLast) start once the others are done.
-      return [
+      // Chromium in two programs, each with its own specs (coverage.ts): <stack>-chromium is the
+      // browser, <stack>-chromium-shell its headless shell.
+      const variants = browserName === 'chromium' ? CHROMIUM_PROGRAMS : [undefined];
+      const projects = variants.map((program) => {
+        const options = launchOptions(browserName, caCerts, loopbackNames);
+        if (program === 'shell') options.executablePath = chromiumShellExecutable();
+        return {
+          name: `${stackName}-${browserName}${program === 'shell' ? '-shell' : ''}`,
+          use: { stackName, browserName, launchOptions: options },
+          specs: specsFor(stackName, browserName, false, program),
+          last: specsFor(stackName, browserName, true, program),
+        };
+      });
+      const others = projects.filter(({ specs }) => specs.length > 0).map(({ name }) => name);
+      // The specs that take both cores (coverage.ts, runsLast) start once the others of their stack
+      // and engine are done.
+      return projects.flatMap(({ name, use, specs, last }) => [
         ...(specs.length > 0 ? [{ name, testMatch: specs, use }] : []),
-        ...(last.length > 0
-          ? [{ name: `${name}-last`, testMatch: last, use, dependencies: specs.length > 0 ? [name] : [] }]
-          : []),
-      ];
+        ...(last.length > 0 ? [{ name: `${name}-last`, testMatch: last, use, dependencies: others }] : []),
+      ]);
     });
   }),
 });

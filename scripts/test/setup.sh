@@ -59,8 +59,8 @@ needed_tools() {
   echo "redis-server|${REDIS_SERVER:-redis-server}|the shared-state tests run every store against a real Redis"
   echo "redis-tools|${REDIS_CLI:-redis-cli}|the shared-state tests create a real Redis Cluster with redis-cli --cluster create"
   echo "curl|curl|origin-lab explain is tested on curl -v and curl -i output of real requests"
-  wants chromium && echo "chromium|${CHROMIUM_PATH:-/usr/lib/chromium/chromium}|the chromium e2e projects"
-  wants chromium && echo "chromium-headless-shell|/usr/lib/chromium/chromium-headless-shell|check prefers the same Chromium without its browser UI, in half the time: its tests run it as users' checks do"
+  wants chromium && echo "chromium|${CHROMIUM_PATH:-/usr/lib/chromium/chromium}|the chromium e2e projects (the specs that need the browser itself)"
+  wants chromium && echo "chromium-headless-shell|${CHROMIUM_SHELL_PATH:-/usr/lib/chromium/chromium-headless-shell}|the chromium-shell e2e projects, and check, which prefers the same Chromium without the browser around it (its tests run it as users' checks do)"
   wants firefox && echo "firefox-esr|${FIREFOX_PATH:-/usr/bin/firefox-esr}|the firefox e2e projects"
   if wants webkit; then
     echo "webkit2gtk-driver|${WEBKIT_DRIVER_PATH:-/usr/bin/WebKitWebDriver}|the webkit e2e projects (WebKitWebDriver and its MiniBrowser)"
