@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { chromiumShellExecutable, launchOptions } from '@origin-lab/engines';
+import { launchOptions } from '@origin-lab/engines';
 import { selectedBrowsers, stacksInUse } from './stacks/index.js';
 import { browserSettings, stackEnvName, type BrowserSettings, type StackInfo, type StackName } from './stacks/stack.js';
 import type { StackOptions } from './fixtures.js';
@@ -17,6 +17,13 @@ if (gaps.unlisted.length + gaps.missing.length > 0)
   throw new Error(
     `e2e/coverage.ts must name every spec file once: not in it: ${gaps.unlisted.join(', ') || 'none'}; no such file: ${gaps.missing.join(', ') || 'none'}`,
   );
+
+/**
+ * Debian's Chromium headless shell (package chromium-headless-shell), or CHROMIUM_SHELL_PATH: the
+ * program of the <stack>-chromium-shell projects (coverage.ts). The e2e suite's alone: `check`
+ * finds its engines itself (packages/engines, find-engines.ts).
+ */
+const CHROMIUM_SHELL = process.env.CHROMIUM_SHELL_PATH ?? '/usr/lib/chromium/chromium-headless-shell';
 
 /**
  * What a stack tells its browsers (stacks/stack.ts). The global setup publishes the stack before
@@ -49,7 +56,7 @@ export default defineConfig<object, StackOptions>({
       const variants = browserName === 'chromium' ? CHROMIUM_PROGRAMS : [undefined];
       const projects = variants.map((program) => {
         const options = launchOptions(browserName, caCerts, loopbackNames);
-        if (program === 'shell') options.executablePath = chromiumShellExecutable();
+        if (program === 'shell') options.executablePath = CHROMIUM_SHELL;
         return {
           name: `${stackName}-${browserName}${program === 'shell' ? '-shell' : ''}`,
           use: { stackName, browserName, launchOptions: options },

@@ -24,14 +24,6 @@ export function browserExecutable(browser: BrowserName): string {
     : (process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr');
 }
 
-/**
- * Debian's Chromium headless shell (package chromium-headless-shell): the e2e suite's Chromium for
- * the specs that do not need the browser around the engine (e2e/coverage.ts).
- */
-export function chromiumShellExecutable(): string {
-  return process.env.CHROMIUM_SHELL_PATH ?? '/usr/lib/chromium/chromium-headless-shell';
-}
-
 export const browserPackage: Record<BrowserName, string> = {
   chromium: 'chromium',
   firefox: 'firefox-esr',
