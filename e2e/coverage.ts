@@ -52,6 +52,9 @@ export interface Coverage {
 export const CHROMIUM_PROGRAMS = ['browser', 'shell'] as const;
 export type ChromiumProgram = (typeof CHROMIUM_PROGRAMS)[number];
 
+/** The Chromium program a spec runs in. */
+const chromiumProgramOf = ({ fullChromium }: Coverage): ChromiumProgram => (fullChromium ? 'browser' : 'shell');
+
 const EVERY: readonly BrowserName[] = ['chromium', 'firefox', 'webkit'];
 const PLAYWRIGHT: readonly BrowserName[] = ['chromium', 'firefox'];
 const CHROMIUM: readonly BrowserName[] = ['chromium'];
@@ -167,7 +170,7 @@ export const COVERAGE: Readonly<Record<string, Coverage>> = {
 export function specsFor(stack: StackName, browser: BrowserName, last = false, program?: ChromiumProgram): string[] {
   return Object.entries(COVERAGE)
     .filter(([, { runs, runsLast }]) => runs[stack]?.includes(browser) && (runsLast ?? false) === last)
-    .filter(([, { fullChromium }]) => !program || (fullChromium ? 'browser' : 'shell') === program)
+    .filter(([, coverage]) => !program || chromiumProgramOf(coverage) === program)
     .map(([file]) => file);
 }
 
@@ -187,8 +190,10 @@ const LETTER: Record<BrowserName, string> = { chromium: 'C', firefox: 'F', webki
  * Chromium's headless shell, C+ the Chromium browser, with the reason after the spec's why.
  */
 export function matrixTable(): string {
-  const rows = Object.entries(COVERAGE).map(([file, { runs, why, fullChromium }]) => {
-    const letter = (browser: BrowserName) => LETTER[browser] + (browser === 'chromium' && fullChromium ? '+' : '');
+  const rows = Object.entries(COVERAGE).map(([file, coverage]) => {
+    const { runs, why, fullChromium } = coverage;
+    const inBrowser = chromiumProgramOf(coverage) === 'browser';
+    const letter = (browser: BrowserName) => LETTER[browser] + (browser === 'chromium' && inBrowser ? '+' : '');
     const cells = STACKS.map((stack) => (runs[stack] ?? []).map(letter).join(' '));
     const reason = fullChromium ? ` Chromium the browser (C+): ${fullChromium}` : '';
     return `| \`${file}\` | ${cells.join(' | ')} | ${why}${reason} |`;

@@ -52,14 +52,19 @@ export default defineConfig<object, StackOptions>({
     const { caCerts, loopbackNames } = settingsOf(stackName);
     return selectedBrowsers().flatMap((browserName) => {
       // Chromium in two programs, each with its own specs (coverage.ts): <stack>-chromium is the
-      // browser, <stack>-chromium-shell its headless shell.
+      // browser, <stack>-chromium-shell its headless shell. Both take one set of launch options
+      // (one HOME and NSS database, made once), the shell with its own program.
       const variants = browserName === 'chromium' ? CHROMIUM_PROGRAMS : [undefined];
+      const options = launchOptions(browserName, caCerts, loopbackNames);
       const projects = variants.map((program) => {
-        const options = launchOptions(browserName, caCerts, loopbackNames);
-        if (program === 'shell') options.executablePath = CHROMIUM_SHELL;
+        const shell = program === 'shell';
         return {
-          name: `${stackName}-${browserName}${program === 'shell' ? '-shell' : ''}`,
-          use: { stackName, browserName, launchOptions: options },
+          name: `${stackName}-${browserName}${shell ? '-shell' : ''}`,
+          use: {
+            stackName,
+            browserName,
+            launchOptions: shell ? { ...options, executablePath: CHROMIUM_SHELL } : options,
+          },
           specs: specsFor(stackName, browserName, false, program),
           last: specsFor(stackName, browserName, true, program),
         };
