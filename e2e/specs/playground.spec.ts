@@ -118,7 +118,7 @@ test(
     const printedCases = new Map<string, Promise<string[] | null>>();
     const miniBrowsers = { last: Promise.resolve() as Promise<unknown> };
     // On the plain stack Chromium and Firefox record the pass: the HAR and curl -v evidence of the
-    // explainer comes from this same run, each case in a load of its own (support/evidence.ts).
+    // explainer comes from this same run, each case's part told apart (support/evidence.ts).
     const recording = recordsEvidence ? await recordPass(browser, engine, testInfo) : null;
     const page = recording?.page ?? enginePage;
     try {

@@ -162,34 +162,37 @@ export function explainedLab(text: string): (Expected & { text?: string })[] {
   }
 }
 
-/** The query parameter that opens a case in a load of its own; its document request starts the case's part of the HAR. */
-const CASE_PARAMETER = 'case';
+/** A case of a pass and when it began (ms since the epoch, the clock the engines' timings use). */
+export type CaseStart = readonly [id: string, at: number];
 
 /**
- * Playwright's HAR of a whole pass, one HAR per case: the recorder lists entries in the order the
- * requests started, so each case's are those from its own document request to the next case's.
+ * Playwright's HAR of a whole pass, one HAR per case: each case's entries are the requests that
+ * started between its beginning and the next case's. A case with no request has no HAR.
  */
-export function harsByCase(text: string): Map<string, string> {
-  const har = JSON.parse(text) as { log: { entries: { request: { url: string } }[] } };
-  const byCase = new Map<string, unknown[]>();
-  let current: unknown[] | null = null;
-  for (const entry of har.log.entries) {
-    const url = new URL(entry.request.url);
-    const id = url.searchParams.get(CASE_PARAMETER);
-    if (id !== null && url.pathname.endsWith('/playground.html')) byCase.set(id, (current = []));
-    current?.push(entry);
-  }
-  return new Map([...byCase].map(([id, entries]) => [id, JSON.stringify({ log: { ...har.log, entries } })]));
+export function harsByCase(text: string, starts: readonly CaseStart[]): Map<string, string> {
+  const har = JSON.parse(text) as { log: { entries: { startedDateTime: string }[] } };
+  const byCase = new Map<string, string>();
+  starts.forEach(([id, from], index) => {
+    const until = starts[index + 1]?.[1] ?? Number.POSITIVE_INFINITY;
+    const entries = har.log.entries.filter((entry) => {
+      const at = Date.parse(entry.startedDateTime);
+      return at >= from && at < until;
+    });
+    if (entries.length > 0) byCase.set(id, JSON.stringify({ log: { ...har.log, entries } }));
+  });
+  return byCase;
 }
 
 /**
  * A playground pass recorded in one context (Playwright's HAR, and Chromium's protocol events),
- * each case opened in a load of its own and told apart in the evidence: what a context per case
- * recorded, at a fraction of the cost (a context and a cold page load each).
+ * the page loaded once and each case opened as its link opens it on that page (the address's
+ * fragment), told apart in the evidence by when it began: what a context per case recorded, at a
+ * fraction of the cost (a context and a cold page load each; a load per case took Firefox about
+ * 0.6 s a case).
  */
 export interface PassRecording {
   page: PlaywrightPage;
-  /** The address of case id: a load of its own, with no cookie left by the cases before it. */
+  /** Case id at the page base (its fragment), with no cookie left by the cases before it. */
   openCase(base: string, id: string, fragment: string): Promise<void>;
   /** After case id: its protocol events and curl of what Chromium sent, kept for finish. */
   endCase(id: string): Promise<void>;
@@ -206,15 +209,14 @@ export async function recordPass(browser: Browser, engine: string, testInfo: Tes
     const page = await PlaywrightPage.inContext(context, engine);
     const devtools = engine === 'chromium' ? await devtoolsRecorder(context, page.page) : null;
     const evidence = new Map<string, [Recorder, string][]>();
+    const starts: CaseStart[] = [];
     return {
       page,
       close: () => context.close(),
       async openCase(base, id, fragment) {
         await context.clearCookies();
-        const url = new URL(base);
-        url.searchParams.set(CASE_PARAMETER, id);
-        url.hash = fragment;
-        await page.open(url.href);
+        starts.push([id, Date.now()]);
+        await page.open(`${base}#${fragment}`);
       },
       async endCase(id) {
         if (!devtools) return;
@@ -229,7 +231,7 @@ export async function recordPass(browser: Browser, engine: string, testInfo: Tes
       async finish() {
         await context.close();
         const byCase = new Map<string, [Recorder, string][]>();
-        for (const [id, har] of harsByCase(readFileSync(harPath, 'utf8'))) {
+        for (const [id, har] of harsByCase(readFileSync(harPath, 'utf8'), starts)) {
           const kept: [Recorder, string][] = [['playwright-har', har], ...(evidence.get(id) ?? [])];
           for (const [recorder, text] of kept) writeFileSync(testInfo.outputPath(`${id}.${recorder}.txt`), text);
           byCase.set(id, kept);
