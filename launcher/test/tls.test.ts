@@ -40,7 +40,16 @@ async function startTls(): Promise<TlsStart> {
   };
 }
 
-/** One GET on session, read to its end. */
+/** How long a request through the front may stay silent: above Caddy's own 5 s of trying the api (lb_try_duration). */
+const REQUEST_MS = 10_000;
+
+/**
+ * One test's bound: the start's own (25 s, startTls) and a few bounded requests. vitest's default
+ * (20 s) is below the start's bound, so a slow start failed as a bare timeout, naming no step.
+ */
+const TLS_TEST_MS = 60_000;
+
+/** One GET on session, read to its end; a request silent for REQUEST_MS fails, naming its path. */
 function h2Get(
   session: http2.ClientHttp2Session,
   path: string,
@@ -48,6 +57,10 @@ function h2Get(
 ): Promise<{ status: number; headers: http2.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const request = session.request({ ':path': path, ...headers });
+    request.setTimeout(REQUEST_MS, () => {
+      request.close(http2.constants.NGHTTP2_CANCEL);
+      reject(new Error(`GET ${path} through Caddy: nothing received for ${REQUEST_MS} ms`));
+    });
     let responseHeaders: http2.IncomingHttpHeaders = {};
     let body = '';
     request.setEncoding('utf8');
@@ -68,7 +81,7 @@ function h2Session(origin: string, caCert: string): http2.ClientHttp2Session {
 // Caddy is required on CI; elsewhere these are skipped with the reason printed by vitest.
 const caddyMissing = !findCaddy() && !process.env.CI;
 
-describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)', () => {
+describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)', { timeout: TLS_TEST_MS }, () => {
   it('prints two https origins and the root certificate; both serve pages and the api over HTTP/2 with a certificate from that CA', async () => {
     const { origins, caCert, output } = await startTls();
     // Go's own releases: net/http's HTTP/2 schedules round-robin from Go 1.23 (golang/go#67706).
