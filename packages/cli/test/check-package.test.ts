@@ -1,6 +1,6 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBounded } from '@origin-lab/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,11 @@ import { ENGINES, STEP_TIMEOUT } from './run-check.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-package-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterAll(async () => {
+  // Packed and run: npx's installs of it found and removed (looking in the wrong place finds none).
+  if (packing) expect(await removeNpxInstalls()).not.toEqual([]);
+  rmSync(scratch, { recursive: true, force: true });
+}, 60_000);
 
 function run(command: string, args: string[], cwd: string, timeoutMs: number, input?: string) {
   // A user's shell: none of the npm_* variables of the npm that runs these tests (under them npx
@@ -24,6 +28,24 @@ function run(command: string, args: string[], cwd: string, timeoutMs: number, in
     npm_config_update_notifier: 'false',
   };
   return runBounded(command, args, { cwd, env, timeoutMs, input });
+}
+
+/**
+ * npx installs what it runs under npm's cache (<cache>/_npx/<key>: about 110 MB for this package
+ * and its dependencies) and never removes it. A tarball in a new folder each run left two new
+ * installs behind every run (9.9 GB on one machine). Those of this file's tarball go with its
+ * folder; the installs' names are npm's, so they are found by what they hold.
+ */
+async function removeNpxInstalls(): Promise<string[]> {
+  const cache = await run('npm', ['config', 'get', 'cache'], scratch, 30_000);
+  expect(cache.code, cache.stderr).toBe(0);
+  const npx = join(cache.stdout.trim(), '_npx');
+  const ours = readdirSync(npx).filter((key) => {
+    const manifest = join(npx, key, 'package.json');
+    return existsSync(manifest) && readFileSync(manifest, 'utf8').includes(basename(scratch));
+  });
+  for (const key of ours) rmSync(join(npx, key), { recursive: true, force: true });
+  return ours;
 }
 
 /** The tarball, packed once for the file (npm pack runs the bundle first), and what it holds checked. */
