@@ -1,10 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runBounded } from '@origin-lab/test-kit';
-import { afterAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expressReflectingAll, YOURS } from './fixtures.js';
+import { removeOrphanedInstalls } from './npx-installs.js';
 import { ENGINES, STEP_TIMEOUT } from './run-check.js';
 
 // The package as a user gets it: `npm pack`, then `npx ./origin-lab-<version>.tgz check ...` in a
@@ -12,11 +14,26 @@ import { ENGINES, STEP_TIMEOUT } from './run-check.js';
 // registry, or npm's cache).
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const scratch = mkdtempSync(join(tmpdir(), 'origin-lab-package-'));
-afterAll(async () => {
-  // Packed and run: npx's installs of it found and removed (looking in the wrong place finds none).
-  if (packing) expect(await removeNpxInstalls()).not.toEqual([]);
-  rmSync(scratch, { recursive: true, force: true });
+
+/**
+ * npx installs what it runs under npm's cache (<cache>/_npx/<key>: about 110 MB with this
+ * package's dependencies, 8-10 s) and never removes it; the key is the spec as given (a path).
+ * Packed into a new folder each run, the tarball left new installs behind every run (9.9 GB on
+ * one machine). In a folder of its own for this checkout, outside it (nothing of the repository
+ * around), the same keys come back each run: npx finds its install and puts in the new tarball
+ * alone (and whatever of its dependencies changed), in under 2 s. Installs whose tarball is gone
+ * (a checkout removed, a cleared /tmp) are removed first. The first run on a machine installs
+ * everything, as a new user's does.
+ */
+const scratch = join(tmpdir(), `origin-lab-package-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`);
+/** Where the tests run npx from a folder that is not the tarball's. */
+const elsewhere = join(scratch, 'elsewhere');
+mkdirSync(elsewhere, { recursive: true });
+
+beforeAll(async () => {
+  const cache = await run('npm', ['config', 'get', 'cache'], scratch, 30_000);
+  expect(cache.code, cache.stderr).toBe(0);
+  await removeOrphanedInstalls(join(cache.stdout.trim(), '_npx'));
 }, 60_000);
 
 function run(command: string, args: string[], cwd: string, timeoutMs: number, input?: string) {
@@ -30,24 +47,6 @@ function run(command: string, args: string[], cwd: string, timeoutMs: number, in
   return runBounded(command, args, { cwd, env, timeoutMs, input });
 }
 
-/**
- * npx installs what it runs under npm's cache (<cache>/_npx/<key>: about 110 MB for this package
- * and its dependencies) and never removes it. A tarball in a new folder each run left two new
- * installs behind every run (9.9 GB on one machine). Those of this file's tarball go with its
- * folder; the installs' names are npm's, so they are found by what they hold.
- */
-async function removeNpxInstalls(): Promise<string[]> {
-  const cache = await run('npm', ['config', 'get', 'cache'], scratch, 30_000);
-  expect(cache.code, cache.stderr).toBe(0);
-  const npx = join(cache.stdout.trim(), '_npx');
-  const ours = readdirSync(npx).filter((key) => {
-    const manifest = join(npx, key, 'package.json');
-    return existsSync(manifest) && readFileSync(manifest, 'utf8').includes(basename(scratch));
-  });
-  for (const key of ours) rmSync(join(npx, key), { recursive: true, force: true });
-  return ours;
-}
-
 /** The tarball, packed once for the file (npm pack runs the bundle first), and what it holds checked. */
 let packing: Promise<string> | undefined;
 function packedOnce(): Promise<string> {
@@ -59,8 +58,10 @@ function packedOnce(): Promise<string> {
       120_000,
     );
     expect(packed.code, packed.stderr).toBe(0);
-    const tarball = readdirSync(scratch).find((name) => /^origin-lab-\d+\.\d+\.\d+\.tgz$/.test(name));
-    expect(tarball).toBeDefined();
+    // The tarball's name, as npm pack says it; an older version's goes (its installs then with it).
+    const tarball = packed.stdout.trim().split('\n').at(-1)!;
+    expect(tarball).toMatch(/^origin-lab-\d+\.\d+\.\d+\.tgz$/);
+    for (const name of readdirSync(scratch)) if (name.endsWith('.tgz') && name !== tarball) rmSync(join(scratch, name));
     const listing = await run('tar', ['-tzf', tarball!], scratch, 10_000);
     expect(listing.stdout.trim().split('\n').sort()).toEqual([
       'package/CHANGELOG.md',
@@ -114,7 +115,6 @@ describe.skipIf(ENGINES.length === 0)('the packed package', () => {
 
   it('from another folder, npx takes the tarball as file:<absolute path> or --package <absolute path>, never bare', async () => {
     const tarball = join(scratch, await packedOnce());
-    const elsewhere = mkdtempSync(join(scratch, 'elsewhere-'));
     for (const args of [
       [`file:${tarball}`, '--version'],
       ['--package', tarball, 'origin-lab', '--version'],
