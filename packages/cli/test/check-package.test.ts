@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runBounded } from '@origin-lab/test-kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expressReflectingAll, YOURS } from './fixtures.js';
-import { removeOrphanedInstalls } from './npx-installs.js';
+import { PACKAGE_FOLDER_PREFIX, removeOrphanedInstalls } from './npx-installs.js';
 import { ENGINES, STEP_TIMEOUT } from './run-check.js';
 
 // The package as a user gets it: `npm pack`, then `npx ./origin-lab-<version>.tgz check ...` in a
@@ -25,16 +25,13 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
  * (a checkout removed, a cleared /tmp) are removed first. The first run on a machine installs
  * everything, as a new user's does.
  */
-const scratch = join(tmpdir(), `origin-lab-package-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`);
+const scratch = join(
+  tmpdir(),
+  `${PACKAGE_FOLDER_PREFIX}${createHash('sha256').update(root).digest('hex').slice(0, 12)}`,
+);
 /** Where the tests run npx from a folder that is not the tarball's. */
 const elsewhere = join(scratch, 'elsewhere');
 mkdirSync(elsewhere, { recursive: true });
-
-beforeAll(async () => {
-  const cache = await run('npm', ['config', 'get', 'cache'], scratch, 30_000);
-  expect(cache.code, cache.stderr).toBe(0);
-  await removeOrphanedInstalls(join(cache.stdout.trim(), '_npx'));
-}, 60_000);
 
 function run(command: string, args: string[], cwd: string, timeoutMs: number, input?: string) {
   // A user's shell: none of the npm_* variables of the npm that runs these tests (under them npx
@@ -62,7 +59,7 @@ function packedOnce(): Promise<string> {
     const tarball = packed.stdout.trim().split('\n').at(-1)!;
     expect(tarball).toMatch(/^origin-lab-\d+\.\d+\.\d+\.tgz$/);
     for (const name of readdirSync(scratch)) if (name.endsWith('.tgz') && name !== tarball) rmSync(join(scratch, name));
-    const listing = await run('tar', ['-tzf', tarball!], scratch, 10_000);
+    const listing = await run('tar', ['-tzf', tarball], scratch, 10_000);
     expect(listing.stdout.trim().split('\n').sort()).toEqual([
       'package/CHANGELOG.md',
       'package/README.md',
@@ -70,12 +67,18 @@ function packedOnce(): Promise<string> {
       'package/package.json',
     ]);
 
-    return tarball!;
+    return tarball;
   })();
   return packing;
 }
 
 describe.skipIf(ENGINES.length === 0)('the packed package', () => {
+  beforeAll(async () => {
+    const cache = await run('npm', ['config', 'get', 'cache'], scratch, 30_000);
+    expect(cache.code, cache.stderr).toBe(0);
+    await removeOrphanedInstalls(join(cache.stdout.trim(), '_npx'));
+  }, 60_000);
+
   it('npx ./origin-lab-<version>.tgz check runs as a new user would run it', async () => {
     const tarball = await packedOnce();
     const server = await expressReflectingAll();

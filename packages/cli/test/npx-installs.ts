@@ -8,6 +8,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
+/** How the packed package's tests name their folder; an install from any other is not theirs. */
+export const PACKAGE_FOLDER_PREFIX = 'origin-lab-package-';
+
 /** Removes, under npx (the _npx folder of npm's cache), every install of ours whose tarball is gone; returns their keys. */
 export async function removeOrphanedInstalls(npx: string): Promise<string[]> {
   if (!existsSync(npx)) return [];
@@ -32,6 +35,6 @@ function tarballOf(install: string): string | null {
   } catch {
     return null;
   }
-  if (typeof spec !== 'string' || !spec.startsWith('file:') || !spec.includes('origin-lab-package-')) return null;
+  if (typeof spec !== 'string' || !spec.startsWith('file:') || !spec.includes(PACKAGE_FOLDER_PREFIX)) return null;
   return resolve(install, spec.slice('file:'.length));
 }
