@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The compose stack's images and the check image, built while vitest runs, so that the e2e
-# set-up's own `docker-compose build` finds every layer in the cache (run.sh starts this).
+# set-up's own `docker-compose build` finds every layer in the cache (run.sh starts this). First
+# the base images they are built from, where the engine lacks them (setup.sh's
+# provide_base_images: loaded from the cache, pulled, or made with debootstrap).
 #
 #   prebuild.sh     builds them; exits with the build's status
 #
@@ -22,6 +24,9 @@ if ! [[ "$shares" =~ ^[0-9]+$ ]] || [ "$shares" -lt 2 ] || [ "$shares" -gt 26214
   exit 2
 fi
 group="origin-lab-prebuild-slot${DOCKER_SLOT:-0}"
+
+source scripts/test/setup.sh
+provide_base_images
 
 weighted=1
 [ "${OWN_ENGINE:-}" = 1 ] && [ -f /sys/fs/cgroup/cpu/cpu.shares ] || weighted=""

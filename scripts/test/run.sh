@@ -60,6 +60,11 @@ run() {
 rm -rf .tmp/timings
 
 step "set-up"
+# Only the compose stack's images need its base images: where the images are built early, beside
+# vitest (below), that build makes them first, off the path to the first test (made with
+# debootstrap on a new machine, they took about 70 s of the set-up). A run of the e2e suite alone
+# has no early build, and makes them here.
+[ "$only" = e2e ] || base_images_meanwhile=1
 set_up_for_tests
 
 # testcontainers: no reaper image can be pulled on a machine without a registry, and this run
@@ -76,8 +81,9 @@ run npm run --silent build
 if [ "$only" != e2e ] && [[ " ${E2E_STACKS//,/ } " == *" compose "* ]]; then
   # The compose stack's images, and the check image (its profile), build while the type-check,
   # lint and vitest run, at a CPU weight below the tests' where the engine is this run's own
-  # (prebuild.sh); the e2e set-up builds them again from this cache, in seconds. Bounded by twice
-  # that build's bound (E2E_COMPOSE_BUILD_TIMEOUT_MS): it may wait for most of vitest first.
+  # (prebuild.sh), after the base images where the engine lacks them; the e2e set-up builds them
+  # again from this cache, in seconds. Bounded by twice that build's bound
+  # (E2E_COMPOSE_BUILD_TIMEOUT_MS): it may wait for most of vitest first.
   mkdir -p .tmp
   setsid timeout "$(( ${E2E_COMPOSE_BUILD_TIMEOUT_MS:-900000} * 2 / 1000 ))" \
     env OWN_ENGINE="$([ -n "$engine_dir" ] && echo 1)" AS_ROOT="${as_root:-}" bash scripts/test/prebuild.sh \
@@ -101,7 +107,10 @@ if [ "$only" != e2e ]; then
 fi
 if [ -n "$prebuild" ]; then
   step "the compose stack's images"
-  wait "$prebuild" || echo "[test] their early build failed (.tmp/compose-prebuild.log): the e2e set-up builds them"
+  if ! wait "$prebuild"; then
+    echo "[test] their early build failed (.tmp/compose-prebuild.log): the e2e set-up builds them"
+    provide_base_images
+  fi
   prebuild=""
 fi
 step "end-to-end tests (Playwright: $E2E_STACKS in $E2E_BROWSERS)"

@@ -1,7 +1,8 @@
 # Sourced by run.sh: finds what the chosen tests need, installs what is missing with apt-get where
 # it may (root, or sudo without a password), starts a Docker engine of this run's own, provides
-# the base images. One line per thing it installs, starts or leaves out, and why. Where it may
-# not, it prints the commands to run and returns non-zero before any test runs.
+# the base images (or leaves them to prebuild.sh, which sources it too). One line per thing it
+# installs, starts or leaves out, and why. Where it may not, it prints the commands to run and
+# returns non-zero before any test runs.
 #
 # Reads: E2E_STACKS, E2E_BROWSERS (what to run; docs/testing.md), TEST_SETUP (install | check),
 # CI. Sets: chosen_stacks, chosen_browsers, DOCKER_HOST (when it starts an engine).
@@ -270,6 +271,8 @@ set_up_for_tests() {
   check_firefox_version || return 1
   if wants compose; then
     start_docker_engine || return 1
-    provide_base_images || return 1
+    # run.sh sets base_images_meanwhile when its early build of the images (prebuild.sh) makes
+    # them beside vitest instead.
+    [ -n "${base_images_meanwhile:-}" ] || provide_base_images || return 1
   fi
 }
