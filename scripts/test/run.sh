@@ -59,12 +59,18 @@ run() {
 # The timings of this run only (the runners' reporters write them; slowest.mjs prints them at the end).
 rm -rf .tmp/timings
 
+# Whether the compose stack's images are built early, beside vitest (prebuild.sh, below): in every
+# run but the e2e suite's alone, where the set-up chooses that stack. The set-up's base images and
+# the build below both go by this one answer.
+early_build=""
+[ "$only" = e2e ] || early_build=1
+
 step "set-up"
-# Only the compose stack's images need its base images: where the images are built early, beside
-# vitest (below), that build makes them first, off the path to the first test (made with
-# debootstrap on a new machine, they took about 70 s of the set-up). A run of the e2e suite alone
-# has no early build, and makes them here.
-[ "$only" = e2e ] || base_images_meanwhile=1
+# Only the compose stack's images need its base images: where the images are built early, that
+# build makes them first, off the path to the first test (made with debootstrap on a new machine,
+# they took about 70 s of the set-up). A run of the e2e suite alone has no early build, and makes
+# them here.
+base_images_meanwhile=$early_build
 set_up_for_tests
 
 # testcontainers: no reaper image can be pulled on a machine without a registry, and this run
@@ -78,7 +84,7 @@ export E2E_STACKS E2E_BROWSERS
 
 step "build"
 run npm run --silent build
-if [ "$only" != e2e ] && [[ " ${E2E_STACKS//,/ } " == *" compose "* ]]; then
+if [ -n "$early_build" ] && [[ " ${E2E_STACKS//,/ } " == *" compose "* ]]; then
   # The compose stack's images, and the check image (its profile), build while the type-check,
   # lint and vitest run, at a CPU weight below the tests' where the engine is this run's own
   # (prebuild.sh), after the base images where the engine lacks them; the e2e set-up builds them
