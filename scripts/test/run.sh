@@ -60,17 +60,15 @@ run() {
 rm -rf .tmp/timings
 
 # Whether the compose stack's images are built early, beside vitest (prebuild.sh, below): in every
-# run but the e2e suite's alone, where the set-up chooses that stack. The set-up's base images and
-# the build below both go by this one answer.
+# run but the e2e suite's alone, where the set-up chooses that stack. The set-up (setup.sh) and
+# the build below both go by this one answer. Only those images need the base images: built
+# early, that build makes them first, off the path to the first test (made with debootstrap on a
+# new machine, they took about 70 s of the set-up); a run of the e2e suite alone makes them in
+# its set-up.
 early_build=""
 [ "$only" = e2e ] || early_build=1
 
 step "set-up"
-# Only the compose stack's images need its base images: where the images are built early, that
-# build makes them first, off the path to the first test (made with debootstrap on a new machine,
-# they took about 70 s of the set-up). A run of the e2e suite alone has no early build, and makes
-# them here.
-base_images_meanwhile=$early_build
 set_up_for_tests
 
 # testcontainers: no reaper image can be pulled on a machine without a registry, and this run

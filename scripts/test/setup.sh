@@ -5,7 +5,7 @@
 # returns non-zero before any test runs.
 #
 # Reads: E2E_STACKS, E2E_BROWSERS (what to run; docs/testing.md), TEST_SETUP (install | check),
-# CI. Sets: chosen_stacks, chosen_browsers, DOCKER_HOST (when it starts an engine).
+# CI, and run.sh's early_build (set: prebuild.sh provides the base images). Sets: chosen_stacks, chosen_browsers, DOCKER_HOST (when it starts an engine).
 
 say() { echo "[setup] $*"; }
 
@@ -271,8 +271,7 @@ set_up_for_tests() {
   check_firefox_version || return 1
   if wants compose; then
     start_docker_engine || return 1
-    # run.sh sets base_images_meanwhile when its early build of the images (prebuild.sh) makes
-    # them beside vitest instead.
-    [ -n "${base_images_meanwhile:-}" ] || provide_base_images || return 1
+    # Where run.sh builds the images early (early_build), prebuild.sh makes them beside vitest.
+    [ -n "${early_build:-}" ] || provide_base_images || return 1
   fi
 }
