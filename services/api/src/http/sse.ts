@@ -15,14 +15,19 @@ export function sseComment(text: string): string {
 
 /**
  * Starts an event stream on the raw response: unbuffered (X-Accel-Buffering for proxies that
- * would hold it) and never transformed or cached on the way.
+ * would hold it) and never transformed or cached on the way. A HEAD request gets those headers
+ * alone and at once: the response is ended, and false says there is no stream to write to (Node
+ * drops a HEAD response's body, so its headers would wait for an end that a stream may never reach).
  */
-export function openEventStream(res: ServerResponse): void {
+export function openEventStream(res: ServerResponse): boolean {
   res.writeHead(200, {
     'Content-Type': 'text/event-stream',
     'Cache-Control': 'no-cache, no-transform',
     'X-Accel-Buffering': 'no',
   });
+  if (res.req.method !== 'HEAD') return true;
+  res.end();
+  return false;
 }
 
 /** Open streams, each with a function that ends it; used by a graceful stop. */

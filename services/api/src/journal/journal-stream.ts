@@ -47,6 +47,11 @@ export function journalStream(journals: JournalStore<ServerJournalEntry>, option
     }
 
     const res = ctx.res;
+    if (ctx.method === 'HEAD') {
+      ctx.respond = false;
+      openEventStream(res);
+      return;
+    }
     let ended = false;
     let keepAlive: NodeJS.Timeout | undefined;
     // Subscribed before the backlog is read, so no entry falls between the two; entries that

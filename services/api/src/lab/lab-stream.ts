@@ -83,7 +83,7 @@ export function labStream(limits: LabStreamLimits, open: OpenStreams): Middlewar
     }
     const res = ctx.res;
     ctx.respond = false;
-    openEventStream(res);
+    if (!openEventStream(res)) return;
     if (asked.retryMs !== null) res.write(`retry: ${asked.retryMs}\n\n`);
     const start = firstTick(lastEventId, asked.of);
     // This connection's share: per ticks, or fewer when the run ends first.

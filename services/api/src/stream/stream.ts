@@ -21,11 +21,7 @@ export function stream({ count: countBounds, intervalMs: interval }: StreamOptio
     const count = queryInt(ctx, 'count', countBounds);
     const res = ctx.res;
     ctx.respond = false;
-    openEventStream(res);
-    if (ctx.method === 'HEAD') {
-      res.end();
-      return;
-    }
+    if (!openEventStream(res)) return;
     res.write(sseComment(`${count} ticks, one every ${interval} ms`));
 
     const { later, finish } = holdStream(res, open);

@@ -192,6 +192,17 @@ describe('the journal stream refuses bad input and other origins', () => {
     expect(post.status).toBe(405);
   });
 
+  it("HEAD: the stream's headers at once, with no body and no stream left open", async () => {
+    const answer = await fetch(`${api.url}/lab/journal?visitor=${newVisitor()}`, {
+      method: 'HEAD',
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/event-stream');
+    expect(await answer.text()).toBe('');
+    expect(api.app.openStreamCount()).toBe(0);
+  });
+
   it('ends the stream of a reader that stops reading, instead of buffering for it', async () => {
     const visitor = newVisitor();
     const socket = net.connect(api.port, '127.0.0.1');

@@ -91,6 +91,17 @@ describe('the stream lab: what /api/stream never sends', () => {
     expect(body.error).toMatch(parameter);
   });
 
+  it("HEAD: the stream's headers at once, not after the run (here 50 ticks 5 s apart)", async () => {
+    const answer = await fetch(`${api.url}/lab/stream?of=50&per=50&interval=5000`, {
+      method: 'HEAD',
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/event-stream');
+    expect(await answer.text()).toBe('');
+    expect(api.app.openStreamCount()).toBe(0);
+  });
+
   it('is same origin only: no CORS headers, even for an allowed origin', async () => {
     const answer = await fetch(`${api.url}/lab/stream?interval=10&of=1`, { headers: { Origin: ALLOWED } });
     await answer.text();
