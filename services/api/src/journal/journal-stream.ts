@@ -40,7 +40,7 @@ export function journalStream(journals: JournalStore<ServerJournalEntry>, option
     const after = Number(resumeFrom);
 
     // A page served over HTTP/1.1 polls instead of holding one of its origin's six connections.
-    if (ctx.accepts('text/event-stream', 'application/json') === 'application/json') {
+    if (!asksForEventStream(ctx)) {
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { entries: await journals.entriesAfter(token, after) } satisfies JournalPage;
       return;
@@ -101,11 +101,12 @@ export function journalStream(journals: JournalStore<ServerJournalEntry>, option
 }
 
 /**
- * Whether a request asks for the journal as an event stream (a poll asks for JSON): only then does
- * it hold a stream, in the fair shares' count.
+ * Whether a request gets the journal as an event stream: unless it prefers JSON (a poll). This
+ * also decides whether it holds a stream in the fair shares' count; no Accept, or any type
+ * (curl's), gets a stream.
  */
 export function asksForEventStream(ctx: Context): boolean {
-  return (ctx.get('Accept') || '').includes('text/event-stream');
+  return ctx.accepts('text/event-stream', 'application/json') !== 'application/json';
 }
 
 /** The journal's route when its setting (JOURNAL_VISITORS) at 0 switched recording off. */

@@ -75,19 +75,23 @@ describe('fair shares: what one visitor may hold at once', () => {
     },
   );
 
-  it('the journal stream counts as a stream; a journal poll does not', async () => {
-    const visitor = newVisitor();
-    await hold('/api/stream?count=120', visitor, 'streams');
-    await hold('/api/stream?count=120', visitor, 'streams');
-    const asStream = await fetch(`${api.url}/lab/journal?visitor=${visitor}`, {
-      headers: { Accept: 'text/event-stream' },
-    });
-    expect(asStream.status).toBe(429);
-    const asPoll = await fetch(`${api.url}/lab/journal?visitor=${visitor}`, {
-      headers: { Accept: 'application/json' },
-    });
-    expect(asPoll.status).toBe(200);
-  });
+  // A journal is a stream unless JSON is preferred: curl's Accept (*/*), or none, gets one too.
+  it.each([['text/event-stream'], ['*/*'], [null]])(
+    'the journal stream counts as a stream (Accept: %s); a journal poll does not',
+    async (accept) => {
+      const visitor = newVisitor();
+      await hold('/api/stream?count=120', visitor, 'streams');
+      await hold('/api/stream?count=120', visitor, 'streams');
+      const asStream = await fetch(`${api.url}/lab/journal?visitor=${visitor}`, {
+        headers: accept === null ? {} : { Accept: accept },
+      });
+      expect(asStream.status).toBe(429);
+      const asPoll = await fetch(`${api.url}/lab/journal?visitor=${visitor}`, {
+        headers: { Accept: 'application/json' },
+      });
+      expect(asPoll.status).toBe(200);
+    },
+  );
 
   it('requests in flight: every request counts, and the fifth at once is refused', async () => {
     const visitor = newVisitor();
