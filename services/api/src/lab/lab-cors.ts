@@ -44,18 +44,36 @@ function demoCookie(scenario: LabCorsScenario, mark: string | string[] | undefin
   return `${DEMO_COOKIE}=${value}; Path=${LAB_CORS_PATH}; Max-Age=3600; HttpOnly; SameSite=${sameSite}${scenario.cookieSecure ? '; Secure' : ''}${scenario.cookiePartitioned ? '; Partitioned' : ''}`;
 }
 
+/** Whether a request carries a Bearer token (any token68: the lab checks its shape, not its value). */
+const BEARER = /^Bearer [A-Za-z0-9\-._~+/]+=*$/;
+
+/** The schemes whose credentials a browser keeps and adds by itself; only the name is shown. */
+const BROWSER_SCHEMES = /^(Basic|Digest|NTLM|Negotiate) /i;
+
 /**
- * The request headers with the Cookie header cut down to the demo cookie. Any origin may read the
- * lab, with credentials if the URL asks: reflecting the host's other cookies would hand them to
- * any site. How many were left out is said instead.
+ * The request headers without the credentials a browser adds on its own. Any origin may read the
+ * lab, with credentials if the URL asks: reflecting them would hand them to any site. The Cookie
+ * header is cut down to the demo cookie, with a count of the others. Authorization keeps its value
+ * only for a Bearer token, which a script set itself (a browser keeps and adds only Basic, Digest,
+ * NTLM and Negotiate ones, such as a password a teacher put in front of the lab): theirs shows the
+ * scheme alone, anything else nothing. Proxy-Authorization, which no script may set, is never shown.
  */
-function withOnlyDemoCookie(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  if (headers.cookie === undefined) return headers;
-  const pairs = headers.cookie.split(';').map((pair) => pair.trim());
-  const kept = pairs.filter((pair) => pair.startsWith(`${DEMO_COOKIE}=`));
-  const hidden = pairs.length - kept.length;
-  const note = hidden > 0 ? [`(${hidden} other cookie${hidden === 1 ? '' : 's'} not shown)`] : [];
-  return { ...headers, cookie: [...kept, ...note].join('; ') };
+function withoutBrowserCredentials(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const shown = { ...headers };
+  if (headers.cookie !== undefined) {
+    const pairs = headers.cookie.split(';').map((pair) => pair.trim());
+    const kept = pairs.filter((pair) => pair.startsWith(`${DEMO_COOKIE}=`));
+    const hidden = pairs.length - kept.length;
+    const note = hidden > 0 ? [`(${hidden} other cookie${hidden === 1 ? '' : 's'} not shown)`] : [];
+    shown.cookie = [...kept, ...note].join('; ');
+  }
+  const authorization = headers.authorization;
+  if (authorization !== undefined && !BEARER.test(authorization)) {
+    const scheme = BROWSER_SCHEMES.exec(authorization)?.[1];
+    shown.authorization = scheme ? `${scheme} (credentials not shown)` : '(not shown)';
+  }
+  if (headers['proxy-authorization'] !== undefined) shown['proxy-authorization'] = '(not shown)';
+  return shown;
 }
 
 /** The scenario's parameters that ask for the redirect: the hop's Location leaves them out. */
@@ -73,9 +91,6 @@ function redirectLocation(scenario: LabCorsScenario & { redirectTo: string }, qu
     [target.username, target.password] = LAB_REDIRECT_USERINFO.split(':') as [string, string];
   return target.href;
 }
-
-/** Whether a request carries a Bearer token (any token68: the lab checks its shape, not its value). */
-const BEARER = /^Bearer [A-Za-z0-9\-._~+/]+=*$/;
 
 /**
  * GET, POST, OPTIONS or any method on /lab/cors. A preflight (OPTIONS with
@@ -151,6 +166,6 @@ export function labCors(limits: LabLimits, bodyLimit: number): Middleware {
     const body = declaresNoBody(ctx.req) ? NO_BODY : await readSentBody(ctx.req, bodyLimit);
     ctx.set('Content-Type', 'application/json; charset=utf-8');
     const reflected = reflection(ctx, body);
-    ctx.body = JSON.stringify({ ...reflected, headers: withOnlyDemoCookie(reflected.headers), scenario });
+    ctx.body = JSON.stringify({ ...reflected, headers: withoutBrowserCredentials(reflected.headers), scenario });
   };
 }

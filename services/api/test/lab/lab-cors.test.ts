@@ -377,3 +377,25 @@ describe('the lab and the journal', () => {
     ]);
   });
 });
+
+describe("the browser's own credentials, which any site may read the lab with", () => {
+  it.each([
+    ['Basic', 'Basic dXNlcjpzZWNyZXQtdmFsdWU=', 'Basic (credentials not shown)'],
+    ['Digest', 'Digest username="u", response="secret-value"', 'Digest (credentials not shown)'],
+    ['no scheme', 'secret-value', '(not shown)'],
+  ])(
+    "shows any site the scheme of a browser's own Authorization (%s), never its credentials",
+    async (_, authorization, shown) => {
+      const answer = await actual('allow-origin=origin&allow-credentials=true', {
+        headers: { Authorization: authorization, 'Proxy-Authorization': 'Basic c2VjcmV0LXZhbHVl', Origin: PAGE },
+      });
+      expect(answer.headers.get('access-control-allow-credentials')).toBe('true');
+      const body = await answer.text();
+      expect(JSON.parse(body)).toMatchObject({
+        headers: { authorization: shown, 'proxy-authorization': '(not shown)' },
+      });
+      for (const secret of ['secret-value', 'dXNlcjpzZWNyZXQtdmFsdWU', 'c2VjcmV0LXZhbHVl'])
+        expect(body).not.toContain(secret);
+    },
+  );
+});
