@@ -112,6 +112,9 @@ function checkSession(ctx: Context, body: unknown): void {
 
 /** The call handed to the SDK's transport as a web Request; its Response written back through Koa. */
 async function answerCall(ctx: Context, body: unknown): Promise<void> {
+  const base = `${ctx.protocol}://${ctx.host}`;
+  if (!URL.canParse(ctx.originalUrl, base))
+    throw new HttpError(400, 'the Host header is not a host name with an optional port', { header: 'Host' });
   const initialize = ctx.method === 'POST' && isInitialize(body);
   const transport = new WebStandardStreamableHTTPServerTransport({
     // Stateless but for the id itself: initialize gives one, later calls are checked by shape above.
@@ -123,7 +126,7 @@ async function answerCall(ctx: Context, body: unknown): Promise<void> {
   try {
     const headers = new Headers();
     for (const [name, value] of Object.entries(ctx.headers)) if (typeof value === 'string') headers.set(name, value);
-    const request = new Request(new URL(ctx.originalUrl, `${ctx.protocol}://${ctx.host}`), {
+    const request = new Request(new URL(ctx.originalUrl, base), {
       method: ctx.method,
       headers,
     });

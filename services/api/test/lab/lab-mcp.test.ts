@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -131,7 +132,36 @@ describe('the MCP lab: a Streamable HTTP server a browser client can use', () =>
     const huge = await call('', { ...INITIALIZE, pad: 'x'.repeat(2 * 1024 * 1024) });
     expect(huge.status).toBe(413);
   });
+
+  it.each([
+    ['a space', 'a b'],
+    ['an unclosed IPv6 bracket', '[::1'],
+  ])('a Host header with %s is 400 naming it, not a server error', async (_, host) => {
+    const { status, body } = await callWithHost(host, INITIALIZE);
+    expect(status).toBe(400);
+    expect(JSON.parse(body)).toMatchObject({ error: expect.stringContaining('Host'), header: 'Host' });
+  });
 });
+
+/** A call sent with a Host header of its own choosing (fetch keeps the URL's), with its status and body. */
+function callWithHost(host: string, message: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      url(),
+      {
+        method: 'POST',
+        headers: { Host: host, Origin: ALLOWED, 'Content-Type': 'application/json', Accept: ACCEPT },
+      },
+      (answer) => {
+        let body = '';
+        answer.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        answer.on('end', () => resolve({ status: answer.statusCode ?? 0, body }));
+      },
+    );
+    sent.on('error', reject);
+    sent.end(JSON.stringify(message));
+  });
+}
 
 describe('the MCP lab: each switch puts back one mistake', () => {
   it('expose=none: the session id is sent but not exposed, so a page cannot read it', async () => {
