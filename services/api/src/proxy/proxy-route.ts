@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { HttpError, type LogSink } from '@origin-lab/server-kit';
 import type { AnswerCache, CachedAnswer, CacheHit } from './proxy-cache.js';
 import { callUpstream, UpstreamFailure } from './proxy-client.js';
-import { visitorOf } from '../journal/visitor-token.js';
+import { VISITOR_PARAMETER } from '../journal/visitor-token.js';
 import { proxyTarget } from './proxy-paths.js';
 import { judgeUpstreamAnswer } from './proxy-policy.js';
 import type { ProxySettings } from './proxy-settings.js';
@@ -135,12 +135,17 @@ function elapsed(started: number): number {
 
 /**
  * The request target without the visitor's token: the token reads the visitor's journal, so it
- * never goes to the third party, and it would split the cache into one entry per page load.
+ * never goes to the third party, and it would split the cache into one entry per page load. Every
+ * parameter named visitor goes, token or not, so that a second one cannot slip through behind a
+ * first; the rest is kept as sent.
  */
 function withoutVisitorToken(ctx: Context): string {
   const raw = ctx.req.url ?? '';
-  const visitor = visitorOf(ctx);
-  if (visitor === null) return raw;
-  const path = raw.slice(0, raw.indexOf('?'));
-  return visitor.rest === '' ? path : `${path}?${visitor.rest}`;
+  const at = raw.indexOf('?');
+  if (at === -1 || !raw.includes(VISITOR_PARAMETER, at)) return raw;
+  const kept = raw
+    .slice(at + 1)
+    .split('&')
+    .filter((part) => part !== VISITOR_PARAMETER && !part.startsWith(`${VISITOR_PARAMETER}=`));
+  return kept.length === 0 ? raw.slice(0, at) : `${raw.slice(0, at)}?${kept.join('&')}`;
 }

@@ -38,6 +38,17 @@ describe('the proxy cache', () => {
     expect(await upstreamCalls()).toBe(1);
   });
 
+  it.each([
+    ['two tokens', 'visitor=visitor-one-0000000001&prefix=c&visitor=visitor-two-0000000002'],
+    ['a value that is no token first', 'visitor=short&prefix=c&visitor=visitor-two-0000000002'],
+    ['an empty one', 'prefix=c&visitor=&visitor'],
+  ])('no visitor parameter reaches the third party (%s)', async (_, query) => {
+    await freshApi();
+    const answer = await get(`/api/upstream/tags?${query}`);
+    expect(answer.res.status).toBe(200);
+    expect((JSON.parse(answer.bytes.toString()) as { upstream: { query: string } }).upstream.query).toBe('prefix=c');
+  });
+
   it('the key is the target URL: another path or another query (cors=off too) is another entry', async () => {
     await freshApi();
     const targets = [
