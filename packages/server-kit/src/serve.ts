@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { CountedResponse } from './counted-response.js';
 
 export interface ServeOptions {
@@ -45,6 +46,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Ru
       void handler(req, res);
     },
   );
+  server.on('connect', refuseConnect);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -74,6 +76,32 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Ru
     return stopping;
   };
   return { server, port, stop };
+}
+
+/**
+ * CONNECT never reaches a request handler: Node hands it to a 'connect' listener, and without one
+ * closes the connection unanswered. It gets the 405 every other method the server does not take
+ * gets, as JSON, and the connection is closed (it was asked to become a tunnel: nothing may follow).
+ */
+function refuseConnect(req: http.IncomingMessage, socket: Duplex): void {
+  const body = JSON.stringify({
+    error: 'method not allowed',
+    detail: 'CONNECT: this server is not a proxy and opens no tunnel',
+    allowed: ['GET', 'HEAD', 'OPTIONS'],
+  });
+  socket.on('error', () => socket.destroy());
+  socket.end(
+    [
+      'HTTP/1.1 405 Method Not Allowed',
+      'Allow: GET, HEAD, OPTIONS',
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  );
+  req.resume();
 }
 
 /** Runs stop() on SIGINT and SIGTERM once, then exits; a second signal exits at once. */

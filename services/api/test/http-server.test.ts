@@ -18,6 +18,13 @@ describe("the api's HTTP server (docs/decisions.md, Limits)", () => {
     expect(answer.status).toBe(status);
   });
 
+  it('answers CONNECT with a JSON 405 and closes, instead of dropping the connection unanswered', async () => {
+    const answer = await rawExchange(api.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get('allow')).toEqual(['GET, HEAD, OPTIONS']);
+    expect(JSON.parse(answer.text)).toMatchObject({ error: 'method not allowed' });
+  });
+
   it('gives a request 120 s to arrive whole and keeps idle connections 65 s, past the front idle time', () => {
     expect(api.server.requestTimeout).toBe(120_000);
     expect(api.server.keepAliveTimeout).toBe(65_000);
