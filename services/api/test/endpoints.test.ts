@@ -111,9 +111,16 @@ describe('the endpoint table', () => {
   it('GET /api/flaky?rate=1 always fails and ?rate=0 never does', async () => {
     expect((await fetch(`${api.url}/api/flaky?rate=1`)).status).toBe(500);
     expect((await fetch(`${api.url}/api/flaky?rate=0`)).status).toBe(200);
-    const bad = await fetch(`${api.url}/api/flaky?rate=2`);
+  });
+
+  it.each([
+    ['over 1', 'rate=2', /from 0 to 1/, 'got "2"'],
+    ['with seven decimals', 'rate=0.1234567', /at most six decimals/, 'got "0.1234567"'],
+    ['given twice', 'rate=1&rate=0', /more than once/, expect.stringMatching(/from 0 to 1/)],
+  ])('GET /api/flaky with a rate %s: 400 naming the parameter and what it takes', async (_, query, error, detail) => {
+    const bad = await fetch(`${api.url}/api/flaky?${query}`);
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ parameter: 'rate' });
+    expect(await bad.json()).toEqual({ error: expect.stringMatching(error), parameter: 'rate', detail });
   });
 
   it('GET /api/slow?ms=N answers after the delay with what it waited', async () => {

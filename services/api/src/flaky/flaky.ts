@@ -23,9 +23,15 @@ export function flaky(options: FlakyOptions): Middleware {
   };
 }
 
+/** A rate as the query may write it: 0 to 1, with a leading digit and at most six decimals. */
+const RATE = /^(0(\.\d{1,6})?|1(\.0{1,6})?)$/;
+const RATE_RULE = 'rate must be a number from 0 to 1, with at most six decimals (such as 0.25)';
+
+/** The rate a request asks for (the configured one without rate=); 400 naming it otherwise, as queryInt does. */
 function rateFrom(raw: string | string[] | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
-  const value = typeof raw === 'string' && /^(0(\.\d{1,6})?|1(\.0{1,6})?)$/.test(raw) ? Number(raw) : NaN;
-  if (Number.isNaN(value)) throw new HttpError(400, 'rate must be a number from 0 to 1', { parameter: 'rate' });
-  return value;
+  if (typeof raw !== 'string')
+    throw new HttpError(400, 'rate was given more than once', { parameter: 'rate', detail: RATE_RULE });
+  if (!RATE.test(raw)) throw new HttpError(400, RATE_RULE, { parameter: 'rate', detail: `got "${raw.slice(0, 40)}"` });
+  return Number(raw);
 }

@@ -32,7 +32,9 @@ export function journalStream(journals: JournalStore<ServerJournalEntry>, option
         parameter: VISITOR_PARAMETER,
       });
     }
-    const resumeFrom = ctx.get('Last-Event-ID') || (typeof ctx.query.after === 'string' ? ctx.query.after : '0');
+    if (Array.isArray(ctx.query.after))
+      throw new HttpError(400, 'after was given more than once', { parameter: 'after' });
+    const resumeFrom = ctx.get('Last-Event-ID') || ctx.query.after || '0';
     if (!/^\d{1,15}$/.test(resumeFrom)) {
       throw new HttpError(400, 'Last-Event-ID (or after) must be a whole number', { parameter: 'after' });
     }

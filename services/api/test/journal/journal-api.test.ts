@@ -174,6 +174,14 @@ describe('the journal stream refuses bad input and other origins', () => {
     expect(await answer.json()).toMatchObject({ parameter: 'visitor', error: expect.stringContaining('visitor') });
   });
 
+  it('after given twice: 400 naming it, not a journal from the start', async () => {
+    const answer = await fetch(`${api.url}/lab/journal?visitor=${newVisitor()}&after=1&after=2`, {
+      headers: { Accept: 'application/json' },
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ parameter: 'after', error: expect.stringContaining('more than once') });
+  });
+
   it('a Last-Event-ID that is not a number: 400', async () => {
     const answer = await fetch(`${api.url}/lab/journal?visitor=${newVisitor()}`, {
       headers: { 'Last-Event-ID': 'x1' },
