@@ -247,6 +247,21 @@ describe('origin-lab explain', () => {
     expect([ran.code, ran.stderr.trim()]).toEqual([2, 'origin-lab: /dev/zero: over 50 MB, the most explain reads']);
   });
 
+  it('a message padded with a megabyte of spaces is read at once, one with a location too', async () => {
+    const file = join(scratch, 'padded.txt');
+    const message =
+      "Access to fetch at 'https://api.example.com/items' from origin 'https://app.example.com' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.";
+    writeFileSync(file, `${message}${' '.repeat(1024 * 1024)}!\n${message} app.js:12:5\n`);
+    const ran = await runProgram(['explain', '--json', file], 20_000);
+    expect(ran.code).toBe(0);
+    const read = JSON.parse(ran.stdout) as { explanations: { rule: string; url: string }[]; unknownLines: string[] };
+    expect(read.explanations.map(({ rule, url }) => [rule, url])).toEqual([
+      ['no-allow-origin', 'https://api.example.com/items'],
+      ['no-allow-origin', 'https://api.example.com/items'],
+    ]);
+    expect(read.unknownLines).toEqual([]);
+  });
+
   it('a folder: exit 2, saying it is not a file', async () => {
     const ran = await runProgram(['explain', scratch]);
     expect([ran.code, ran.stderr.trim()]).toEqual([2, `origin-lab: ${scratch}: not a file`]);

@@ -425,6 +425,21 @@ function match(
   return null;
 }
 
+/** A source location as DevTools may print it after a message: a script's file and line (and column). */
+const LOCATION = /^[\w./-]+\.(?:js|html|ts):\d+(?::\d+)?$/;
+
+/**
+ * A line without the location DevTools may end it with, found from the line's last word: a pattern
+ * anchored at the end would be tried from every space of a long run of them (pasted text may hold
+ * megabytes), a time that grows with the square of the run.
+ */
+function withoutLocation(line: string): string {
+  const trimmed = line.trimEnd();
+  let space = trimmed.length - 1;
+  while (space >= 0 && !/\s/.test(trimmed[space]!)) space--;
+  return space > 0 && LOCATION.test(trimmed.slice(space + 1)) ? trimmed.slice(0, space) : trimmed;
+}
+
 /**
  * Splits pasted console text into messages: each engine's message starts a line in a known way
  * (DevTools may add the file and line after it, Firefox's console a trailing location); anything
@@ -436,10 +451,7 @@ export function splitConsoleText(text: string): string[] {
   const messages: string[] = [];
   for (const raw of text.split(/\r?\n/)) {
     // Safari's and WebKit's inspector prefix each line with [Error]; DevTools may end one with a file:line.
-    const line = raw
-      .replace(/^\s*\[(Error|Warning)\]\s*/, '')
-      .replace(/\s+[\w./-]+\.(?:js|html|ts):\d+(?::\d+)?\s*$/, '')
-      .trim();
+    const line = withoutLocation(raw.replace(/^\s*\[(Error|Warning)\]\s*/, '')).trim();
     if (line === '') continue;
     // WebKit prints its reason, then "Fetch API cannot load URL ...": one refusal, one message.
     const webkitSecondLine =
