@@ -49,11 +49,14 @@ export async function main(argv: readonly string[]): Promise<number> {
         io.stdout.write(`${io.version}\n`);
         return EXIT.ok;
       case undefined:
+        // No command is a usage error: the help goes with it to standard error.
+        io.stderr.write(HELP);
+        return EXIT.usage;
       case '--help':
       case '-h':
       case 'help':
         io.stdout.write(HELP);
-        return command === undefined ? EXIT.usage : EXIT.ok;
+        return EXIT.ok;
       default:
         throw new CommandError(
           `unknown command "${command}" (commands: check, explain, engines, mcp; see origin-lab --help)`,
@@ -68,8 +71,19 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/**
+ * Standard output that cannot be written ends the run, never with a stack trace: closed by its
+ * reader (`| head`), quietly; anything else (a full disk) with one line and exit 2.
+ */
+function endOnOutputFailure(err: NodeJS.ErrnoException): void {
+  if (err.code === 'EPIPE') process.exit(EXIT.outputClosed);
+  process.stderr.write(`origin-lab: cannot write standard output (${err.code ?? err.message})\n`);
+  process.exit(EXIT.usage);
+}
+
 /** Ctrl-C and SIGTERM end the run: engines are closed by the exit listeners of what started them. */
 export function runFromCommandLine(): void {
+  process.stdout.on('error', endOnOutputFailure);
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => {
       process.stderr.write(`\norigin-lab: stopped (${signal})\n`);

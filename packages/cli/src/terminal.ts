@@ -14,8 +14,21 @@ export interface CommandIO {
   version: string;
 }
 
-/** The exit codes, as `--help` documents them. */
-export const EXIT = { ok: 0, findings: 1, usage: 2, incomplete: 3 } as const;
+/**
+ * The exit codes, as `--help` documents them. A reader that stops reading the output (`| head`)
+ * ends the run with 141, the code of a command the shell saw stopped by SIGPIPE, so that a gate
+ * behind a pipe never passes on output nobody read.
+ */
+export const EXIT = { ok: 0, findings: 1, usage: 2, incomplete: 3, outputClosed: 141 } as const;
+
+/**
+ * Writes to a stream only as fast as its reader takes it: each write waits for 'drain' once the
+ * stream's buffer is full, so a long report read slowly (a pipe) is never held whole in memory.
+ */
+export function pacedWriter(out: NodeJS.WritableStream): (chunk: string) => Promise<void> {
+  return (chunk) =>
+    out.write(chunk) ? Promise.resolve() : new Promise<void>((resolve) => void out.once('drain', resolve));
+}
 
 /** A failure the command reports in one line and exits with: never a stack trace. */
 export class CommandError extends Error {

@@ -69,10 +69,11 @@ describe('origin-lab check: usage', () => {
     for (const name of new Set(read)) expect(ran.stdout).toContain(name);
   });
 
-  it('the program without a command prints its commands and exits 2; --version prints the version', async () => {
+  it('the program without a command prints its commands on standard error and exits 2; --version prints the version', async () => {
     const bare = await runProgram([]);
     expect(bare.code).toBe(2);
-    expect(bare.stdout).toContain('check <url> --from <origin>');
+    expect(bare.stdout).toBe('');
+    expect(bare.stderr).toContain('check <url> --from <origin>');
     const version = await runProgram(['--version']);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -260,6 +260,44 @@ describe('origin-lab explain', () => {
       ['no-allow-origin', 'https://api.example.com/items'],
     ]);
     expect(read.unknownLines).toEqual([]);
+  });
+
+  /** Many refusals in console text: an answer of megabytes, more than a pipe holds. */
+  const manyMessages = () => {
+    const file = join(scratch, 'many.txt');
+    const line = (n: number) =>
+      `Access to fetch at 'https://api.example.com/items/${n}' from origin 'https://app.example.com' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.`;
+    writeFileSync(file, Array.from({ length: 3_000 }, (_, n) => line(n)).join('\n'));
+    return file;
+  };
+
+  it.each([[[] as string[]], [['--json']]])(
+    'a reader that stops reading (| head), %j: ends quietly with 141, as SIGPIPE would',
+    async (args) => {
+      const child = spawn(process.execPath, [PROGRAM, 'explain', ...args, manyMessages()], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect([code, stderr]).toEqual([141, '']);
+    },
+  );
+
+  it('output that cannot be written (a full disk): one line naming why, exit 2', async () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      for (const args of [['explain', manyMessages()], ['--help']]) {
+        const child = spawn(process.execPath, [PROGRAM, ...args], { stdio: ['ignore', full, 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+        const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+        expect([code, stderr], args.join(' ')).toEqual([2, 'origin-lab: cannot write standard output (ENOSPC)\n']);
+      }
+    } finally {
+      closeSync(full);
+    }
   });
 
   it('a folder: exit 2, saying it is not a file', async () => {

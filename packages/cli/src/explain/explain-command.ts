@@ -25,7 +25,7 @@ import {
   SHARED_OPTIONS,
   type CommandSpec,
 } from '../options.js';
-import { colorEnabled, CommandError, EXIT, painter, type CommandIO, type Paint } from '../terminal.js';
+import { colorEnabled, CommandError, EXIT, pacedWriter, painter, type CommandIO, type Paint } from '../terminal.js';
 import { readUserFile, sizeText } from '../user-file.js';
 
 export const EXPLAIN_COMMAND: CommandSpec = {
@@ -57,7 +57,10 @@ export const EXPLAIN_COMMAND: CommandSpec = {
     "curl -sv -H 'Origin: https://app.example.com' https://api.example.com/me 2>&1 | origin-lab explain",
     'curl -si https://api.example.com/me | origin-lab explain --origin https://app.example.com',
   ],
-  notes: ['Exit codes: 0 explained; 2 bad usage, or nothing in the input to explain (it says why).'],
+  notes: [
+    'Exit codes: 0 explained; 2 bad usage, or nothing in the input to explain (it says why); 141 the reader',
+    'of standard output stopped reading (| head), as for a command stopped by SIGPIPE.',
+  ],
 };
 
 function readInput(file: string | undefined): Promise<string> {
@@ -86,19 +89,22 @@ type Link = (fields: Record<string, string> | null) => string | null;
  * The JSON report, written one explanation at a time: the same text JSON.stringify(report, null, 2)
  * makes, without ever holding it whole (a HAR of 100,000 exchanges is hundreds of MB of it).
  */
-function writeJson(out: NodeJS.WritableStream, read: ReadEvidence, link: Link): void {
+async function writeJson(out: NodeJS.WritableStream, read: ReadEvidence, link: Link): Promise<void> {
+  const write = pacedWriter(out);
   const nested = (value: unknown, depth: number) =>
     JSON.stringify(value, null, 2).replace(/\n/g, `\n${' '.repeat(depth)}`);
-  out.write(`{\n  "kind": ${JSON.stringify(read.kind)},\n  "explanations": [`);
-  read.explanations.forEach((e, index) => {
+  await write(`{\n  "kind": ${JSON.stringify(read.kind)},\n  "explanations": [`);
+  for (const [index, e] of read.explanations.entries()) {
     const linked = {
       ...e,
       playgroundLink: link(e.playground),
       ...(e.candidates && { candidates: e.candidates.map((c) => ({ ...c, playgroundLink: link(c.playground) })) }),
     };
-    out.write(`${index > 0 ? ',' : ''}\n    ${nested(linked, 4)}`);
-  });
-  out.write(`${read.explanations.length > 0 ? '\n  ' : ''}],\n  "unknownLines": ${nested(read.unknownLines, 2)}\n}\n`);
+    await write(`${index > 0 ? ',' : ''}\n    ${nested(linked, 4)}`);
+  }
+  await write(
+    `${read.explanations.length > 0 ? '\n  ' : ''}],\n  "unknownLines": ${nested(read.unknownLines, 2)}\n}\n`,
+  );
 }
 
 export async function explainCommand(argv: readonly string[], io: CommandIO): Promise<number> {
@@ -120,11 +126,11 @@ export async function explainCommand(argv: readonly string[], io: CommandIO): Pr
   const link = (fields: Record<string, string> | null) =>
     fields ? `${lab}/playground.html#${playgroundFragment(fields)}` : null;
   if (values.json === true) {
-    writeJson(io.stdout, read, link);
+    await writeJson(io.stdout, read, link);
     return EXIT.ok;
   }
   const paint = painter(colorEnabled(color, io.stdout));
-  writeText(io.stdout, read, { paint, stack, link, labGiven });
+  await writeText(io.stdout, read, { paint, stack, link, labGiven });
   return EXIT.ok;
 }
 
@@ -143,22 +149,23 @@ interface TextOptions {
 }
 
 /** The report for people, written one explanation at a time (as writeJson, for a HAR of thousands). */
-function writeText(out: NodeJS.WritableStream, read: ReadEvidence, options: TextOptions): void {
+async function writeText(out: NodeJS.WritableStream, read: ReadEvidence, options: TextOptions): Promise<void> {
   const { kind, explanations, unknownLines } = read;
   const { paint } = options;
-  out.write(
+  const write = pacedWriter(out);
+  await write(
     paint(
       'bold',
       `${explanations.length} ${kind === 'console' ? 'message' : 'exchange'}${explanations.length === 1 ? '' : 's'} explained (${kind === 'har' ? 'a HAR file' : kind === 'curl' ? 'curl output' : 'console text'})`,
     ),
   );
-  for (const e of explanations) out.write(`\n\n${explanationLines(e, options).join('\n')}`);
+  for (const e of explanations) await write(`\n\n${explanationLines(e, options).join('\n')}`);
   if (unknownLines.length > 0) {
     const heading = `${unknownLines.length} line${unknownLines.length === 1 ? '' : 's'} that no engine prints for CORS, left out:`;
     const shown = unknownLines.slice(0, 5).map((line) => paint('dim', `  ${line.slice(0, 120)}`));
-    out.write(`\n\n${[paint('dim', heading), ...shown].join('\n')}`);
+    await write(`\n\n${[paint('dim', heading), ...shown].join('\n')}`);
   }
-  out.write('\n');
+  await write('\n');
 }
 
 /** One explanation: the verdict and the exchange, what happened, the fix and where to see it. */
