@@ -220,6 +220,16 @@ describe('origin-lab explain', () => {
     expect(given.stdout).not.toContain('localhost:8080');
   });
 
+  it("a HAR that does not parse: the parser's excerpt of it, which may hold a cookie, is not shown", async () => {
+    const ran = await explainStdin(
+      '{"log": {"entries": [{"request": {"cookies": [{"name": "sid", "value": S3CRETCOOKIE}]}}]}}',
+    );
+    expect(ran.code).toBe(2);
+    expect(ran.stderr.trim()).toBe(
+      "origin-lab: not a HAR: the JSON does not parse (Unexpected token 'S'); a file cut short?",
+    );
+  });
+
   it.each([
     ['', 'nothing to explain: the input is empty'],
     ['{"log": {"entries": [', 'not a HAR: the JSON does not parse'],
@@ -291,7 +301,7 @@ describe('origin-lab explain', () => {
       for (const args of [['explain', manyMessages()], ['--help']]) {
         const child = spawn(process.execPath, [PROGRAM, ...args], { stdio: ['ignore', full, 'pipe'] });
         let stderr = '';
-        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+        child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
         const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
         expect([code, stderr], args.join(' ')).toEqual([2, 'origin-lab: cannot write standard output (ENOSPC)\n']);
       }

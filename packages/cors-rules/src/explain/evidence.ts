@@ -144,6 +144,16 @@ function recorderError(entry: object, response: Record<string, unknown> | undefi
           : undefined;
 }
 
+/**
+ * What the JSON parser says went wrong, without the excerpt of the text it may quote: a cookie or a
+ * token in a HAR would be shown with it ("Unexpected token 'S', ...value":S3CRET"...").
+ */
+function jsonFault(message: string): string {
+  if (!message.includes('"')) return message;
+  const kind = message.split(', ')[0]!;
+  return kind.includes('"') ? 'a character out of place' : kind;
+}
+
 /** A HAR's entries that have a request, in the file's order; the HAR's own faults said as EvidenceError. */
 function harEntries(text: string): HarEntry[] {
   if (text.length > MAX_EVIDENCE_CHARS)
@@ -154,7 +164,9 @@ function harEntries(text: string): HarEntry[] {
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new EvidenceError(`not a HAR: the JSON does not parse (${(err as Error).message}); a file cut short?`);
+    throw new EvidenceError(
+      `not a HAR: the JSON does not parse (${jsonFault((err as Error).message)}); a file cut short?`,
+    );
   }
   const entries = (json as { log?: { entries?: unknown } })?.log?.entries;
   if (!Array.isArray(entries)) throw new EvidenceError('not a HAR: no log.entries list in it');
