@@ -162,19 +162,27 @@ export function listOf(value: unknown): string[] {
 }
 
 /** An origin as the user wrote it, checked and serialized; a CommandError says what is wrong. */
+/**
+ * A URL as an error message may quote it: a user name and password in it (scheme://user:pass@host)
+ * are replaced by "…", so that a password given by mistake is never printed.
+ */
+export function quotedUrl(text: string): string {
+  return `"${text.replace(/^([a-z][a-z0-9+.-]*:\/*)[^/?#]*@/i, '$1…@')}"`;
+}
+
 export function parseOrigin(text: string, what = '--from'): string {
+  const named = `${what} ${quotedUrl(text)}`;
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new CommandError(`${what} "${text}" is not an origin: write scheme://host[:port]`);
+    throw new CommandError(`${named} is not an origin: write scheme://host[:port]`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new CommandError(`${what} "${text}" is not an http or https origin`);
-  if (url.username || url.password)
-    throw new CommandError(`${what} "${text}" has credentials in it; an origin has none`);
+    throw new CommandError(`${named} is not an http or https origin`);
+  if (url.username || url.password) throw new CommandError(`${named} has credentials in it; an origin has none`);
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || /^[a-z]+:\/\/[^/]+\/./i.test(text))
-    throw new CommandError(`${what} "${text}" has a path, query or fragment; an origin is scheme://host[:port] only`);
+    throw new CommandError(`${named} has a path, query or fragment; an origin is scheme://host[:port] only`);
   return url.origin;
 }
 

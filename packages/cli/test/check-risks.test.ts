@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { removeLaunchFolders } from '@origin-lab/engines';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import {
   expressNullTrusted,
   expressPrefixMatch,
@@ -181,8 +181,17 @@ describe.skipIf(ENGINES.length === 0)(
         const reports: CheckReport[] = [];
         try {
           reports.push((await check(server.url, args, { startOwn: true })).report);
-          if (ENGINES.includes('firefox'))
-            reports.push((await check(server.url, [...args, '--engines', 'firefox'])).report);
+          if (ENGINES.includes('firefox')) {
+            const connected = await check(server.url, [...args, '--engines', 'firefox']);
+            reports.push(connected.report);
+            // The browser server's path lets anyone drive it: the report names its host and port only.
+            const shared = inject('firefoxServer');
+            if (shared) {
+              const address = new URL(shared);
+              expect(connected.report.engines.map((e) => e.program)).toEqual([`ws://${address.host}/…`]);
+              expect(JSON.stringify(connected.report)).not.toContain(address.pathname);
+            }
+          }
         } finally {
           await server.stop();
         }

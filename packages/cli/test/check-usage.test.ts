@@ -115,12 +115,32 @@ describe('origin-lab check: usage', () => {
     ],
     [checkWith('--json', '/tmp'), 'cannot write /tmp: a folder is there'],
     [['explode'], 'unknown command "explode"'],
+    // A path left empty (an unset variable in a script) is said, not read as no option.
+    ...['expect', 'baseline', 'session', 'ca', 'proof', 'json', 'junit', 'sarif', 'markdown'].map(
+      (name) => [checkWith(`--${name}`, ''), `--${name} was given an empty path`] as [string[], string],
+    ),
   ])('%j: exit 2, saying %s', async (args, message) => {
     const ran = await runProgram(args);
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain(message);
     expect(ran.stderr.trim().split('\n')).toHaveLength(1);
     expect(ran.stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
+  it.each([
+    [['check', 'https://user:S3CRET@example.com/', '--from', YOURS], '"https://…@example.com/" has credentials'],
+    [
+      ['check', 'https://example.com/', '--from', 'https://u:S3CRET@app.example.com'],
+      '--from "https://…@app.example.com"',
+    ],
+    [checkWith('--also-url', 'https://u:S3CRET@example.com/401'), '--also-url "https://…@example.com/401"'],
+    [checkWith('--header', 'Authorization Bearer S3CRET'), '--header "Authorization…" is not "Name: value"'],
+    [checkWith('--session', 'Cookie: sid=S3CRET'), '--session takes the path of a file that holds the cookies'],
+  ])('%j: a secret given by mistake is refused without being repeated', async (args, message) => {
+    const ran = await runProgram(args);
+    expect(ran.code).toBe(2);
+    expect(ran.stderr).toContain(message);
+    expect(`${ran.stdout}${ran.stderr}`).not.toContain('S3CRET');
   });
 
   it('an engine path that names no program: exit 2 naming the variable and the path', async () => {
@@ -291,10 +311,17 @@ describe.skipIf(ENGINES.length === 0)('origin-lab check: the report, as other to
         '--color',
         'always',
         '--quiet',
+        // A key of yours, sent as given and written nowhere: each report shows the name alone.
+        '--header',
+        'X-Api-Key: S3CRET-KEY-VALUE',
         ...STEP_TIMEOUT,
       ]);
       expect(ran.code).toBe(0);
       expect(JSON.parse(ran.stdout).target).toBe(server.url);
+      expect(JSON.parse(ran.stdout).cells).toContainEqual(
+        expect.objectContaining({ id: 'custom-header', headers: [['X-Api-Key', '(given with --header, not shown)']] }),
+      );
+      expect(`${ran.stdout}${ran.stderr}`).not.toContain('S3CRET');
       expect(ran.stderr).toContain('\u001b[1morigin-lab check\u001b[22m');
       expect(ran.stderr).not.toMatch(/^\[\d+/m);
     } finally {

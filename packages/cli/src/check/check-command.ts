@@ -23,8 +23,9 @@ import { failsAt, findingsOf, SEVERITY_ORDER } from './findings.js';
 import { notTriedOf } from './not-tried.js';
 import { hostileOrigins, REBINDING_HOST, rebindingOrigin, yourOrigins, type TriedOrigin } from './origins.js';
 import { proofCases, writeProofs } from './proof.js';
-import { toJson, toJunit, toSarif, writesOf, type CheckReport } from './report.js';
+import { shownCell, toJson, toJunit, toSarif, writesOf, type CheckReport } from './report.js';
 import { planRun, runCheck, type ExchangeRecord } from './run-check.js';
+import type { Cell } from './cells.js';
 import { cookieHeaderFor, readSession, SESSION_LIMITS, SessionError } from './session-file.js';
 import { renderReport } from './terminal-report.js';
 import { toMarkdown } from './markdown-report.js';
@@ -105,9 +106,11 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     (expectationResults?.some((r) => !r.holds) ?? false) ||
     (baseline?.gained.some((gain) => gain.fails) ?? false);
   const notTried = notTriedOf(result.runs);
+  const shown = (cell: Cell) => shownCell(cell, options.headers);
   const allCells = [
-    ...new Map(tried.flatMap((origin) => plan.cellsFor(origin)).map((cell) => [cell.id, cell])).values(),
+    ...new Map(tried.flatMap((origin) => plan.cellsFor(origin)).map((cell) => [cell.id, shown(cell)])).values(),
   ];
+  const runs = result.runs.map((run) => ({ ...run, cell: shown(run.cell) }));
   const report: CheckReport = {
     tool: 'origin-lab check',
     version: io.version,
@@ -117,7 +120,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     engines: result.engines,
     origins: tried,
     cells: allCells,
-    results: result.runs,
+    results: runs,
     exchanges: result.exchanges,
     findings,
     notTried,
@@ -132,7 +135,7 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     proofs: options.proof
       ? writeProofs(
           options.proof,
-          proofCases(findings, result.runs, result.engines, {
+          proofCases(findings, runs, result.engines, {
             target: options.target.href,
             version: io.version,
             startedAt: startedAt.toISOString(),

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { STACKS, type Stack } from '@origin-lab/cors-rules/advice';
 import {
   choice,
@@ -5,6 +6,7 @@ import {
   listOf,
   parseCommand,
   parseOrigin,
+  quotedUrl,
   readBrowsers,
   readColor,
   readLab,
@@ -269,7 +271,7 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** The URL to check, or one an option names (what: "--also-url"): an http(s) URL without credentials. */
 export function parseTarget(text: string | undefined, what = ''): URL {
   if (text === undefined) throw new CommandError('check needs the URL to check (see origin-lab check --help)');
-  const named = `${what ? `${what} ` : ''}"${text}"`;
+  const named = `${what ? `${what} ` : ''}${quotedUrl(text)}`;
   let url: URL;
   try {
     url = new URL(text);
@@ -292,7 +294,7 @@ function parseAlsoUrls(texts: string[], target: URL): URL[] {
   for (const text of texts) {
     const url = parseTarget(text, '--also-url');
     if (url.href === target.href)
-      throw new CommandError(`--also-url "${text}" is the URL checked: name one that answers an error`);
+      throw new CommandError(`--also-url ${quotedUrl(text)} is the URL checked: name one that answers an error`);
     urls.set(url.href, url);
   }
   if (urls.size > MAX_ALSO_URLS)
@@ -306,7 +308,11 @@ function parseHeader(text: string): [string, string] {
   const colon = text.indexOf(':');
   const name = colon > 0 ? text.slice(0, colon).trim() : '';
   const value = colon > 0 ? text.slice(colon + 1).trim() : '';
-  if (!TOKEN.test(name)) throw new CommandError(`--header "${text}" is not "Name: value" with a valid header name`);
+  // Only the first word is quoted: the rest may be a token or a key, given without its colon.
+  if (!TOKEN.test(name))
+    throw new CommandError(
+      `--header "${text.split(/[\s:]/)[0]!.slice(0, 40)}…" is not "Name: value" with a valid header name (the rest is not shown)`,
+    );
   if (/[\0\r\n]/.test(value)) throw new CommandError(`--header "${name}" has a line break or NUL in its value`);
   if (/^(origin|cookie|host|content-length|access-control-request-(method|headers))$/i.test(name))
     throw new CommandError(`--header ${name}: browsers set this header themselves; script cannot`);
@@ -356,24 +362,24 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     connect: parseConnect(listOfRaw(values.connect)),
     browsers: readBrowsers(values.browser),
     credentials: choice('credentials', values.credentials, ['both', 'include', 'omit'] as const, 'both'),
-    headers: headers.length > 0 ? headers : [['X-Origin-Lab-Check', '1']],
+    headers: headers.length > 0 ? headers : [DEFAULT_HEADER],
     methods,
     body: choice('body', values.body, BODY_KINDS, 'json'),
     hostile,
     alsoHostile: [...new Set(listOf(values['also-hostile']).map((origin) => parseOrigin(origin, '--also-hostile')))],
     alsoUrls: parseAlsoUrls(listOfRaw(values['also-url']), target),
-    expectFile: typeof values.expect === 'string' ? values.expect : null,
-    sessionFile: readSessionOption(values.session, values.credentials),
-    ca: typeof values.ca === 'string' ? values.ca : null,
+    expectFile: pathOption(values, 'expect'),
+    sessionFile: readSessionOption(pathOption(values, 'session'), values.credentials),
+    ca: pathOption(values, 'ca'),
     profile: choice('profile', values.profile, ['cors', 'local', 'mcp'] as const, 'cors'),
-    baselineFile: typeof values.baseline === 'string' ? values.baseline : null,
+    baselineFile: pathOption(values, 'baseline'),
     failOn: choice('fail-on', values['fail-on'], [...SEVERITIES, 'never'] as const, 'medium'),
-    json: typeof values.json === 'string' ? values.json : null,
-    proof: typeof values.proof === 'string' ? values.proof : null,
-    junit: typeof values.junit === 'string' ? values.junit : null,
-    sarif: typeof values.sarif === 'string' ? values.sarif : null,
+    json: pathOption(values, 'json'),
+    proof: pathOption(values, 'proof'),
+    junit: pathOption(values, 'junit'),
+    sarif: pathOption(values, 'sarif'),
     sarifMin: choice('sarif-min', values['sarif-min'], SEVERITIES, 'low'),
-    markdown: typeof values.markdown === 'string' ? values.markdown : null,
+    markdown: pathOption(values, 'markdown'),
     stack: values.stack === undefined ? null : choice('stack', values.stack, STACKS, 'express'),
     ...readLab(values.lab),
     timeoutMs: readTimeout(values.timeout, 10_000),
@@ -388,9 +394,30 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
   };
 }
 
-/** --session: a file, which needs the credentialed reads its cookies ride on. */
-function readSessionOption(session: unknown, credentials: unknown): string | null {
-  if (typeof session !== 'string') return null;
+/** The header of the preflighted GET when --header names none: the check's own, not a value of yours. */
+export const DEFAULT_HEADER: [string, string] = ['X-Origin-Lab-Check', '1'];
+
+/**
+ * A file or folder option: null when not given. An empty value is refused rather than read as
+ * not given: `--expect "$UNSET"` in a script would otherwise drop its gate without a word.
+ */
+function pathOption(values: Record<string, unknown>, name: string): string | null {
+  const value = values[name];
+  if (typeof value !== 'string') return null;
+  if (value.trim() === '') throw new CommandError(`--${name} was given an empty path`);
+  return value;
+}
+
+/**
+ * --session: a file, which needs the credentialed reads its cookies ride on. A value that is no
+ * file and reads like the cookies themselves is refused without being repeated.
+ */
+function readSessionOption(session: string | null, credentials: unknown): string | null {
+  if (session === null) return null;
+  if (!existsSync(session) && /[=;]|^\s*cookie\s*:/i.test(session))
+    throw new CommandError(
+      '--session takes the path of a file that holds the cookies (a Cookie: line, cookies.txt or a storage state), not the cookies themselves (the value given is not shown)',
+    );
   if (credentials === 'omit')
     throw new CommandError('--session sets cookies that only credentialed requests carry: drop --credentials omit');
   return session;

@@ -224,6 +224,16 @@ async function sceneOf(plan: RunPlan, localNetwork: RunOptions['localNetwork']) 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A --connect address as a report names it: its scheme, host and port. The path of a browser
+ * server's address is what lets anyone drive that browser, so it is never written out.
+ */
+function connectedTo(address: string | undefined): string | undefined {
+  if (address === undefined) return undefined;
+  const url = new URL(address);
+  return `${url.protocol}//${url.host}/…`;
+}
+
 /** The page that hosts an opaque origin's frame or worker: an arbitrary site of the same scheme. */
 function hostPage(origin: TriedOrigin, target: URL): string {
   if (origin.context === 'page') return origin.origin;
@@ -288,7 +298,7 @@ export async function runCheck(plan: RunPlan, options: RunOptions): Promise<RunR
         name: engine.name,
         label: engine.label,
         version: engine.version,
-        program: options.connect[engine.name] ?? options.programs[engine.name]?.path ?? '',
+        program: connectedTo(options.connect[engine.name]) ?? options.programs[engine.name]?.path ?? '',
       }))
       .sort((a, b) => options.engines.indexOf(a.name) - options.engines.indexOf(b.name)),
     runs,
