@@ -410,6 +410,42 @@ describe('reading curl’s output', () => {
     '{"items":[]}',
   ].join('\n');
 
+  it('curl -vL: each request at the host and scheme of its own connection, not of the last one', () => {
+    const redirected = [
+      '*   Trying 203.0.113.5:80...',
+      '* Connected to api.example.com (203.0.113.5) port 80 (#0)',
+      '> GET /me HTTP/1.1',
+      '> Host: api.example.com',
+      `> Origin: ${PAGE}`,
+      '> ',
+      '< HTTP/1.1 302 Found',
+      '< Location: https://login.example.net/auth',
+      '< ',
+      "* Issue another request to this URL: 'https://login.example.net/auth'",
+      '*   Trying 198.51.100.7:443...',
+      '* Connected to login.example.net (198.51.100.7) port 443 (#1)',
+      '* SSL connection using TLSv1.3 / TLS_AES_256_GCM_SHA384',
+      '> GET /auth HTTP/1.1',
+      '> Host: login.example.net',
+      `> Origin: ${PAGE}`,
+      '> ',
+      '< HTTP/1.1 200 OK',
+      '< ',
+    ].join('\n');
+    expect(readCurl(redirected).map((exchange) => exchange.request.url)).toEqual([
+      'http://api.example.com/me',
+      'https://login.example.net/auth',
+    ]);
+  });
+
+  it('curl -v without its TLS lines: port 443 says the request went over https', () => {
+    const text = verbose
+      .split('\n')
+      .filter((line) => !line.startsWith('* SSL'))
+      .join('\n');
+    expect(readCurl(text).map((exchange) => exchange.request.url)).toEqual(['https://api.example.com/items']);
+  });
+
   it('curl -v: the request, the origin and the answer, one exchange', () => {
     expect(readCurl(verbose)).toEqual([
       expect.objectContaining({

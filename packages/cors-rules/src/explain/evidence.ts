@@ -291,13 +291,18 @@ export function readCurl(text: string, origin: string | null = null): RecordedEx
   const exchanges: RecordedExchange[] = [];
   let request: RecordedRequest | null = null;
   let answer: RecordedAnswer | null = null;
+  // The connection each request went over (curl -L makes a new one per host): its host, and its
+  // scheme, from its port or curl's TLS lines. A request's own Host header wins over the host.
   let host = '';
-  // curl's -v says so when it speaks TLS; otherwise the exchange was plain HTTP.
   let scheme = 'http';
+  let requestOn = { host, scheme };
   let inBody = false;
   const finish = () => {
     if (!request && !answer) return;
     const req = request ?? { method: 'GET', url: '', headers: {} };
+    // Absolute URLs for -v's request lines (curl prints the path and the Host header).
+    const named = req.headers.host ?? requestOn.host;
+    if (req.url.startsWith('/') && named) req.url = `${requestOn.scheme}://${named}${req.url}`;
     exchanges.push({
       source: 'curl',
       index: exchanges.length,
@@ -311,20 +316,19 @@ export function readCurl(text: string, origin: string | null = null): RecordedEx
     answer = null;
   };
   for (const raw of text.split(/\r?\n/)) {
-    const connected = /^\* Connected to (\S+)/.exec(raw);
-    if (connected) host = connected[1]!;
+    const connected = /^\* Connected to (\S+)(?:.* port (\d+))?/.exec(raw);
+    if (connected) [host, scheme] = [connected[1]!, connected[2] === '443' ? 'https' : 'http'];
     if (/^\* (?:SSL connection|ALPN|TLSv|Server certificate)/.test(raw)) scheme = 'https';
     const sent = /^> (\S+) (\S+) HTTP\/[\d.]+\s*$/.exec(raw);
     if (sent) {
       finish();
       request = { method: sent[1]!, url: sent[2]!, headers: {} };
+      requestOn = { host, scheme };
       continue;
     }
     const sentHeader = /^> ([^:\s]+):\s?(.*)$/.exec(raw);
     if (sentHeader && request) {
-      const name = sentHeader[1]!.toLowerCase();
-      request.headers[name] = sentHeader[2]!.trim();
-      if (name === 'host') host = sentHeader[2]!.trim();
+      request.headers[sentHeader[1]!.toLowerCase()] = sentHeader[2]!.trim();
       continue;
     }
     const status = /^(?:< )?HTTP\/[\d.]+ (\d{3})/.exec(raw);
@@ -344,10 +348,6 @@ export function readCurl(text: string, origin: string | null = null): RecordedEx
     }
   }
   finish();
-  // Absolute URLs for -v's request lines (curl prints the path and the Host header).
-  for (const exchange of exchanges)
-    if (exchange.request.url.startsWith('/') && host)
-      exchange.request.url = `${scheme}://${host}${exchange.request.url}`;
   // A preflight followed by its request: one exchange, as in a HAR.
   const joined: RecordedExchange[] = [];
   for (const exchange of exchanges) {
