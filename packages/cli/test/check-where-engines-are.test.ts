@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,7 +107,8 @@ describe.skipIf(!ENGINES.includes('chromium'))('origin-lab engines, on this Debi
   const slowChromium = join(scratch, 'slow-chromium');
   beforeAll(() => {
     writeFileSync(oldFirefox, '#!/bin/sh\necho "Mozilla Firefox 140.5.0esr"\n', { mode: 0o755 });
-    writeFileSync(slowChromium, '#!/bin/sh\nsleep 5\necho "Chromium 156.0.8078.114"\n', { mode: 0o755 });
+    // A wrapper that does not exec: its sleep is a child of its own, which a late answer must not leave behind.
+    writeFileSync(slowChromium, '#!/bin/sh\nsleep 86399\necho "Chromium 156.0.8078.114"\n', { mode: 0o755 });
   });
   it.each<[string, string[], NodeJS.ProcessEnv, RegExp]>([
     [
@@ -158,6 +159,8 @@ describe.skipIf(!ENGINES.includes('chromium'))('origin-lab engines, on this Debi
     expect(stderr, args.join(' ')).toMatch(said);
     expect(stdout).toBe('');
     expect(code).toBe(2);
+    // Nothing it started is left running, a wrapper's own child included.
+    expect(spawnSync('pgrep', ['-f', 'sleep 86399']).stdout.toString()).toBe('');
   });
 
   it.skipIf(!canHide)(

@@ -5,7 +5,7 @@
  * can drive is used; the others found are reported too. Each browser says its own version
  * (`--version`); WebKitGTK tells its version only once started.
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { accessSync, constants, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -100,6 +100,9 @@ const isProgram = (path: string) => {
   }
 };
 
+/** The most of a program's answer kept: a version line is short, a --help page a few KB. */
+const VERSION_TEXT_CHARS = 64 * 1024;
+
 /**
  * What the program prints when asked its version (WebKit's driver has no version switch: its
  * --help names it), or why it printed nothing: it failed, or took longer than timeoutMs.
@@ -107,15 +110,38 @@ const isProgram = (path: string) => {
 function versionText(place: Place, timeoutMs: number): Promise<{ text: string; failed: string | null }> {
   const ask = (args: string[]) =>
     new Promise<{ text: string; failed: string | null }>((resolve) => {
-      execFile(place.path, args, { timeout: timeoutMs, encoding: 'utf8' }, (err, stdout, stderr) => {
-        const text = `${stdout}${stderr}`;
-        if (!err || stdout) return resolve({ text, failed: null });
-        const killed = (err as { killed?: boolean }).killed;
-        const why = killed
-          ? `no answer within ${timeoutMs} ms`
-          : `it failed: ${stderr.trim().split('\n')[0] ?? err.message}`;
-        resolve({ text, failed: why });
-      });
+      // A group of its own, stopped whole when it is late: a wrapper script's own children too.
+      const child = spawn(place.path, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const output = { stdout: '', stderr: '' };
+      for (const name of ['stdout', 'stderr'] as const)
+        child[name].setEncoding('utf8').on('data', (chunk: string) => {
+          if (output[name].length < VERSION_TEXT_CHARS) output[name] += chunk;
+        });
+      let late = false;
+      const stopGroup = () => {
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      };
+      const timer = setTimeout(() => {
+        late = true;
+        stopGroup();
+      }, timeoutMs);
+      // Ctrl-C on the command (it exits): the group does not hear the terminal's signal, so it is stopped here.
+      process.once('exit', stopGroup);
+      const settle = (failure: string | null) => {
+        clearTimeout(timer);
+        process.off('exit', stopGroup);
+        const { stdout, stderr } = output;
+        if (!failure || stdout) return resolve({ text: `${stdout}${stderr}`, failed: null });
+        resolve({ text: `${stdout}${stderr}`, failed: late ? `no answer within ${timeoutMs} ms` : failure });
+      };
+      child.once('error', (err) => settle(`it failed: ${err.message}`));
+      child.once('close', (code, signal) =>
+        settle(code === 0 ? null : `it failed: ${output.stderr.trim().split('\n')[0] || `exit ${code ?? signal}`}`),
+      );
     });
   if (place.driver !== 'webkitgtk-webdriver') return ask(['--version']);
   // A browser named as WebKit's driver says what it is to --version.
