@@ -5,7 +5,8 @@
  * /dev/zero) is read in pieces and refused once it gives more than the bound. What is wrong is one
  * line that names the file, and never quotes what it holds.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { CommandError } from './terminal.js';
 
 const PIECE_BYTES = 64 * 1024;
@@ -66,6 +67,7 @@ const WORDS: Record<string, string> = {
   EEXIST: 'a file is where a folder would be',
   ENOTDIR: 'a file is where a folder would be',
   EROFS: 'a read-only file system',
+  ENOENT: 'no folder can be made there',
   ENOSPC: 'no space left',
 };
 
@@ -74,4 +76,24 @@ export function fileErrorWords(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === undefined) return (err as Error).message;
   return WORDS[code] ? `${WORDS[code]}, ${code}` : code;
+}
+
+/**
+ * Makes a folder and its missing parents, one level at a time, from the nearest that exists. Node's
+ * recursive mkdir never returns where a file system refuses new entries with ENOENT (/proc): it
+ * tries the same path again and again, and no signal can stop it.
+ */
+export function makeFolder(folder: string): void {
+  const missing: string[] = [];
+  let at = resolve(folder);
+  for (; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
+  if (!statSync(at).isDirectory())
+    throw Object.assign(new Error(`${at} is not a folder`), { code: missing.length > 0 ? 'ENOTDIR' : 'EEXIST' });
+  for (const level of missing) {
+    try {
+      mkdirSync(level);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
 }

@@ -114,6 +114,9 @@ describe('origin-lab check: usage', () => {
       'cannot write /dev/null/cors.sarif (a file is where a folder would be',
     ],
     [checkWith('--json', '/tmp'), 'cannot write /tmp: a folder is there'],
+    // A place no folder can be made (Node's own recursive mkdir would try it for ever).
+    [checkWith('--json', '/proc/origin-lab/r.json'), 'cannot write /proc/origin-lab/r.json'],
+    [checkWith('--proof', '/proc/origin-lab/proof'), '--proof /proc/origin-lab/proof: cannot write there'],
     [['explode'], 'unknown command "explode"'],
     // A path left empty (an unset variable in a script) is said, not read as no option.
     ...['expect', 'baseline', 'session', 'ca', 'proof', 'json', 'junit', 'sarif', 'markdown'].map(

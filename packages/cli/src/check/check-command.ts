@@ -4,7 +4,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { dirname } from 'node:path';
 import { rootCertificates } from 'node:tls';
@@ -15,7 +15,7 @@ import { chooseEngines, programsOf } from '../drivers/launch.js';
 import { discoverEngines } from '../engines/engines-command.js';
 import type { EngineName } from '../drivers/driver.js';
 import { colorEnabled, CommandError, EXIT, painter, Progress, type CommandIO, type Paint } from '../terminal.js';
-import { fileErrorWords, readUserFile } from '../user-file.js';
+import { fileErrorWords, makeFolder, readUserFile } from '../user-file.js';
 import { compareRuns, readBaseline } from './baseline.js';
 import { CHECK_COMMAND, readCheckOptions, type CheckOptions } from './check-options.js';
 import { checkExpectations, expectedCells, readExpectations, type Expectations } from './expectations.js';
@@ -254,7 +254,7 @@ function prepareOutputs(options: CheckOptions): void {
   ];
   for (const { folder, file, bad } of places) {
     try {
-      mkdirSync(folder, { recursive: true });
+      makeFolder(folder);
       accessSync(folder, constants.W_OK);
     } catch (err) {
       throw new CommandError(`${bad} (${fileErrorWords(err)})`);

@@ -6,7 +6,7 @@
  * never opens them: they run only where a person puts them. A request that changes state waits
  * for a press of its button; a read runs on load.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAFE_METHODS } from '@origin-lab/contract/fetch-metadata';
 import { CommandError } from '../terminal.js';
@@ -14,7 +14,7 @@ import type { Context } from '../drivers/probe-page.js';
 import { preflightApproved, SEVERITY_ORDER, type Finding } from './findings.js';
 import { originLabel, triedOriginLabel } from './not-tried.js';
 import type { CellRun, EngineInfo } from './run-check.js';
-import { fileErrorWords } from '../user-file.js';
+import { fileErrorWords, makeFolder } from '../user-file.js';
 
 export interface Proof {
   /** The finding it proves, and the origin it must be hosted at ("null" ones at any site). */
@@ -108,7 +108,7 @@ const fileName = (index: number, kind: string, origin: string) =>
 /** Writes the proof pages and an index into dir (made if missing); returns what was written. */
 export function writeProofs(dir: string, cases: ReturnType<typeof proofCases>): { dir: string; pages: Proof[] } {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolder(dir);
     const proofs = cases.map(({ finding, proof }, index) => {
       const file = fileName(index, finding.kind, proof.context === 'page' ? proof.origin : `null-${proof.context}`);
       writeFileSync(join(dir, file), proofDocument(proof));
