@@ -259,6 +259,10 @@ describe.skipIf(ENGINES.length === 0)('origin-lab check: the report, as other to
 
       const report = JSON.parse(readFileSync(files.json, 'utf8'));
       expect(report.findings.map((finding: { kind: string }) => finding.kind)).toEqual(['hostile-read-credentials']);
+      // Each engine's column is headed with its version, however long its product's name.
+      const heading = ran.stdout.split('\n')[ran.stdout.split('\n').findIndex((line) => line === `From ${YOURS}`) + 1];
+      for (const { label } of report.engines as { label: string }[])
+        expect(heading).toContain(` ${label.split(' ').at(-1)}`);
       expect(report.lab).toEqual({ url: 'http://localhost:8080', chosenBy: 'default' });
 
       const xml = readFileSync(files.junit, 'utf8');

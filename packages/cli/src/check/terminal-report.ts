@@ -50,8 +50,16 @@ const SEVERITY_STYLE: Record<Finding['severity'], Style> = {
   info: 'dim',
 };
 
+/** A cell of width characters, one space at least after its text: cut with … where it is longer. */
 const pad = (text: string, width: number) =>
-  text.length >= width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+  text.length >= width ? `${text.slice(0, width - 2)}… ` : text.padEnd(width);
+
+/** An engine's column heading: its product cut where it must be, never its version (the useful part). */
+function engineHeading(label: string, width: number): string {
+  const version = /\s(\S*\d\S*)$/.exec(label)?.[1];
+  if (label.length < width || !version) return label;
+  return `${label.slice(0, width - version.length - 3)}… ${version}`;
+}
 
 /** One request in one engine, in a few characters. */
 export function cellText(run: CellRun | undefined): [string, Style | null] {
@@ -266,7 +274,7 @@ export function renderReport(report: CheckReport, paint: Paint): string {
   const header = () =>
     row(
       '',
-      engines.map((engine) => [engine.label, 'bold']),
+      engines.map((engine) => [engineHeading(engine.label, columnWidth), 'bold']),
     );
 
   const yours = [...new Set(report.origins.filter((origin) => origin.kind === 'yours').map((origin) => origin.origin))];
