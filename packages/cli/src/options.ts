@@ -58,7 +58,8 @@ export function parseCommand(
   } catch (err) {
     // parseArgs names the option in its message; keep its first sentence, and point at --help.
     // Its "ambiguous" is a value that starts with a dash, which it took for another option.
-    const [first] = (err as Error).message.split('\n');
+    // Its "unknown option" goes on about positionals after --, which no command here takes.
+    const [first] = (err as Error).message.split('\n').map((line) => line.replace(/\. To specify a positional.*$/, ''));
     const option = / '(--[\w-]+)' argument is ambiguous/.exec(first!)?.[1];
     const value = option === undefined ? undefined : argv[argv.indexOf(option) + 1];
     const message =
@@ -226,9 +227,15 @@ export function readBrowsers(value: unknown): Partial<Record<'chromium' | 'firef
 }
 
 /** --timeout in ms, for check and engines alike: from 100 ms to 10 minutes. */
+/** The bounds of --timeout, in ms, as its help says them. */
+export const TIMEOUT_BOUNDS = { min: 100, max: 600_000 } as const;
+
 export function readTimeout(value: unknown, fallback: number): number {
-  return integer('timeout', value, 100, 600_000, fallback);
+  return integer('timeout', value, TIMEOUT_BOUNDS.min, TIMEOUT_BOUNDS.max, fallback);
 }
+
+/** A number option's bounds as its help writes them. */
+export const boundsText = ({ min, max }: { min: number; max: number }) => `from ${min} to ${max}`;
 
 /** --color: auto, always or never. */
 export function readColor(value: unknown): ColorChoice {

@@ -54,6 +54,9 @@ describe('origin-lab check: usage', () => {
     ])
       expect(ran.stdout).toContain(option);
     expect(ran.stdout).toMatch(/Examples:\n {2}origin-lab check https:\/\//);
+    // Each number's bounds, and each file's, before a value breaks them.
+    for (const bounds of ['from 100 to 600000', 'from 1 to 32', 'from 0 to 60000', 'from 1 to 100000', 'over 256 KB'])
+      expect(ran.stdout.replace(/\s+/g, ' ')).toContain(bounds);
     expect(ran.stdout).toMatch(/Exit codes: 0 .*; 1 .*\n2 /);
   });
 
@@ -103,7 +106,7 @@ describe('origin-lab check: usage', () => {
     [checkWith('--quick', '--hostile', 'null'), '--quick and --hostile both choose the attacker origins'],
     [checkWith('--also-hostile', 'evil.example'), '--also-hostile "evil.example"'],
     [checkWith('--sarif-min', 'none'), '--sarif-min must be one of'],
-    [checkWith('--colour', 'never'), "Unknown option '--colour'"],
+    [checkWith('--colour', 'never'), "Unknown option '--colour' (see origin-lab check --help)"],
     [checkWith('--delay', '-5'), '--delay -5: a value that starts with a dash is written --delay=-5'],
     // A device that never ends, and a folder: refused by the bound and by kind, before any engine.
     [checkWith('--expect', '/dev/zero'), 'over 256 KB, the most --expect reads'],

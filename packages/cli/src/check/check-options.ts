@@ -5,6 +5,7 @@ import {
   integer,
   listOf,
   parseCommand,
+  boundsText,
   parseOrigin,
   quotedUrl,
   readBrowsers,
@@ -12,6 +13,7 @@ import {
   readLab,
   readTimeout,
   SHARED_OPTIONS,
+  TIMEOUT_BOUNDS,
   type CommandSpec,
 } from '../options.js';
 import { CommandError, type ColorChoice } from '../terminal.js';
@@ -19,12 +21,21 @@ import { ENGINE_NAMES, type EngineName } from '../drivers/driver.js';
 import { HOSTILE_CLASSES, HOSTILE_KINDS, QUICK_KINDS, type HostileKind } from './origins.js';
 import { BODY_KINDS, type BodyKind } from './cells.js';
 import { SESSION_LIMITS } from './session-file.js';
+import { MAX_EXPECTATIONS_BYTES } from './expectations.js';
+import { sizeText } from '../user-file.js';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
 /** The most URLs of error answers one run sends to (--also-url): each adds every origin's reads. */
 export const MAX_ALSO_URLS = 5;
+
+/** The bounds of check's number options, said in its help and enforced by readCheckOptions. */
+const BOUNDS = {
+  pages: { min: 1, max: 32 },
+  delay: { min: 0, max: 60_000 },
+  maxRequests: { min: 1, max: 100_000 },
+} as const;
 
 export const CHECK_COMMAND: CommandSpec = {
   name: 'check',
@@ -118,7 +129,7 @@ export const CHECK_COMMAND: CommandSpec = {
     {
       name: 'expect',
       value: '<file>',
-      help: 'an expectations file (origin-lab.check.json): which origins must read what; every other origin must not',
+      help: `an expectations file (origin-lab.check.json): which origins must read what; every other origin must not (files over ${sizeText(MAX_EXPECTATIONS_BYTES)} are refused)`,
     },
     {
       name: 'baseline',
@@ -160,20 +171,25 @@ export const CHECK_COMMAND: CommandSpec = {
       name: 'timeout',
       value: '<ms>',
       default: '10000',
-      help: 'longest wait for one request, for an engine to load a page, and for a browser to say its version',
+      help: `longest wait for one request, for an engine to load a page, and for a browser to say its version (${boundsText(TIMEOUT_BOUNDS)})`,
     },
     {
       name: 'pages',
       value: '<n>',
       default: '4',
-      help: 'origins one engine tries at once, each in a page of its own (WebKit: always 1); 1 when --delay is set',
+      help: `origins one engine tries at once, each in a page of its own (WebKit: always 1); 1 when --delay is set (${boundsText(BOUNDS.pages)})`,
     },
-    { name: 'delay', value: '<ms>', default: '0', help: 'pause between two requests of one engine' },
+    {
+      name: 'delay',
+      value: '<ms>',
+      default: '0',
+      help: `pause between two requests of one engine (${boundsText(BOUNDS.delay)})`,
+    },
     {
       name: 'max-requests',
       value: '<n>',
       default: '2000',
-      help: 'most requests the whole run may send (engines and the check itself); more stops it before it starts',
+      help: `most requests the whole run may send (engines and the check itself); more stops it before it starts (${boundsText(BOUNDS.maxRequests)})`,
     },
     {
       name: 'local-network',
@@ -349,7 +365,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
           ? []
           : hostileList.map((kind) => choice('hostile', kind, HOSTILE_KINDS, 'arbitrary'));
   const headers = listOfRaw(values.header).map(parseHeader);
-  const delayMs = integer('delay', values.delay, 0, 60_000, 0);
+  const delayMs = integer('delay', values.delay, BOUNDS.delay.min, BOUNDS.delay.max, 0);
   const toStdout = (['json', 'junit', 'sarif', 'markdown'] as const).filter((name) => values[name] === '-');
   if (toStdout.length > 1)
     throw new CommandError(
@@ -385,8 +401,8 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     timeoutMs: readTimeout(values.timeout, 10_000),
     delayMs,
     // A pause between requests asks for a gentle run: one origin at a time, unless --pages says otherwise.
-    pagesAtOnce: integer('pages', values.pages, 1, 32, delayMs > 0 ? 1 : 4),
-    maxRequests: integer('max-requests', values['max-requests'], 1, 100_000, 2000),
+    pagesAtOnce: integer('pages', values.pages, BOUNDS.pages.min, BOUNDS.pages.max, delayMs > 0 ? 1 : 4),
+    maxRequests: integer('max-requests', values['max-requests'], BOUNDS.maxRequests.min, BOUNDS.maxRequests.max, 2000),
     localNetwork: choice('local-network', values['local-network'], ['grant', 'deny', 'public'] as const, 'grant'),
     color: readColor(values.color),
     quiet: values.quiet === true,

@@ -50,11 +50,11 @@ export interface ExpectationResult {
 }
 
 /** The largest expectations file read. */
-const MAX_FILE_BYTES = 256 * 1024;
+export const MAX_EXPECTATIONS_BYTES = 256 * 1024;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 export function readExpectations(file: string): Expectations {
-  const text = readUserFile(file, `--expect ${file}`, '--expect', MAX_FILE_BYTES);
+  const text = readUserFile(file, `--expect ${file}`, '--expect', MAX_EXPECTATIONS_BYTES);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -12,11 +12,13 @@ import {
   VERSION_TIMEOUT_MS,
 } from '@origin-lab/engines';
 import {
+  boundsText,
   commandArguments,
   readBrowsers,
   readColor,
   readTimeout,
   SHARED_OPTIONS,
+  TIMEOUT_BOUNDS,
   type CommandSpec,
 } from '../options.js';
 import { colorEnabled, CommandError, EXIT, painter, type CommandIO, type Paint } from '../terminal.js';
@@ -34,7 +36,7 @@ export const ENGINES_COMMAND: CommandSpec = {
       name: 'timeout',
       value: '<ms>',
       default: String(VERSION_TIMEOUT_MS),
-      help: 'longest wait for each program to say its version (more on a slow machine, or in a container starting cold)',
+      help: `longest wait for each program to say its version (more on a slow machine, or in a container starting cold; ${boundsText(TIMEOUT_BOUNDS)})`,
     },
     SHARED_OPTIONS.color,
     SHARED_OPTIONS.help,
