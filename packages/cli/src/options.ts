@@ -182,7 +182,8 @@ export function parseOrigin(text: string, what = '--from'): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new CommandError(`${named} is not an http or https origin`);
   if (url.username || url.password) throw new CommandError(`${named} has credentials in it; an origin has none`);
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || /^[a-z]+:\/\/[^/]+\/./i.test(text))
+  // An empty query or fragment ("?", "#") leaves no trace in the URL: the text says it.
+  if ((url.pathname !== '/' && url.pathname !== '') || /[?#]/.test(text) || /^[a-z]+:\/\/[^/]+\/./i.test(text))
     throw new CommandError(`${named} has a path, query or fragment; an origin is scheme://host[:port] only`);
   return url.origin;
 }

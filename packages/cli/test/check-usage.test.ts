@@ -91,6 +91,7 @@ describe('origin-lab check: usage', () => {
     [['check', 'https://user:pw@example.com/', '--from', YOURS], 'has credentials in it'],
     [['check', 'https://example.com/'], 'check needs at least one --from origin'],
     [['check', 'https://example.com/', '--from', 'https://app.example.com/login'], 'has a path, query or fragment'],
+    [['check', 'https://example.com/', '--from', 'https://app.example.com#'], 'has a path, query or fragment'],
     [['check', 'https://example.com/', '--from', 'app.example.com'], 'is not an origin: write scheme://host[:port]'],
     [['check', 'https://example.com/', '--from', 'ws://app.example.com'], 'is not an http or https origin'],
     [checkWith('--engines', 'safari'), 'unknown engine "safari"'],
