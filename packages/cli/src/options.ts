@@ -37,6 +37,9 @@ export interface CommandSpec {
 
 export type ParsedValues = Record<string, string | boolean | string[] | undefined>;
 
+/** Options whose values may be secrets (a header's key, a session): an error never repeats them. */
+const SECRET_OPTIONS = ['--header', '--session'];
+
 /** Parses argv against the spec; an unknown option or a missing value is a CommandError naming it. */
 export function parseCommand(
   spec: CommandSpec,
@@ -63,7 +66,11 @@ export function parseCommand(
     const option = / '(--[\w-]+)' argument is ambiguous/.exec(first!)?.[1];
     const value = option === undefined ? undefined : argv[argv.indexOf(option) + 1];
     const message =
-      option && value ? `${option} ${value}: a value that starts with a dash is written ${option}=${value}` : first!;
+      !option || !value
+        ? first!
+        : SECRET_OPTIONS.includes(option)
+          ? `${option}: a value that starts with a dash is written ${option}=<value> (the value is not shown)`
+          : `${option} ${value}: a value that starts with a dash is written ${option}=${value}`;
     throw new CommandError(`${message} (see origin-lab ${spec.name} --help)`);
   }
 }

@@ -142,7 +142,9 @@ describe('origin-lab check: usage', () => {
     ],
     [checkWith('--also-url', 'https://u:S3CRET@example.com/401'), '--also-url "https://…@example.com/401"'],
     [checkWith('--header', 'Authorization Bearer S3CRET'), '--header "Authorization…" is not "Name: value"'],
-    [checkWith('--session', 'Cookie: sid=S3CRET'), '--session takes the path of a file that holds the cookies'],
+    [checkWith('--session', 'Cookie: sid=S3CRET'), '--session names no file'],
+    [checkWith('--session', '{"cookies":[{"name":"sid","value":"S3CRET"}]}'), '--session names no file'],
+    [checkWith('--session', '-sid=S3CRET'), '--session: a value that starts with a dash is written --session=<value>'],
   ])('%j: a secret given by mistake is refused without being repeated', async (args, message) => {
     const ran = await runProgram(args);
     expect(ran.code).toBe(2);

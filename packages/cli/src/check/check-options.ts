@@ -424,15 +424,13 @@ function pathOption(values: Record<string, unknown>, name: string): string | nul
   return value;
 }
 
-/**
- * --session: a file, which needs the credentialed reads its cookies ride on. A value that is no
- * file and reads like the cookies themselves is refused without being repeated.
- */
+/** --session: a file, which needs the credentialed reads its cookies ride on. */
 function readSessionOption(session: string | null, credentials: unknown): string | null {
   if (session === null) return null;
-  if (!existsSync(session) && /[=;]|^\s*cookie\s*:/i.test(session))
+  // Not repeated: a value that names no file may be the cookies themselves, given by mistake.
+  if (!existsSync(session))
     throw new CommandError(
-      '--session takes the path of a file that holds the cookies (a Cookie: line, cookies.txt or a storage state), not the cookies themselves (the value given is not shown)',
+      '--session names no file: give the path of a file that holds the cookies (a Cookie: line, cookies.txt or a storage state), not the cookies themselves (the value given is not shown)',
     );
   if (credentials === 'omit')
     throw new CommandError('--session sets cookies that only credentialed requests carry: drop --credentials omit');
