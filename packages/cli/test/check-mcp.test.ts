@@ -1,5 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { pollUntil } from '@origin-lab/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expressReflectingAll, YOURS } from './fixtures.js';
 import { ENGINES, oneEngineName, PROGRAM, STEP_TIMEOUT_MS } from './run-check.js';
@@ -67,6 +70,97 @@ describe('origin-lab mcp, with the SDK’s client over stdio', () => {
       expect(everything).not.toContain(secret);
   });
 
+  it("explain keeps a URL's password and the lines it could not read to itself", async () => {
+    const client = await connect();
+    const har = JSON.stringify({
+      log: {
+        entries: [
+          {
+            request: {
+              method: 'GET',
+              url: 'https://user:PASSWORD-SECRET-1234@api.example.com/x',
+              headers: [{ name: 'Origin', value: 'https://app.example.com' }],
+            },
+            response: { status: 200, headers: [] },
+          },
+        ],
+      },
+    });
+    const line =
+      "Access to fetch at 'https://api.example.com/me' from origin 'https://app.example.com' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.";
+    for (const text of [har, `token=LINE-SECRET-5678\n${line}`]) {
+      const result = await client.callTool({ name: 'explain', arguments: { text } });
+      expect(result.isError).toBeFalsy();
+      expect(JSON.stringify(result)).not.toMatch(/PASSWORD-SECRET|LINE-SECRET/);
+    }
+  });
+
+  it("explain answers evidence past the SDK's 10 MB message, and a long one in part, saying how much more", async () => {
+    const client = await connect();
+    // A HAR just over the SDK's 10 MB, its one request same-origin: read, and said to hold nothing.
+    const padding = 'x'.repeat(10.5 * 1024 * 1024);
+    const har = JSON.stringify({
+      log: {
+        entries: [
+          {
+            request: { method: 'GET', url: 'https://a.example/', headers: [] },
+            response: { content: { text: padding } },
+          },
+        ],
+      },
+    });
+    const big = await client.callTool({ name: 'explain', arguments: { text: har } });
+    expect(textOf(big)).toMatch(/^the HAR holds no cross-origin request/);
+    const line = (n: number) =>
+      `Access to fetch at 'https://api.example.com/items/${n}' from origin 'https://app.example.com' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.`;
+    const many = await client.callTool({
+      name: 'explain',
+      arguments: { text: Array.from({ length: 3_000 }, (_, n) => line(n)).join('\n') },
+    });
+    const { explanations, more } = many.structuredContent as { explanations: unknown[]; more: number };
+    expect([explanations.length, more]).toEqual([200, 2_800]);
+    expect(textOf(many).split('\n').at(-1)).toBe(
+      '… and 2800 more, not in this answer (origin-lab explain on the file lists every one).',
+    );
+    // The SDK's transport reads a long message in quadratic time: seconds on a busy machine.
+  }, 90_000);
+
+  /** A server that takes connections and never answers, and whether a check of it still runs. */
+  async function silentTarget() {
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => void sockets.add(socket)).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/never-answers`;
+    const checkRuns = () => spawnSync('pgrep', ['-f', `check .*${url}`]).stdout.toString() !== '';
+    const stop = () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(resolve));
+    };
+    return { url, checkRuns, stop };
+  }
+
+  it('a check the client cancels, or leaves by closing the connection, is stopped', async () => {
+    const target = await silentTarget();
+    try {
+      for (const leave of ['cancel', 'close'] as const) {
+        const client = await connect();
+        const abort = new AbortController();
+        const call = client.callTool(
+          { name: 'check', arguments: { url: target.url, from: [YOURS], timeout: 60_000 } },
+          undefined,
+          { signal: abort.signal, timeout: 120_000 },
+        );
+        call.catch(() => undefined);
+        await pollUntil('the check to start', () => target.checkRuns(), { timeoutMs: 15_000 });
+        if (leave === 'cancel') abort.abort();
+        else await client.close();
+        await pollUntil(`the check to stop (${leave})`, () => !target.checkRuns(), { timeoutMs: 15_000 });
+      }
+    } finally {
+      await target.stop();
+    }
+  }, 60_000);
+
   it('a tool given evidence it cannot read says why, as a tool error', async () => {
     const client = await connect();
     const result = await client.callTool({ name: 'explain', arguments: { text: '   ' } });
@@ -127,6 +221,19 @@ describe('origin-lab mcp, with the SDK’s client over stdio', () => {
         });
         expect(both.isError).toBe(true);
         expect(textOf(both)).toBe('--quick and --hostile both choose the attacker origins: give one of them');
+        // Whatever an agent writes is a value, never an option; a session given inline is not repeated.
+        const option = await client.callTool({ name: 'check', arguments: { url: '--help', from: [YOURS] } });
+        expect(textOf(option)).toBe('"--help" is not a URL: write it whole, e.g. https://api.example.com/me');
+        const inline = await client.callTool({
+          name: 'check',
+          arguments: {
+            url: server.url,
+            from: [YOURS],
+            session: '{"cookies":[{"name":"sid","value":"SESSION-SECRET"}]}',
+          },
+        });
+        expect(inline.isError).toBe(true);
+        expect(JSON.stringify(inline)).not.toContain('SESSION-SECRET');
       } finally {
         await server.stop();
       }

@@ -40,6 +40,13 @@ export const MCP_COMMAND: CommandSpec = {
   notes: ['Exit codes: 0 when the client closes the connection; 2 bad usage.'],
 };
 
+/**
+ * The largest message the server reads: explain's 50 MB of text, with room for JSON's escapes of
+ * it (a HAR's quotes double). The SDK's own default (10 MB) would end the connection, unanswered,
+ * for evidence the tool promises to read.
+ */
+const MAX_MESSAGE_BYTES = 2 * MAX_EVIDENCE_CHARS + 1024 * 1024;
+
 type ToolResult = {
   content: { type: 'text'; text: string }[];
   structuredContent?: Record<string, unknown>;
@@ -112,21 +119,26 @@ const checkInput = (z: Zod) => ({
 
 type CheckInput = z.infer<z.ZodObject<ReturnType<typeof checkInput>>>;
 
-/** The command line of one check tool call: the command's own options, its JSON on standard output. */
+/**
+ * The command line of one check tool call: the command's own options, its JSON on standard output.
+ * Every value is written --name=value and the URL comes after --, so no value an agent gives (one
+ * that starts with a dash, "--help") is ever read as an option, or repeated by one's error.
+ */
 function checkArgs(input: CheckInput): string[] {
-  const args = ['check', input.url, ...input.from.flatMap((origin) => ['--from', origin])];
-  if (input.engines?.length) args.push('--engines', input.engines.join(','));
-  if (input.hostile?.length) args.push('--hostile', input.hostile.join(','));
+  const option = (name: string, value: string) => `--${name}=${value}`;
+  const args = ['check', ...input.from.map((origin) => option('from', origin))];
+  if (input.engines?.length) args.push(option('engines', input.engines.join(',')));
+  if (input.hostile?.length) args.push(option('hostile', input.hostile.join(',')));
   if (input.quick) args.push('--quick');
-  for (const origin of input.alsoHostile ?? []) args.push('--also-hostile', origin);
-  for (const url of input.alsoUrl ?? []) args.push('--also-url', url);
-  if (input.methods?.length) args.push('--methods', input.methods.join(','));
-  if (input.session) args.push('--session', input.session);
-  if (input.profile) args.push('--profile', input.profile);
-  if (input.localNetwork) args.push('--local-network', input.localNetwork);
-  if (input.maxRequests) args.push('--max-requests', String(input.maxRequests));
-  if (input.timeout) args.push('--timeout', String(input.timeout));
-  return [...args, '--json', '-', '--quiet', '--color', 'never'];
+  for (const origin of input.alsoHostile ?? []) args.push(option('also-hostile', origin));
+  for (const url of input.alsoUrl ?? []) args.push(option('also-url', url));
+  if (input.methods?.length) args.push(option('methods', input.methods.join(',')));
+  if (input.session) args.push(option('session', input.session));
+  if (input.profile) args.push(option('profile', input.profile));
+  if (input.localNetwork) args.push(option('local-network', input.localNetwork));
+  if (input.maxRequests) args.push(option('max-requests', String(input.maxRequests)));
+  if (input.timeout) args.push(option('timeout', String(input.timeout)));
+  return [...args, '--json=-', '--quiet', '--color=never', '--', input.url];
 }
 
 /** What a check found, in a few lines an agent can quote: the verdict, then each finding. */
@@ -143,13 +155,36 @@ function checkText(report: CheckReport): string {
   return lines.join('\n');
 }
 
-function runCheckTool(input: CheckInput, timeoutMs: number): Promise<ToolResult> {
-  return new Promise((resolve) => {
+/** The checks running now (one at most), each with the way to stop it: the server stops them when it ends. */
+const running = new Set<AbortController>();
+/** Check calls run one after the other: each starts three browsers, which two at once would share a machine's cores with. */
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * One check tool call, after the calls before it: the command as a child process, stopped when
+ * the client cancels the call, when the server ends, or after timeoutMs (SIGTERM: the command
+ * closes its browsers as on Ctrl-C).
+ */
+function runCheckTool(input: CheckInput, timeoutMs: number, cancelled: AbortSignal): Promise<ToolResult> {
+  const turn = queue.then(() =>
+    cancelled.aborted ? failure('the check was cancelled') : runCheck(input, timeoutMs, cancelled),
+  );
+  queue = turn.catch(() => undefined);
+  return turn;
+}
+
+function runCheck(input: CheckInput, timeoutMs: number, cancelled: AbortSignal): Promise<ToolResult> {
+  const stop = new AbortController();
+  const onCancel = () => stop.abort();
+  cancelled.addEventListener('abort', onCancel);
+  running.add(stop);
+  return new Promise<ToolResult>((resolve) => {
     execFile(
       process.execPath,
       [SELF, ...checkArgs(input)],
-      { timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 },
+      { timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, signal: stop.signal },
       (error, stdout, stderr) => {
+        if (stop.signal.aborted) return resolve(failure('the check was cancelled, and stopped'));
         if (error && (error as { killed?: boolean }).killed)
           return resolve(failure(`the check took longer than ${timeoutMs / 1000} s and was stopped`));
         let report: CheckReport;
@@ -166,19 +201,34 @@ function runCheckTool(input: CheckInput, timeoutMs: number): Promise<ToolResult>
         });
       },
     );
+  }).finally(() => {
+    cancelled.removeEventListener('abort', onCancel);
+    running.delete(stop);
   });
 }
 
+/** The most explanations one answer holds (failed first): a HAR of a long session holds thousands. */
+const MAX_EXPLANATIONS = 200;
+
+/**
+ * explain in this process. The answer holds the first MAX_EXPLANATIONS (failed first) and says how
+ * many more there were; of the lines it could not read, only how many (they are the agent's own
+ * text, which may hold anything).
+ */
 function explainTool({ text, origin }: { text: string; origin?: string }): ToolResult {
   try {
     const read = readEvidence(text, origin ? { origin } : {});
-    const lines = read.explanations.map(
+    const shown = read.explanations.slice(0, MAX_EXPLANATIONS);
+    const more = read.explanations.length - shown.length;
+    const lines = shown.map(
       (e) =>
         `${e.verdict.toUpperCase()}${e.url ? ` ${[e.method, e.url].filter(Boolean).join(' ')}` : ''}: ${e.text}${e.fix ? ` Fix: ${e.fix.summary}` : ''}`,
     );
+    if (more > 0)
+      lines.push(`… and ${more} more, not in this answer (origin-lab explain on the file lists every one).`);
     return {
       content: [{ type: 'text', text: lines.join('\n') || 'nothing cross-origin to explain' }],
-      structuredContent: { kind: read.kind, explanations: read.explanations, unknownLines: read.unknownLines },
+      structuredContent: { kind: read.kind, explanations: shown, more, unknownLineCount: read.unknownLines.length },
     };
   } catch (err) {
     if (err instanceof EvidenceError) return failure(err.message);
@@ -208,7 +258,7 @@ async function originLabServer(version: string, checkTimeoutMs: number): Promise
       inputSchema: checkInput(z),
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
-    (input) => runCheckTool(input, checkTimeoutMs),
+    (input, extra) => runCheckTool(input, checkTimeoutMs, extra.signal),
   );
   server.registerTool(
     'explain',
@@ -243,13 +293,20 @@ export async function mcpCommand(argv: readonly string[], io: CommandIO): Promis
   const checkTimeoutMs = integer('check-timeout', values['check-timeout'], 10, 3600, 600) * 1000;
   const server = await originLabServer(io.version, checkTimeoutMs);
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-  const transport = new StdioServerTransport();
+  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
   });
+  // Said on standard error (the protocol owns standard output): a message over the bound ends the
+  // connection, as the SDK's transport does, and the client should know why.
+  transport.onerror = (err) => io.stderr.write(`origin-lab mcp: ${err.message}\n`);
+  // However the server ends (the client gone, a signal), no check it started goes on without it.
+  const stopChecks = () => running.forEach((stop) => stop.abort());
+  process.once('exit', stopChecks);
   await server.connect(transport);
   await closed;
+  stopChecks();
   await server.close();
   return EXIT.ok;
 }

@@ -27,6 +27,18 @@ export interface ReadEvidence {
 /** The order explanations are shown in: refusals first, then what is not CORS, unknowns, reads. */
 const ORDER: Record<Explanation['verdict'], number> = { refused: 0, 'not-cors': 1, unknown: 2, readable: 3 };
 
+/** A URL's user name and password (scheme://user:pass@host): never repeated in an answer. */
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'\\]*@/gi;
+
+/**
+ * An explanation with every URL's user name and password replaced by "…". Only an explanation
+ * whose URL or header value holds an @ can have one, and only that one is rewritten.
+ */
+function withoutUserinfo(explanation: Explanation): Explanation {
+  if (!`${explanation.url ?? ''}${explanation.value ?? ''}`.includes('@')) return explanation;
+  return JSON.parse(JSON.stringify(explanation).replace(USERINFO, '$1…@')) as Explanation;
+}
+
 /**
  * Reads pasted or loaded evidence, whichever kind it is, and explains every cross-origin exchange
  * or message in it (failed first). origin: the page's origin, for curl -i output, which lacks it.
@@ -40,7 +52,7 @@ export function readEvidence(text: string, options: { origin?: string } = {}): R
   if (sample.includes('\u0000') || odd > sample.length / 10)
     throw new EvidenceError('this is not text: give a console message, a HAR file or curl’s output');
   const sort = (explanations: Explanation[]) =>
-    explanations.sort((a, b) => ORDER[a.verdict] - ORDER[b.verdict] || a.index - b.index);
+    explanations.map(withoutUserinfo).sort((a, b) => ORDER[a.verdict] - ORDER[b.verdict] || a.index - b.index);
   if (looksLikeHar(text)) {
     const exchanges = withKeptAnswers(readHar(text));
     if (exchanges.length === 0)
