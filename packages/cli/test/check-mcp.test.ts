@@ -166,6 +166,12 @@ describe('origin-lab mcp, with the SDK’s client over stdio', () => {
     const result = await client.callTool({ name: 'explain', arguments: { text: '   ' } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe('nothing to explain: the input is empty');
+    const origin = await client.callTool({
+      name: 'explain',
+      arguments: { text: 'HTTP/1.1 200 OK', origin: 'not an origin' },
+    });
+    expect(origin.isError).toBe(true);
+    expect(textOf(origin)).toBe('origin "not an origin" is not an origin: write scheme://host[:port]');
   });
 
   it.skipIf(ENGINES.length === 0)(

@@ -12,8 +12,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { EvidenceError, MAX_EVIDENCE_CHARS, readEvidence } from '@origin-lab/cors-rules/explain';
 import { findEngines } from '@origin-lab/engines';
 import type { z } from 'zod';
-import { commandArguments, integer, type CommandSpec } from '../options.js';
-import { EXIT, type CommandIO } from '../terminal.js';
+import { commandArguments, integer, parseOrigin, type CommandSpec } from '../options.js';
+import { CommandError, EXIT, type CommandIO } from '../terminal.js';
 import { notTriedText } from '../check/not-tried.js';
 import { HOSTILE_KINDS, QUICK_KINDS } from '../check/origins.js';
 import type { CheckReport } from '../check/report.js';
@@ -60,16 +60,28 @@ const SELF = fileURLToPath(import.meta.url);
 
 type Zod = typeof z;
 
+/**
+ * The longest value of a check option, and the most items of a list: a command line holds them
+ * (each argument at most 128 KB on Linux), and no URL or origin is near this long.
+ */
+const MAX_VALUE_CHARS = 8_192;
+const MAX_ITEMS = 50;
+
 /** The check tool's input: the command's options an agent may set, each with its bound. */
 const checkInput = (z: Zod) => ({
-  url: z.string().describe('the URL your pages call, e.g. https://api.example.com/me'),
-  from: z.array(z.string()).min(1).describe('your origins: scheme://host[:port] of the pages that call it'),
+  url: z.string().max(MAX_VALUE_CHARS).describe('the URL your pages call, e.g. https://api.example.com/me'),
+  from: z
+    .array(z.string().max(MAX_VALUE_CHARS))
+    .min(1)
+    .max(MAX_ITEMS)
+    .describe('your origins: scheme://host[:port] of the pages that call it'),
   engines: z
     .array(z.enum(['chromium', 'firefox', 'webkit']))
     .optional()
     .describe('default: every engine found'),
   hostile: z
-    .array(z.string())
+    .array(z.string().max(MAX_VALUE_CHARS))
+    .max(MAX_ITEMS)
     .optional()
     .describe(`attacker origin classes to try (${HOSTILE_KINDS.join(', ')}; default all)`),
   quick: z
@@ -79,16 +91,18 @@ const checkInput = (z: Zod) => ({
       `only the classes most often found (${QUICK_KINDS.join(', ')}): seconds instead of a minute; not with hostile`,
     ),
   alsoHostile: z
-    .array(z.string())
+    .array(z.string().max(MAX_VALUE_CHARS))
+    .max(MAX_ITEMS)
     .optional()
     .describe('more origins to try as attackers, e.g. a staging deployment the allowlist must not hold'),
   alsoUrl: z
-    .array(z.string())
+    .array(z.string().max(MAX_VALUE_CHARS))
     .max(5)
     .optional()
     .describe('URLs of the same server that answer an error (401, 404, 500): are the CORS headers there too?'),
   methods: z
-    .array(z.string())
+    .array(z.string().max(MAX_VALUE_CHARS))
+    .max(MAX_ITEMS)
     .optional()
     .describe('more methods your pages send (these requests reach the server for real)'),
   profile: z
@@ -99,6 +113,7 @@ const checkInput = (z: Zod) => ({
     ),
   session: z
     .string()
+    .max(MAX_VALUE_CHARS)
     .optional()
     .describe(
       "a file of your user's signed-in session (Playwright storage state, cookies.txt or a Cookie: line): set in each engine, to see whether its cookies go out under the engine's own cookie policy. Give a file path, never the cookies themselves; no value ever comes back",
@@ -217,7 +232,8 @@ const MAX_EXPLANATIONS = 200;
  */
 function explainTool({ text, origin }: { text: string; origin?: string }): ToolResult {
   try {
-    const read = readEvidence(text, origin ? { origin } : {});
+    // An origin as the command takes it (scheme://host[:port]), refused in the command's words.
+    const read = readEvidence(text, origin ? { origin: parseOrigin(origin, 'origin') } : {});
     const shown = read.explanations.slice(0, MAX_EXPLANATIONS);
     const more = read.explanations.length - shown.length;
     const lines = shown.map(
@@ -231,7 +247,7 @@ function explainTool({ text, origin }: { text: string; origin?: string }): ToolR
       structuredContent: { kind: read.kind, explanations: shown, more, unknownLineCount: read.unknownLines.length },
     };
   } catch (err) {
-    if (err instanceof EvidenceError) return failure(err.message);
+    if (err instanceof EvidenceError || err instanceof CommandError) return failure(err.message);
     throw err;
   }
 }
@@ -268,7 +284,11 @@ async function originLabServer(version: string, checkTimeoutMs: number): Promise
         'Explains a CORS failure from a console message (Chromium, Firefox, Safari/WebKit), a HAR file or the output of curl -v / curl -i: the rule that refused it, whether the request reached the server, and the fix. Reads locally; nothing is sent anywhere.',
       inputSchema: {
         text: z.string().max(MAX_EVIDENCE_CHARS).describe('the console message, HAR JSON or curl output'),
-        origin: z.string().optional().describe('the page’s origin, for curl -i output (which does not show it)'),
+        origin: z
+          .string()
+          .max(MAX_VALUE_CHARS)
+          .optional()
+          .describe('the page’s origin, for curl -i output (which does not show it)'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
