@@ -2,6 +2,7 @@ import type http from 'node:http';
 import { serve } from '@origin-lab/server-kit';
 import type { Listening } from '@origin-lab/test-kit';
 import { forFile } from '@origin-lab/test-kit/vitest';
+import { expect } from 'vitest';
 import { apiConfig, type ApiConfig } from '../src/config.js';
 import { createApp, type ApiApp } from '../src/app.js';
 
@@ -51,4 +52,16 @@ export async function startApi(overrides: Partial<ApiConfig> = {}, keepLogs = In
 /** For the test file that calls it: startApi(overrides) before all its tests, stopped after them. */
 export function apiForFile(overrides: Partial<ApiConfig> = {}): TestApi {
   return forFile(() => startApi(overrides));
+}
+
+/**
+ * HEAD of an event stream at path: its headers at once (a stream that waited for its end would
+ * pass the call's bound), no body, and no stream left open on the server.
+ */
+export async function expectStreamHead(api: TestApi, path: string): Promise<void> {
+  const answer = await fetch(`${api.url}${path}`, { method: 'HEAD', signal: AbortSignal.timeout(10_000) });
+  expect(answer.status).toBe(200);
+  expect(answer.headers.get('content-type')).toBe('text/event-stream');
+  expect(await answer.text()).toBe('');
+  expect(api.app.openStreamCount()).toBe(0);
 }

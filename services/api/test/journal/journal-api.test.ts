@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { JournalPage } from '@origin-lab/contract';
 import { pollUntil } from '@origin-lab/test-kit';
-import { ALLOWED, apiForFile } from '../start-api.js';
+import { ALLOWED, apiForFile, expectStreamHead } from '../start-api.js';
 import { readJournalOf } from './read-journal.js';
 
 const api = apiForFile({
@@ -201,14 +201,7 @@ describe('the journal stream refuses bad input and other origins', () => {
   });
 
   it("HEAD: the stream's headers at once, with no body and no stream left open", async () => {
-    const answer = await fetch(`${api.url}/lab/journal?visitor=${newVisitor()}`, {
-      method: 'HEAD',
-      signal: AbortSignal.timeout(10_000),
-    });
-    expect(answer.status).toBe(200);
-    expect(answer.headers.get('content-type')).toBe('text/event-stream');
-    expect(await answer.text()).toBe('');
-    expect(api.app.openStreamCount()).toBe(0);
+    await expectStreamHead(api, `/lab/journal?visitor=${newVisitor()}`);
   });
 
   it('ends the stream of a reader that stops reading, instead of buffering for it', async () => {

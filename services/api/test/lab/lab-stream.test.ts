@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorBody } from '@origin-lab/contract';
-import { ALLOWED, apiForFile } from '../start-api.js';
+import { ALLOWED, apiForFile, expectStreamHead } from '../start-api.js';
 
 const api = apiForFile();
 
@@ -92,14 +92,7 @@ describe('the stream lab: what /api/stream never sends', () => {
   });
 
   it("HEAD: the stream's headers at once, not after the run (here 50 ticks 5 s apart)", async () => {
-    const answer = await fetch(`${api.url}/lab/stream?of=50&per=50&interval=5000`, {
-      method: 'HEAD',
-      signal: AbortSignal.timeout(10_000),
-    });
-    expect(answer.status).toBe(200);
-    expect(answer.headers.get('content-type')).toBe('text/event-stream');
-    expect(await answer.text()).toBe('');
-    expect(api.app.openStreamCount()).toBe(0);
+    await expectStreamHead(api, '/lab/stream?of=50&per=50&interval=5000');
   });
 
   it('is same origin only: no CORS headers, even for an allowed origin', async () => {
