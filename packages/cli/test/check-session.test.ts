@@ -149,7 +149,7 @@ describe('check --session: a file the check cannot use', () => {
     try {
       const missing = await bad(join(server.dir, 'nope.json'), null);
       expect(missing.code).toBe(2);
-      expect(missing.stderr).toMatch(/--session .*nope\.json: no such file/);
+      expect(missing.stderr).toMatch(/--session names no file: give the path of a file/);
       const broken = await bad(join(server.dir, 'jar.txt'), `api.example.test\tFALSE\t/\tTRUE\t0\tsid\n`);
       expect(broken.code).toBe(2);
       expect(broken.stderr).toMatch(/line 1/);
