@@ -4,6 +4,7 @@
  * (node:util parseArgs) is configured from it, so the two never disagree.
  */
 import { parseArgs } from 'node:util';
+import { hideUrlSecrets } from '@origin-lab/cors-rules/explain';
 import { DEFAULT_LAB } from './lab-link.js';
 import { CommandError, type ColorChoice } from './terminal.js';
 
@@ -169,15 +170,15 @@ export function listOf(value: unknown): string[] {
     .filter(Boolean);
 }
 
-/** An origin as the user wrote it, checked and serialized; a CommandError says what is wrong. */
 /**
- * A URL as an error message may quote it: a user name and password in it (scheme://user:pass@host)
- * are replaced by "…", so that a password given by mistake is never printed.
+ * A URL as an error message may quote it: without its user name and password, query values and
+ * fragment (hideUrlSecrets), so that a key or password given by mistake is never printed.
  */
 export function quotedUrl(text: string): string {
-  return `"${text.replace(/^([a-z][a-z0-9+.-]*:\/*)[^/?#]*@/i, '$1…@')}"`;
+  return `"${hideUrlSecrets(text)}"`;
 }
 
+/** An origin as the user wrote it, checked and serialized; a CommandError says what is wrong. */
 export function parseOrigin(text: string, what = '--from'): string {
   const named = `${what} ${quotedUrl(text)}`;
   let url: URL;

@@ -70,7 +70,7 @@ describe('origin-lab mcp, with the SDK’s client over stdio', () => {
       expect(everything).not.toContain(secret);
   });
 
-  it("explain keeps a URL's password and the lines it could not read to itself", async () => {
+  it("explain keeps a URL's password and query values and the lines it could not read to itself", async () => {
     const client = await connect();
     const har = JSON.stringify({
       log: {
@@ -78,7 +78,7 @@ describe('origin-lab mcp, with the SDK’s client over stdio', () => {
           {
             request: {
               method: 'GET',
-              url: 'https://user:PASSWORD-SECRET-1234@api.example.com/x',
+              url: 'https://user:PASSWORD-SECRET-1234@api.example.com/x?key=QUERY-SECRET-9',
               headers: [{ name: 'Origin', value: 'https://app.example.com' }],
             },
             response: { status: 200, headers: [] },
@@ -87,11 +87,11 @@ describe('origin-lab mcp, with the SDK’s client over stdio', () => {
       },
     });
     const line =
-      "Access to fetch at 'https://api.example.com/me' from origin 'https://app.example.com' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.";
+      "Access to fetch at 'https://api.example.com/me?api_key=QUERY-SECRET-8' from origin 'https://app.example.com' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.";
     for (const text of [har, `token=LINE-SECRET-5678\n${line}`]) {
       const result = await client.callTool({ name: 'explain', arguments: { text } });
       expect(result.isError).toBeFalsy();
-      expect(JSON.stringify(result)).not.toMatch(/PASSWORD-SECRET|LINE-SECRET/);
+      expect(JSON.stringify(result)).not.toMatch(/PASSWORD-SECRET|LINE-SECRET|QUERY-SECRET/);
     }
   });
 

@@ -137,6 +137,10 @@ describe('origin-lab check: usage', () => {
   it.each([
     [['check', 'https://user:S3CRET@example.com/', '--from', YOURS], '"https://…@example.com/" has credentials'],
     [
+      ['check', 'ftp://example.com/x?key=S3CRET#S3CRET', '--from', YOURS],
+      '"ftp://example.com/x?key=…#…" is not an http',
+    ],
+    [
       ['check', 'https://example.com/', '--from', 'https://u:S3CRET@app.example.com'],
       '--from "https://…@app.example.com"',
     ],

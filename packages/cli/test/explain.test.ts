@@ -230,6 +230,40 @@ describe('origin-lab explain', () => {
     );
   });
 
+  it.each([[[] as string[]], [['--json']]])(
+    "a URL's password, query values and fragment are in no output, %j: its origin, path and names are",
+    async (args) => {
+      const har = JSON.stringify({
+        log: {
+          entries: [
+            {
+              request: {
+                method: 'GET',
+                url: 'https://user:PW-SECRET-1@api.example.com/me?access_token=QUERY-SECRET-2#FRAGMENT-SECRET-3',
+                headers: [{ name: 'Origin', value: 'https://app.example.com' }],
+              },
+              response: { status: 200, headers: [] },
+            },
+          ],
+        },
+      });
+      const lines = [
+        // A line no engine prints for CORS (before the message: after it, it would be read as the
+        // message wrapped), shown back as it was but for its URL's secrets.
+        'GET https://cdn.example.com/app.js?sig=UNKNOWN-SECRET-5 404 (Not Found)',
+        "Access to fetch at 'https://api.example.com/items?api_key=LINE-SECRET-4' from origin 'https://app.example.com' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.",
+      ].join('\n');
+      const [fromHar, fromLines] = await Promise.all([explainStdin(har, args), explainStdin(lines, args)]);
+      for (const ran of [fromHar, fromLines]) {
+        expect(ran.code, ran.stderr).toBe(0);
+        expect(`${ran.stdout}${ran.stderr}`).not.toMatch(/SECRET/);
+      }
+      expect(fromHar.stdout).toContain('https://…@api.example.com/me?access_token=…#…');
+      expect(fromLines.stdout).toContain('https://api.example.com/items?api_key=…');
+      expect(fromLines.stdout).toContain('https://cdn.example.com/app.js?sig=…');
+    },
+  );
+
   it.each([
     ['', 'nothing to explain: the input is empty'],
     ['{"log": {"entries": [', 'not a HAR: the JSON does not parse'],

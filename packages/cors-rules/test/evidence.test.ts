@@ -329,7 +329,7 @@ describe('a HAR of redirects and revalidations', () => {
       ['readable', null],
       ['readable', null],
     ]);
-    expect(explained[0]!.text).toMatch(/A redirect \(307\) to .*next=1 that passes the CORS check/);
+    expect(explained[0]!.text).toMatch(/A redirect \(307\) to .*next=… that passes the CORS check/);
     expect(explained[0]!.unknowns.join(' ')).toMatch(/redirect mode/);
   });
 
@@ -589,7 +589,7 @@ describe('a console message of a partitioned cookie jar (Firefox)', () => {
       engine: 'firefox',
       verdict: 'not-cors',
       rule: 'cookie-partitioned',
-      url: 'https://idp.example/frame?app=x',
+      url: 'https://idp.example/frame?app=…',
       reachedServer: null,
     });
     expect(explanations[0]!.text).toMatch(/^Not CORS: a partitioned cookie jar/);

@@ -6,6 +6,7 @@ import { EvidenceError, looksLikeCurl, looksLikeHar, readCurl, readHar, withKept
 import { explainExchange } from './explain-exchange.js';
 import { explainMessage } from './explain-message.js';
 import type { Explanation } from './types.js';
+import { hideUrlSecretsIn } from './url-secrets.js';
 
 export * from './console-messages.js';
 export * from './evidence.js';
@@ -13,6 +14,7 @@ export * from './types.js';
 export { explainExchange, JUDGES, type Judge } from './explain-exchange.js';
 export { explainMessage } from './explain-message.js';
 export { RULE_TITLE } from './texts.js';
+export { hideUrlSecrets, hideUrlSecretsIn } from './url-secrets.js';
 export * from '../advice/index.js';
 
 export type EvidenceKind = 'har' | 'curl' | 'console';
@@ -27,16 +29,12 @@ export interface ReadEvidence {
 /** The order explanations are shown in: refusals first, then what is not CORS, unknowns, reads. */
 const ORDER: Record<Explanation['verdict'], number> = { refused: 0, 'not-cors': 1, unknown: 2, readable: 3 };
 
-/** A URL's user name and password (scheme://user:pass@host): never repeated in an answer. */
-const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'\\]*@/gi;
-
-/**
- * An explanation with every URL's user name and password replaced by "…". Only an explanation
- * whose URL or header value holds an @ can have one, and only that one is rewritten.
- */
-function withoutUserinfo(explanation: Explanation): Explanation {
-  if (!`${explanation.url ?? ''}${explanation.value ?? ''}`.includes('@')) return explanation;
-  return JSON.parse(JSON.stringify(explanation).replace(USERINFO, '$1…@')) as Explanation;
+/** A value with every URL in its strings written without its secrets (url-secrets.ts). */
+function withoutUrlSecrets<T>(value: T): T {
+  if (typeof value === 'string') return hideUrlSecretsIn(value) as T;
+  if (Array.isArray(value)) return value.map(withoutUrlSecrets) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutUrlSecrets(item)])) as T;
 }
 
 /**
@@ -52,7 +50,7 @@ export function readEvidence(text: string, options: { origin?: string } = {}): R
   if (sample.includes('\u0000') || odd > sample.length / 10)
     throw new EvidenceError('this is not text: give a console message, a HAR file or curl’s output');
   const sort = (explanations: Explanation[]) =>
-    explanations.map(withoutUserinfo).sort((a, b) => ORDER[a.verdict] - ORDER[b.verdict] || a.index - b.index);
+    explanations.map(withoutUrlSecrets).sort((a, b) => ORDER[a.verdict] - ORDER[b.verdict] || a.index - b.index);
   if (looksLikeHar(text)) {
     const exchanges = withKeptAnswers(readHar(text));
     if (exchanges.length === 0)
@@ -92,5 +90,5 @@ export function readEvidence(text: string, options: { origin?: string } = {}): R
     throw new EvidenceError(
       'no CORS message found: paste the console line that says the request was blocked (Chromium: "has been blocked by CORS policy", Firefox: "Cross-Origin Request Blocked", Safari: "not allowed by Access-Control-Allow-Origin"), a HAR file, or curl -v output',
     );
-  return { kind: 'console', explanations: sort(explanations), unknownLines };
+  return { kind: 'console', explanations: sort(explanations), unknownLines: unknownLines.map(hideUrlSecretsIn) };
 }
