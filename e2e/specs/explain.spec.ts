@@ -148,7 +148,35 @@ test(
   },
 );
 
-test('a HAR pasted is read on the page: no request the page makes carries any of it', async ({ page, origins }) => {
+/** A HAR of an answer kept (200, allowed, with an ETag) and its revalidation (304, no Allow-Origin of its own). */
+function revalidationHar(): string {
+  const header = (name: string, value: string) => ({ name, value });
+  const exchange = (status: number, headers: { name: string; value: string }[], sent: object[] = []) => ({
+    startedDateTime: '2026-11-26T12:00:00.000Z',
+    time: 10,
+    request: {
+      method: 'GET',
+      url: 'https://api.example.com/items',
+      headers: [header('Origin', 'https://app.example.com'), ...sent],
+    },
+    response: { status, headers },
+  });
+  const etag = header('ETag', '"v1"');
+  return JSON.stringify({
+    log: {
+      version: '1.2',
+      entries: [
+        exchange(200, [header('Access-Control-Allow-Origin', 'https://app.example.com'), etag]),
+        exchange(304, [etag], [header('If-None-Match', '"v1"')]),
+      ],
+    },
+  });
+}
+
+test('a HAR pasted is read on the page as the command reads it, and no request the page makes carries any of it', async ({
+  page,
+  origins,
+}) => {
   const secret = `secret-${Date.now().toString(36)}`;
   const requests: Request[] = [];
   await openPage(page, `${origins.self}/explain.html`);
@@ -156,6 +184,9 @@ test('a HAR pasted is read on the page: no request the page makes carries any of
   await page.locator('#evidence').fill(har(50, secret));
   await page.locator('#explain').click();
   await expect(page.locator('#explanations .explanation').first()).toBeVisible();
+  // The URLs are shown without their query values (the token is one), as the command shows them.
+  await expect(page.locator('#explanations')).toContainText('https://api.example.com/items/49?token=…');
+  await expect(page.locator('#explanations')).not.toContainText(secret);
   // Let the page's own traffic (its journal) go on for a while, then look at everything it sent.
   await page.waitForTimeout(2_000);
   expect(requests.length).toBeGreaterThan(0);
@@ -163,6 +194,10 @@ test('a HAR pasted is read on the page: no request the page makes carries any of
     const sent = [request.url(), request.postData() ?? '', JSON.stringify(await request.allHeaders())].join('\n');
     expect(sent, request.url()).not.toContain(secret);
   }
+  // A 304 is read with the answer it revalidates (RFC 9111), whose Allow-Origin it keeps: readable.
+  await page.locator('#evidence').fill(revalidationHar());
+  await page.locator('#explain').click();
+  await expect(page.locator('#explanations .verdict-label')).toHaveText(['Readable: ', 'Readable: ']);
 });
 
 test('a HAR recorded by Playwright of a refused read is explained as each engine records it', async ({

@@ -29,20 +29,36 @@ export interface ReadEvidence {
 /** The order explanations are shown in: refusals first, then what is not CORS, unknowns, reads. */
 const ORDER: Record<Explanation['verdict'], number> = { refused: 0, 'not-cors': 1, unknown: 2, readable: 3 };
 
-/** A value with every URL in its strings written without its secrets (url-secrets.ts). */
+/**
+ * A value with every URL in its strings written without its secrets (url-secrets.ts). What holds
+ * no such URL is returned as it is, not copied: most of an explanation (its fix, its sequence).
+ */
 function withoutUrlSecrets<T>(value: T): T {
   if (typeof value === 'string') return hideUrlSecretsIn(value) as T;
-  if (Array.isArray(value)) return value.map(withoutUrlSecrets) as T;
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutUrlSecrets(item)])) as T;
+  if (Array.isArray(value)) {
+    const items = value.map(withoutUrlSecrets);
+    return (items.some((item, index) => item !== value[index]) ? items : value) as T;
+  }
+  let copy: Record<string, unknown> | null = null;
+  for (const [key, item] of Object.entries(value)) {
+    const hidden = withoutUrlSecrets(item);
+    if (hidden !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = hidden;
+  }
+  return (copy ?? value) as T;
 }
 
 /**
  * Reads pasted or loaded evidence, whichever kind it is, and explains every cross-origin exchange
  * or message in it (failed first). origin: the page's origin, for curl -i output, which lacks it.
  * Throws EvidenceError with a sentence for people when there is nothing to explain.
+ * onProgress hears how many of a HAR's exchanges are explained, so that a page can say how far a
+ * large one got.
  */
-export function readEvidence(text: string, options: { origin?: string } = {}): ReadEvidence {
+export function readEvidence(
+  text: string,
+  { onProgress, ...options }: { origin?: string; onProgress?: (done: number, total: number) => void } = {},
+): ReadEvidence {
   if (text.trim() === '') throw new EvidenceError('nothing to explain: the input is empty');
   // Binary garbage: a NUL, or mostly characters no text has.
   const sample = text.slice(0, 4096);
@@ -57,7 +73,12 @@ export function readEvidence(text: string, options: { origin?: string } = {}): R
       throw new EvidenceError('the HAR holds no cross-origin request (none carries an Origin of another origin)');
     return {
       kind: 'har',
-      explanations: sort(exchanges.map((exchange) => explainExchange(exchange, options))),
+      explanations: sort(
+        exchanges.map((exchange, done) => {
+          onProgress?.(done, exchanges.length);
+          return explainExchange(exchange, options);
+        }),
+      ),
       unknownLines: [],
     };
   }

@@ -3,15 +3,7 @@
 // { progress: [done, total] } while explaining a HAR's exchanges, then { result } or { error }.
 // The result holds what the page shows (every exchange that failed, the first readable ones) and
 // counts, not thousands of explanations to copy back. Nothing here talks to the network.
-import {
-  EvidenceError,
-  explainExchange,
-  looksLikeHar,
-  readEvidence,
-  readHar,
-  type Explanation,
-  type ReadEvidence,
-} from '@origin-lab/cors-rules/explain';
+import { EvidenceError, looksLikeHar, readEvidence } from '@origin-lab/cors-rules/explain';
 
 /** How often (in exchanges) the worker says how far it got. */
 const PROGRESS_EVERY = 25;
@@ -19,28 +11,17 @@ const PROGRESS_EVERY = 25;
 const FAILED_SHOWN = 200;
 const READABLE_SHOWN = 100;
 
-const ORDER: Record<Explanation['verdict'], number> = { refused: 0, 'not-cors': 1, unknown: 2, readable: 3 };
-
-function read(text: string, options: { origin?: string }): ReadEvidence {
-  if (!looksLikeHar(text)) return readEvidence(text, options);
-  postMessage({ progress: [0, 0], phase: 'Reading the HAR' });
-  const exchanges = readHar(text);
-  if (exchanges.length === 0)
-    throw new EvidenceError('the HAR holds no cross-origin request (none carries an Origin of another origin)');
-  const explanations = exchanges.map((exchange, index) => {
-    if (index % PROGRESS_EVERY === 0) postMessage({ progress: [index, exchanges.length] });
-    return explainExchange(exchange, options);
-  });
-  explanations.sort((a, b) => ORDER[a.verdict] - ORDER[b.verdict] || a.index - b.index);
-  return { kind: 'har', explanations, unknownLines: [] };
-}
-
 self.addEventListener('message', (event: MessageEvent<{ text: string; origin?: string }>) => {
   try {
-    const { kind, explanations, unknownLines } = read(
-      event.data.text,
-      event.data.origin ? { origin: event.data.origin } : {},
-    );
+    const { text, origin } = event.data;
+    if (looksLikeHar(text)) postMessage({ progress: [0, 0], phase: 'Reading the HAR' });
+    // The command's reading, step for step (kept answers, order, URLs' secrets hidden).
+    const { kind, explanations, unknownLines } = readEvidence(text, {
+      ...(origin && { origin }),
+      onProgress: (done, total) => {
+        if (done % PROGRESS_EVERY === 0) postMessage({ progress: [done, total] });
+      },
+    });
     const readable = explanations.filter((e) => e.verdict === 'readable');
     const failed = explanations.filter((e) => e.verdict !== 'readable');
     const counts: Record<string, number> = {};
