@@ -47,6 +47,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Ru
     },
   );
   server.on('connect', refuseConnect);
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -84,24 +85,80 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Ru
  * gets, as JSON, and the connection is closed (it was asked to become a tunnel: nothing may follow).
  */
 function refuseConnect(req: http.IncomingMessage, socket: Duplex): void {
-  const body = JSON.stringify({
+  answerAndClose(socket, 405, ['Allow: GET, HEAD, OPTIONS'], {
     error: 'method not allowed',
     detail: 'CONNECT: this server is not a proxy and opens no tunnel',
     allowed: ['GET', 'HEAD', 'OPTIONS'],
   });
+  req.resume();
+}
+
+/**
+ * A raw answer that closes the connection: its status line, extra headers and a JSON body (none
+ * when fields is null: the answer to a HEAD).
+ */
+function answerAndClose(
+  socket: Duplex,
+  status: number,
+  headers: string[],
+  fields: Record<string, unknown> | null,
+): void {
+  const body = fields ? JSON.stringify(fields) : '';
   socket.on('error', () => socket.destroy());
   socket.end(
     [
-      'HTTP/1.1 405 Method Not Allowed',
-      'Allow: GET, HEAD, OPTIONS',
-      'Content-Type: application/json; charset=utf-8',
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`,
+      ...headers,
+      ...(fields ? ['Content-Type: application/json; charset=utf-8'] : []),
       `Content-Length: ${Buffer.byteLength(body)}`,
       'Connection: close',
       '',
       body,
     ].join('\r\n'),
   );
-  req.resume();
+}
+
+/** The status and Error object of a request Node's parser could not read, by its error's code. */
+function clientErrorAnswer(err: Error & { code?: string; reason?: string }): [number, string, string] {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [
+        431,
+        'request header fields too large',
+        `the request line and headers are over ${http.maxHeaderSize} bytes`,
+      ];
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return [413, 'content too large', 'the chunk extensions are over the size this server reads'];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, 'request timeout', 'the request did not arrive whole in time'];
+    default:
+      return [
+        400,
+        'bad request',
+        `not a valid HTTP/1.1 request: ${err.reason ?? err.message} (${err.code ?? 'no code'})`,
+      ];
+  }
+}
+
+/**
+ * A request Node could not read (bad framing, headers or chunk extensions over their size, one
+ * that never arrived whole) never reaches a handler: Node answers it 400, 431, 413 or 408 with no
+ * body. It gets the same status with an Error object naming the fault, as every other error does
+ * (nothing of the request is repeated: the reason is the parser's own words), and the connection
+ * is closed. As Node does, a connection gone or already sending an answer is closed without one;
+ * one between answers (kept alive) is answered too, where Node closes it without a word. An answer
+ * to a HEAD has no body.
+ */
+function answerClientError(err: Error & { code?: string; reason?: string; rawPacket?: Buffer }, socket: Duplex): void {
+  const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse | null })._httpMessage ?? null;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, error, detail] = clientErrorAnswer(err);
+  // The method of the request read so far (Node hands its bytes over), or of the one being answered.
+  const head = inFlight ? inFlight.req.method === 'HEAD' : err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  answerAndClose(socket, status, [], head ? null : { error, detail });
 }
 
 /** Runs stop() on SIGINT and SIGTERM once, then exits; a second signal exits at once. */

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { rawExchange } from '@origin-lab/test-kit';
 import { describe, expect, it } from 'vitest';
 import { apiForFile } from './start-api.js';
@@ -16,6 +17,54 @@ describe("the api's HTTP server (docs/decisions.md, Limits)", () => {
   ])('headers of about $chars bytes: $status (Node keeps 16 KiB of headers)', async ({ chars, status }) => {
     const answer = await rawExchange(api.port, withHeaderOf(chars));
     expect(answer.status).toBe(status);
+    if (status === 431) expect(JSON.parse(answer.text)).toMatchObject({ error: 'request header fields too large' });
+  });
+
+  // Node's parser answers these before the app sees them, with an empty body: each gets the Error
+  // object every other error has (SPEC, Error object), its detail saying what could not be read.
+  it.each([
+    ['a header name with a space in it', 'GET /api/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Name: 1\r\n\r\n', /header/i],
+    [
+      'two different Content-Lengths',
+      'POST /api/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab',
+      /content-length/i,
+    ],
+    [
+      'a chunk size that is not hexadecimal',
+      'POST /api/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+      /chunk/i,
+    ],
+  ])('%s: 400 with an Error object naming the fault', async (_, bytes, fault) => {
+    const answer = await rawExchange(api.port, bytes);
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('content-type')).toEqual(['application/json; charset=utf-8']);
+    const body = JSON.parse(answer.text) as { error: string; detail: string };
+    expect(body.error).toBe('bad request');
+    expect(body.detail).toMatch(fault);
+  });
+
+  it('a HEAD that cannot be read: 400 without a body, as every answer to a HEAD (RFC 9110)', async () => {
+    const answer = await rawExchange(api.port, 'HEAD /api/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Name: 1\r\n\r\n');
+    expect(answer.status).toBe(400);
+    expect(answer.framingProblems).toEqual([]);
+    expect(answer.raw.endsWith('\r\n\r\n')).toBe(true);
+  });
+
+  it('a malformed request after an answer on a kept-alive connection is answered too', async () => {
+    const socket = connect(api.port, '127.0.0.1');
+    let received = '';
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      // The first answer whole (its Content-Length of body after the headers): then the bad request.
+      const [head, body] = received.split('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(head ?? '')?.[1];
+      if (body !== undefined && length && body.length === Number(length))
+        socket.write('GET /api/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Name: 1\r\n\r\n');
+    });
+    socket.write('GET /api/echo HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 200 OK[^]*HTTP\/1\.1 400 Bad Request[^]*"error":"bad request"/);
   });
 
   it('answers CONNECT with a JSON 405 and closes, instead of dropping the connection unanswered', async () => {
