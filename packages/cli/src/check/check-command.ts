@@ -97,25 +97,58 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     session,
     trust: options.ca ? trustAuthorities(options.ca) : [],
   });
-  const findings = findingsOf(result.runs, result.exchanges, { yours: from, lab: options.lab });
+  const report = reportOf(result, {
+    options,
+    version: io.version,
+    from,
+    tried,
+    plan,
+    expectations,
+    earlier,
+    session,
+    startedAt,
+  });
+  publish(report, options, io, paint);
+  return report.exitCode;
+}
+
+/** What a run is graded against: the options and files read before it, and its plan. */
+interface RunContext {
+  options: CheckOptions;
+  version: string;
+  from: string[];
+  tried: TriedOrigin[];
+  plan: ReturnType<typeof planRun>;
+  expectations: Expectations | null;
+  earlier: ReturnType<typeof readBaseline> | null;
+  session: ReturnType<typeof loadSession> | null;
+  startedAt: Date;
+}
+
+/**
+ * The report of a run: its findings, the expectations and the earlier run compared, the exit code
+ * they make, the proof pages written; the headers you gave shown without their values.
+ */
+function reportOf(result: Awaited<ReturnType<typeof runCheck>>, run: RunContext): CheckReport {
+  const { options, plan, tried, expectations, session, startedAt } = run;
+  const findings = findingsOf(result.runs, result.exchanges, { yours: run.from, lab: options.lab });
   const expectationResults = expectations ? checkExpectations(expectations, result.runs) : null;
   const now = { target: options.target.href, startedAt: null, engines: result.engines, results: result.runs };
-  const baseline = earlier ? compareRuns(earlier, now, expectations) : null;
+  const baseline = run.earlier ? compareRuns(run.earlier, now, expectations) : null;
   const failed =
     failsAt(findings, options.failOn) ||
     (expectationResults?.some((r) => !r.holds) ?? false) ||
     (baseline?.gained.some((gain) => gain.fails) ?? false);
   const notTried = notTriedOf(result.runs);
-  const shown = (cell: Cell) => shownCell(cell, options.headers);
+  const shown = (cell: Cell) => shownCell(cell, options.givenHeaders);
   const allCells = [
     ...new Map(tried.flatMap((origin) => plan.cellsFor(origin)).map((cell) => [cell.id, shown(cell)])).values(),
   ];
-  const runs = result.runs.map((run) => ({ ...run, cell: shown(run.cell) }));
-  const report: CheckReport = {
+  const runs = result.runs.map((cellRun) => ({ ...cellRun, cell: shown(cellRun.cell) }));
+  const meta = { version: run.version, target: options.target.href, startedAt: startedAt.toISOString() };
+  return {
     tool: 'origin-lab check',
-    version: io.version,
-    target: options.target.href,
-    startedAt: startedAt.toISOString(),
+    ...meta,
     durationMs: Date.now() - startedAt.getTime(),
     engines: result.engines,
     origins: tried,
@@ -132,22 +165,10 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     exitCode: failed ? EXIT.findings : notTried.length > 0 ? EXIT.incomplete : EXIT.ok,
     baseline,
     session: session && { cookies: [...new Set(session.cookies.map((cookie) => cookie.name))] },
-    proofs: options.proof
-      ? writeProofs(
-          options.proof,
-          proofCases(findings, runs, result.engines, {
-            target: options.target.href,
-            version: io.version,
-            startedAt: startedAt.toISOString(),
-          }),
-        )
-      : null,
+    proofs: options.proof ? writeProofs(options.proof, proofCases(findings, runs, result.engines, meta)) : null,
   };
-  publish(report, options, io, paint);
-  return report.exitCode;
 }
 
-/** Your origins, then the attacker origins of the classes asked for (the expectations' first), none of them yours. */
 /**
  * --session: the file's cookies for the target and the Cookie header they make. The file is
  * measured before it is read; what is wrong with it is said without any of its values.
@@ -217,6 +238,7 @@ function trustAuthorities(file: string): string[] {
   return [file];
 }
 
+/** Your origins, then the attacker origins of the classes asked for (the expectations' first), none of them yours. */
 function triedOrigins(from: string[], options: CheckOptions, expectations: Expectations | null): TriedOrigin[] {
   const listed = [...options.alsoHostile, ...(expectations?.alsoHostile ?? [])];
   const hostile = hostileOrigins(from[0]!, expectations?.hostile ?? options.hostile, listed);

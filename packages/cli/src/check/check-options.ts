@@ -241,7 +241,10 @@ export interface CheckOptions {
   /** --browser name=path: the program to use for an engine. */
   browsers: Partial<Record<EngineName, string>>;
   credentials: 'both' | 'include' | 'omit';
+  /** The headers the preflighted GET carries: yours, or the check's own (DEFAULT_HEADER). */
   headers: [string, string][];
+  /** --header as given (none: an empty list): their values are shown nowhere. */
+  givenHeaders: [string, string][];
   methods: string[];
   body: BodyKind;
   hostile: HostileKind[];
@@ -379,6 +382,7 @@ export function readCheckOptions(argv: readonly string[]): CheckOptions {
     browsers: readBrowsers(values.browser),
     credentials: choice('credentials', values.credentials, ['both', 'include', 'omit'] as const, 'both'),
     headers: headers.length > 0 ? headers : [DEFAULT_HEADER],
+    givenHeaders: headers,
     methods,
     body: choice('body', values.body, BODY_KINDS, 'json'),
     hostile,

@@ -9,7 +9,7 @@ import type { BaselineDiff } from './baseline.js';
 import type { Proof } from './proof.js';
 import type { Cell } from './cells.js';
 import type { ExpectationResult } from './expectations.js';
-import { DEFAULT_HEADER, type Severity } from './check-options.js';
+import type { Severity } from './check-options.js';
 import { SEVERITY_ORDER, type Finding } from './findings.js';
 import { notTriedText, originLabel, type NotTried } from './not-tried.js';
 import type { TriedOrigin } from './origins.js';
@@ -72,8 +72,7 @@ export const GIVEN_HEADER_VALUE = '(given with --header, not shown)';
 
 /** A cell as the reports and proof pages show it: the values of the headers you gave left out. */
 export function shownCell(cell: Cell, given: readonly [string, string][]): Cell {
-  const isGiven = ([name, value]: [string, string]) =>
-    given.some((pair) => pair[0] === name && pair[1] === value && pair !== DEFAULT_HEADER);
+  const isGiven = ([name, value]: [string, string]) => given.some((pair) => pair[0] === name && pair[1] === value);
   if (!cell.headers.some(isGiven)) return cell;
   return { ...cell, headers: cell.headers.map((pair) => (isGiven(pair) ? [pair[0], GIVEN_HEADER_VALUE] : pair)) };
 }
