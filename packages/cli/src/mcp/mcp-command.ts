@@ -270,7 +270,7 @@ async function originLabServer(version: string, checkTimeoutMs: number): Promise
     {
       title: 'Check a server’s CORS in real browser engines',
       description:
-        'Loads a page at each of your origins and at origins an attacker could own, in real engines (Chromium, Firefox, WebKit), has it call the URL, and reports what each engine let it send and read: findings graded by severity and by what it costs an attacker to be the origin (critical: any site sends a write as the user; high: any site reads with the user’s cookies), each with its fix. Takes tens of seconds (quick: about fifteen). Methods you name are sent for real.',
+        'Loads a page at each of your origins and at origins an attacker could own, in real engines (Chromium, Firefox, WebKit), has it call the URL, and reports what each engine let it send and read: findings graded by severity and by what it costs an attacker to be the origin (critical: any site sends a write as the user; high: any site reads with the user’s cookies), each with its fix. Takes tens of seconds (quick: about twenty). Methods you name are sent for real.',
       inputSchema: checkInput(z),
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
