@@ -1,6 +1,6 @@
 import { serve, type Handler, type LogSink } from '@origin-lab/server-kit';
 import { apiConfigFromEnv, createApp as createApi, HTTP_VERSION_HEADER, type ApiConfig } from '@origin-lab/api';
-import { createApp as createPages, pagesConfigFromEnv } from '@origin-lab/pages';
+import { checkPagesRoot, createApp as createPages, pagesConfigFromEnv } from '@origin-lab/pages';
 import { createApp as createUpstreamMock } from '@origin-lab/upstream-mock';
 import { startWebSocketTarget } from './websocket-target.js';
 import { startRebindLab } from './rebind/rebind-lab.js';
@@ -37,7 +37,7 @@ export interface EmbeddedStack {
 
 /**
  * The embedded default: the api and the pages on one port, no Docker and no Caddy.
- * /api/ goes to the api, everything else to the pages; the upstream-mock and the Local Network
+ * /api/ and /lab/ go to the api, everything else to the pages; the upstream-mock and the Local Network
  * Access page's WebSocket target run beside them.
  */
 export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedStack> {
@@ -58,6 +58,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   try {
     const { env } = options;
     const fromEnv = apiConfigFromEnv(env, front.port);
+    // The pages' settings and folder, checked before anything else starts.
+    checkPagesRoot(pagesConfigFromEnv(env).root);
     let upstreamUrl = fromEnv.upstream.url;
     // The proxy's third party: the upstream-mock on a private loopback port, sharing the api's key,
     // unless UPSTREAM_URL names a real one.
@@ -119,6 +121,12 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   };
 }
 
-function isApiPath(url: string): boolean {
+/**
+ * Whether a request target is the api's: /api and what is under it, and the lab's /lab/. The
+ * absolute form (GET http://host/api/posts), which a server must accept (RFC 9112, 3.2.2), is
+ * judged by its path.
+ */
+function isApiPath(target: string): boolean {
+  const url = target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?') || url.startsWith('/lab/');
 }

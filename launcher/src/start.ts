@@ -11,6 +11,12 @@ try {
   const args = process.argv.slice(2);
   const unknown = args.filter((arg) => arg !== '--tls' && arg !== '--rebind');
   if (unknown.length > 0) throw new ConfigError(`unknown option ${unknown.join(' ')}; ${usage}`);
+  // `npm start --tls` (no --) gives the option to npm, which warns and passes nothing on.
+  const toNpm = ['tls', 'rebind'].filter((name) => process.env[`npm_config_${name}`] !== undefined);
+  if (toNpm.length > 0)
+    throw new ConfigError(
+      `npm took ${toNpm.map((name) => `--${name}`).join(' ')} for itself: write npm start -- ${toNpm.map((name) => `--${name}`).join(' ')}`,
+    );
   const tls = args.includes('--tls');
   const rebind = args.includes('--rebind');
 
@@ -146,11 +152,29 @@ try {
     }
     process.exit(2);
   }
-  if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-    process.stderr.write(
-      `port ${process.env.PORT || LAUNCHER_SETTINGS.port.default} is taken: start with another, e.g. PORT=8081 npm start\n`,
-    );
+  const listening = listenFailure(err as NodeJS.ErrnoException);
+  if (listening) {
+    process.stderr.write(`${listening}\n`);
     process.exit(2);
   }
   throw err;
+}
+
+/** Why the port or address could not be listened on, in a line naming the setting; null for another failure. */
+function listenFailure(err: NodeJS.ErrnoException): string | null {
+  const port = process.env.PORT || LAUNCHER_SETTINGS.port.default;
+  const host = process.env.HOST;
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return `port ${port} is taken: start with another, e.g. PORT=8081 npm start`;
+    case 'EACCES':
+      return `port ${port} needs privileges this user lacks (ports below 1024 do): start with another, e.g. PORT=8081 npm start`;
+    case 'EADDRNOTAVAIL':
+      return `HOST=${host} is not an address of this machine: leave HOST unset to listen on every one`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `HOST=${host} does not resolve: give an address of this machine, or leave HOST unset`;
+    default:
+      return null;
+  }
 }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { EchoReflection } from '@origin-lab/contract';
 import { ConfigError, freePort } from '@origin-lab/server-kit';
+import { rawExchange } from '@origin-lab/test-kit';
 import { startEmbedded } from '../src/embedded.js';
 import { journalOnceRecorded } from './journal.js';
 
@@ -18,6 +19,25 @@ describe('startEmbedded', () => {
       probe.listen(port, '127.0.0.1', () => resolve());
     });
     await new Promise((resolve) => probe.close(resolve));
+  });
+
+  it('a request target in absolute form reaches the api and the lab as its path says (RFC 9112, 3.2.2)', async () => {
+    const stack = await startEmbedded({ port: 0, host: '127.0.0.1', env: {} });
+    try {
+      for (const path of ['/api/posts', '/lab/health']) {
+        const answer = await rawExchange(
+          stack.port,
+          `GET http://127.0.0.1:${stack.port}${path} HTTP/1.1\r\nHost: 127.0.0.1:${stack.port}\r\nConnection: close\r\n\r\n`,
+        );
+        expect([path, answer.status, answer.header('content-type')]).toEqual([
+          path,
+          200,
+          'application/json; charset=utf-8',
+        ]);
+      }
+    } finally {
+      await stack.stop();
+    }
   });
 
   it("the HTTP version a client claims in the front's header is dropped: the journal records what the front spoke", async () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -73,6 +74,52 @@ describe('npm start (the embedded default)', () => {
     } finally {
       blocker.close();
     }
+  });
+
+  // Ports below the kernel's unprivileged start (1024 unless a container lowered it) are root's.
+  const privileged = Number(readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8')) > 81;
+  it.skipIf(!privileged)('a port below 1024, for a user without privileges: one line naming PORT, exit 2', async () => {
+    // Run as nobody where the tests run as root (CI), as a newcomer's own user would run it.
+    const program = [process.execPath, 'launcher/dist/start.js'];
+    const command =
+      process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...program] : program;
+    const launched = spawnWatched(command[0]!, command.slice(1), {
+      cwd: repoRoot,
+      env: { ...process.env, PORT: '81' },
+    });
+    children.push(launched);
+    expect(await launched.exitWithin(10_000)).toBe(2);
+    expect(launched.stderr().trim()).toBe(
+      'port 81 needs privileges this user lacks (ports below 1024 do): start with another, e.g. PORT=8081 npm start',
+    );
+  });
+
+  it('a HOST that is no address of this machine: one line naming HOST, exit code 2', async () => {
+    const launched = launch({ PORT: '0', HOST: '192.0.2.1' });
+    expect(await launched.exitWithin(10_000)).toBe(2);
+    expect(launched.stderr().trim()).toBe(
+      'HOST=192.0.2.1 is not an address of this machine: leave HOST unset to listen on every one',
+    );
+  });
+
+  it('a HOST that does not resolve: one line naming HOST, exit code 2', async () => {
+    const launched = launch({ PORT: '0', HOST: 'no-such-host.invalid' });
+    expect(await launched.exitWithin(15_000)).toBe(2);
+    expect(launched.stderr().trim()).toBe(
+      'HOST=no-such-host.invalid does not resolve: give an address of this machine, or leave HOST unset',
+    );
+  });
+
+  it('a folder without pages (PAGES_ROOT): one line saying so before anything starts, exit code 2', async () => {
+    const launched = launch({ PORT: '0', PAGES_ROOT: '/nonexistent' });
+    expect(await launched.exitWithin(10_000)).toBe(2);
+    expect(launched.stderr().trim()).toMatch(/^configuration error: PAGES_ROOT=\/nonexistent holds no index\.html/);
+  });
+
+  it('npm start --tls, without --: npm keeps the option, so the start stops saying how to write it', async () => {
+    const launched = launch({ PORT: '0', npm_config_tls: 'true' });
+    expect(await launched.exitWithin(10_000)).toBe(2);
+    expect(launched.stderr()).toContain('npm took --tls for itself: write npm start -- --tls');
   });
 
   it('a bad setting gives a clear message naming the variable and exit code 2', async () => {

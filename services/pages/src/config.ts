@@ -1,4 +1,5 @@
 import {
+  ConfigError,
   envString,
   listenSettings,
   readSettings,
@@ -7,6 +8,8 @@ import {
   type Env,
   type ValuesOf,
 } from '@origin-lab/server-kit';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SITE_PAIRS, parseSitePairs } from './site-pairs.js';
 import { studentOriginsFromEnv } from './student-origins.js';
@@ -50,6 +53,19 @@ export const PAGES_SETTINGS = {
 
 /** Everything the pages server needs; createApp takes it whole and reads nothing else. */
 export type PagesConfig = ValuesOf<typeof PAGES_SETTINGS>;
+
+/**
+ * Before a server starts: the folder of pages holds them (index.html). Unbuilt pages, or a
+ * PAGES_ROOT that names another folder, would otherwise answer every page 404.
+ */
+export function checkPagesRoot(root: string): void {
+  if (existsSync(join(root, 'index.html'))) return;
+  throw new ConfigError(
+    root === defaultPagesRoot
+      ? `the pages are not built (${root} holds no index.html): run npm run build`
+      : `PAGES_ROOT=${root} holds no index.html: name the folder of built pages (npm run build writes ${defaultPagesRoot})`,
+  );
+}
 
 /** The settings from the environment; a bad value throws a ConfigError naming the variable. */
 export function pagesConfigFromEnv(env: Env): PagesConfig {

@@ -1,3 +1,3 @@
 /** The pages' one public entry: what the launcher builds them from. */
 export { createApp } from './app.js';
-export { PAGES_SETTINGS, pagesConfigFromEnv, type PagesConfig } from './config.js';
+export { checkPagesRoot, PAGES_SETTINGS, pagesConfigFromEnv, type PagesConfig } from './config.js';

@@ -1,12 +1,27 @@
-import { jsonLinesToStdout, listenFromEnv, readSettings, serve, stopOnSignals } from '@origin-lab/server-kit';
+import {
+  ConfigError,
+  jsonLinesToStdout,
+  listenFromEnv,
+  readSettings,
+  serve,
+  stopOnSignals,
+} from '@origin-lab/server-kit';
 import { createApp } from './app.js';
-import { pagesConfigFromEnv, PAGES_LISTEN_SETTINGS, PAGES_START_SETTINGS } from './config.js';
+import { checkPagesRoot, pagesConfigFromEnv, PAGES_LISTEN_SETTINGS, PAGES_START_SETTINGS } from './config.js';
 import { studentAnnouncement } from './student-origins.js';
 
-const { port, host } = listenFromEnv(PAGES_LISTEN_SETTINGS, process.env);
-const { studentOrigins } = readSettings(PAGES_START_SETTINGS, process.env);
-const app = createApp(pagesConfigFromEnv(process.env));
-const running = await serve(app.callback(), { port, host });
-jsonLinesToStdout({ msg: 'pages listening', port: running.port });
-if (studentOrigins.length > 0) process.stdout.write(`${studentAnnouncement(studentOrigins)}\n`);
-stopOnSignals(() => running.stop());
+try {
+  const { port, host } = listenFromEnv(PAGES_LISTEN_SETTINGS, process.env);
+  const { studentOrigins } = readSettings(PAGES_START_SETTINGS, process.env);
+  const config = pagesConfigFromEnv(process.env);
+  checkPagesRoot(config.root);
+  const app = createApp(config);
+  const running = await serve(app.callback(), { port, host });
+  jsonLinesToStdout({ msg: 'pages listening', port: running.port });
+  if (studentOrigins.length > 0) process.stdout.write(`${studentAnnouncement(studentOrigins)}\n`);
+  stopOnSignals(() => running.stop());
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(`configuration error: ${err.message}`);
+  process.exit(2);
+}
