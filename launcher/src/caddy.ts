@@ -65,6 +65,11 @@ export interface CaddyOptions {
   /** How long to wait for Caddy to listen and serve its certificates. */
   readyTimeoutMs?: number;
   /**
+   * Called as soon as Caddy runs, with what stops it and deletes its throwaway folder (its CA's
+   * key is in it): a signal while Caddy gets ready stops it too.
+   */
+  onRunning?: (stop: () => Promise<void>) => void;
+  /**
    * Caddy's data folder (its local CA and certificates). Given, it is kept, so a CA trusted once
    * stays trusted; left out, a throwaway folder is used and deleted on stop.
    */
@@ -192,6 +197,7 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
     await stopChild(child, 5_000);
     rmSync(home, { recursive: true, force: true });
   };
+  options.onRunning?.(stop);
   const http2Warning = caddyHttp2Warning(executable);
   try {
     await waitUntilServing(child, options, caCert, options.readyTimeoutMs ?? 20_000, () => log);

@@ -7,6 +7,18 @@ import { LAUNCHER_SETTINGS, TLS_FRONT_SETTINGS } from './settings.js';
 
 const usage = 'usage: npm start [-- --tls] [--rebind]';
 
+// What has started so far, stopped newest first on SIGINT or SIGTERM, also while the rest is
+// still starting (Caddy may take 20 s, and its throwaway folder holds its CA's key).
+const started: (() => Promise<void>)[] = [];
+let stopping = false;
+stopOnSignals(
+  async () => {
+    stopping = true;
+    for (const stop of started.reverse()) await stop();
+  },
+  (line) => process.stderr.write(`${line}\n`),
+);
+
 try {
   const args = process.argv.slice(2);
   const unknown = args.filter((arg) => arg !== '--tls' && arg !== '--rebind');
@@ -69,11 +81,13 @@ try {
   if (sites) env.SITE_PAIRS ||= `localhost<->127.0.0.1,${sites[0]}<->${sites[1]}`;
 
   const stack = await startEmbedded({ port, host: launcher.host, env, behindCaddy: tls, rebind });
+  started.push(() => stack.stop());
   let caddy: RunningCaddy | undefined;
   if (front) {
     try {
       const upstream = `127.0.0.1:${stack.port}`;
-      caddy = await startCaddy({ ...front, apiUpstream: upstream, pagesUpstream: upstream });
+      const onRunning = (stop: () => Promise<void>) => void started.push(stop);
+      caddy = await startCaddy({ ...front, apiUpstream: upstream, pagesUpstream: upstream, onRunning });
     } catch (err) {
       await stack.stop();
       throw err;
@@ -135,14 +149,9 @@ try {
       '',
     );
   process.stderr.write(lines.join('\n') + '\n');
-  stopOnSignals(
-    async () => {
-      await caddy?.stop();
-      await stack.stop();
-    },
-    (line) => process.stderr.write(`${line}\n`),
-  );
 } catch (err) {
+  // A signal during the start: its stop ends the process (what failed here failed for that).
+  if (stopping) await new Promise(() => {});
   if (err instanceof ConfigError || err instanceof CaddyError) {
     process.stderr.write(`${err instanceof CaddyError ? 'caddy' : 'configuration'} error: ${err.message}\n`);
     if (err instanceof CaddyError && /address already in use/.test(err.message)) {

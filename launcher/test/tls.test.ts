@@ -1,5 +1,5 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -108,6 +108,38 @@ describe.skipIf(caddyMissing)('npm start -- --tls (Caddy in front, TLS, HTTP/2)'
         session.close();
       }
     }
+  });
+
+  it('Ctrl-C while Caddy gets ready stops it and deletes its throwaway folder, which holds its CA key', async () => {
+    const launched = spawnWatched(process.execPath, ['launcher/dist/start.js', '--tls'], {
+      cwd: repoRoot,
+      env: { ...process.env, PORT: '0', HTTPS_PORT: '0', HTTP_PORT: '0' },
+    });
+    children.push(launched.child);
+    // Caddy as soon as it runs: the launcher's child given a throwaway folder as HOME (not
+    // `caddy build-info`, a child of its own that comes and goes).
+    const caddyOf = (id: string) => {
+      try {
+        const home = /(?:^|\0)HOME=([^\0]+)/.exec(readFileSync(`/proc/${id}/environ`, 'utf8'))?.[1];
+        return home?.includes('origin-lab-caddy-') ? { id, home } : undefined;
+      } catch {
+        return undefined; // gone meanwhile
+      }
+    };
+    const caddy = await pollUntil(
+      'Caddy to run',
+      () => {
+        const pid = launched.child.pid!;
+        const ids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+        return ids.map(caddyOf).find(Boolean);
+      },
+      { timeoutMs: 20_000, intervalMs: 10 },
+    );
+    launched.child.kill('SIGINT');
+    expect(await launched.exitWithin(15_000)).toBe(0);
+    expect(existsSync(caddy!.home), caddy!.home).toBe(false);
+    expect(existsSync(`/proc/${caddy!.id}`)).toBe(false);
+    expect(launched.output()).not.toMatch(/\bat .*\.js:\d+/);
   });
 
   it("gives the api the client's Accept-Encoding untouched and the HTTP version the browser spoke, which the journal records", async () => {
