@@ -41,9 +41,13 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Ru
       requestTimeout: 120_000,
       // Each response can count the body bytes it writes (countBodyBytes: the visitors' journal asks).
       ServerResponse: CountedResponse,
+      // Node's own 400 for a missing Host has no body: hostFault answers it, as every error.
+      requireHostHeader: false,
     },
     (req, res) => {
-      void handler(req, res);
+      const fault = hostFault(req);
+      if (fault === null) void handler(req, res);
+      else refuseForHost(res, fault);
     },
   );
   server.on('connect', refuseConnect);
@@ -109,6 +113,7 @@ function answerAndClose(
     [
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`,
       ...headers,
+      'X-Content-Type-Options: nosniff',
       ...(fields ? ['Content-Type: application/json; charset=utf-8'] : []),
       `Content-Length: ${Buffer.byteLength(body)}`,
       'Connection: close',
@@ -116,6 +121,30 @@ function answerAndClose(
       body,
     ].join('\r\n'),
   );
+}
+
+/**
+ * A request an HTTP/1.1 server must refuse for its Host (RFC 9112, 3.2): none in HTTP/1.1, or more
+ * than one. Null when Host is as it may be.
+ */
+function hostFault(req: http.IncomingMessage): string | null {
+  const hosts = req.headersDistinct.host ?? [];
+  if (hosts.length > 1) return 'more than one Host header: send one';
+  if (hosts.length === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1)
+    return 'no Host header: an HTTP/1.1 request names its host';
+  return null;
+}
+
+/** The 400 of hostFault, with the Error object (Node drops its body for a HEAD); the connection is closed. */
+function refuseForHost(res: http.ServerResponse, detail: string): void {
+  const body = JSON.stringify({ error: 'bad request', detail });
+  res.shouldKeepAlive = false;
+  res.writeHead(400, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.end(body);
 }
 
 /** The status and Error object of a request Node's parser could not read, by its error's code. */

@@ -41,6 +41,25 @@ describe("the api's HTTP server (docs/decisions.md, Limits)", () => {
     const body = JSON.parse(answer.text) as { error: string; detail: string };
     expect(body.error).toBe('bad request');
     expect(body.detail).toMatch(fault);
+    expect(answer.header('x-content-type-options')).toBe('nosniff');
+  });
+
+  it.each([
+    ['without Host', 'GET /api/echo HTTP/1.1\r\nConnection: close\r\n\r\n', /no Host header/],
+    [
+      'with two Host headers',
+      'GET /api/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n',
+      /more than one Host header/,
+    ],
+  ])('an HTTP/1.1 request %s: 400 with an Error object (RFC 9112, 3.2)', async (_, bytes, fault) => {
+    const answer = await rawExchange(api.port, bytes);
+    expect(answer.status).toBe(400);
+    expect(answer.header('x-content-type-options')).toBe('nosniff');
+    expect(JSON.parse(answer.text)).toMatchObject({ error: 'bad request', detail: expect.stringMatching(fault) });
+  });
+
+  it('an HTTP/1.0 request needs no Host', async () => {
+    expect((await rawExchange(api.port, 'GET /api/echo HTTP/1.0\r\n\r\n')).status).toBe(200);
   });
 
   it('a HEAD that cannot be read: 400 without a body, as every answer to a HEAD (RFC 9110)', async () => {
