@@ -10,6 +10,7 @@ import { siteConfigScript } from './site-pairs.js';
 import { unloadPolicy } from './unload-policy.js';
 import { isolation } from './isolation.js';
 import { signInAddresses } from './sign-in-addresses.js';
+import { unservedAsJson } from './unserved.js';
 
 /**
  * Serves the built pages. Every answer says no-cache: the browser keeps its copy but asks
@@ -40,8 +41,11 @@ export function createApp(config: PagesConfig & { rebind?: RebindSite | null; pr
     ctx.set('X-Content-Type-Options', 'nosniff');
     return next();
   });
+  // What neither the table nor a file answers: a page asked with another method (405), a path
+  // that names none (404). Outside the table, so the table's own 405 passes through.
+  app.use(unservedAsJson(config.root));
   app.use(routes.routes());
-  // Only the table's 405: a path it does not know goes on to the files, and koa-static's own 404.
+  // Only the table's 405: a path it does not know goes on to the files (unservedAsJson after them).
   app.use(unroutedAsJson({ notFound: false }));
   app.use(routes.allowedMethods());
   app.use(unloadPolicy());

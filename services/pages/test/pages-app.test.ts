@@ -148,7 +148,7 @@ describe('the pages server', () => {
     expect((await fetch(`${server.base}/nope.html`)).status).toBe(404);
   });
 
-  it('names the methods /site-config.js takes in its 405, and leaves a missing file a plain 404', async () => {
+  it('names the methods /site-config.js takes in its 405', async () => {
     const refused = await fetch(`${server.base}/site-config.js`, { method: 'DELETE' });
     expect(refused.status).toBe(405);
     expect(refused.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
@@ -158,8 +158,40 @@ describe('the pages server', () => {
       path: '/site-config.js',
       allowed: ['GET', 'HEAD', 'OPTIONS'],
     });
+  });
+
+  // The pages answer as the api does (CONTRIBUTING.md): 404 and 405 are Error objects.
+  it('a path that names no page: 404 with an Error object naming the path', async () => {
     const missing = await fetch(`${server.base}/nope.html`);
-    expect(missing.headers.get('content-type')).toMatch(/^text\/plain/);
-    expect(await missing.text()).toBe('Not Found');
+    expect([missing.status, missing.headers.get('content-type')]).toEqual([404, 'application/json; charset=utf-8']);
+    expect(await missing.json()).toEqual({ error: 'no such page', path: '/nope.html' });
+  });
+
+  it.each(['POST', 'PUT', 'DELETE', 'PROPFIND'])(
+    '%s on a page (RFC 9110: 405 names the methods it takes, in Allow)',
+    async (method) => {
+      for (const path of ['/index.html', '/']) {
+        const refused = await fetch(`${server.base}${path}`, { method, body: method === 'PROPFIND' ? null : 'x' });
+        expect(refused.status).toBe(405);
+        expect(refused.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+        expect(await refused.json()).toEqual({
+          error: 'method not allowed',
+          path,
+          allowed: ['GET', 'HEAD', 'OPTIONS'],
+        });
+      }
+      // No page there: still 404.
+      expect((await fetch(`${server.base}/nope.html`, { method })).status).toBe(404);
+    },
+  );
+
+  it('OPTIONS on a page: 204 naming its methods', async () => {
+    const answer = await fetch(`${server.base}/index.html`, { method: 'OPTIONS' });
+    expect([answer.status, answer.headers.get('allow')]).toEqual([204, 'GET, HEAD, OPTIONS']);
+  });
+
+  it('a path that leaves the folder names no page, whatever the method', async () => {
+    for (const path of ['/%2e%2e/%2e%2e/etc/passwd', '/..%2fpackage.json'])
+      expect((await fetch(`${server.base}${path}`, { method: 'POST', body: 'x' })).status).toBe(404);
   });
 });

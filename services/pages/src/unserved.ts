@@ -1,0 +1,48 @@
+import { stat } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
+import type { Middleware } from 'koa';
+import { HttpError, methodNotAllowed } from '@origin-lab/server-kit';
+
+/** The methods a page takes: its file is read, never written. */
+const PAGE_METHODS = ['GET', 'HEAD', 'OPTIONS'];
+
+/**
+ * The file of the pages folder a request path names (a folder's index.html), or null when it
+ * names none or leaves the folder. koa-static finds the same files for GET and HEAD.
+ */
+async function pageFile(root: string, path: string): Promise<string | null> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return null;
+  }
+  const top = resolve(root);
+  const file = resolve(top, `.${decoded.endsWith('/') ? `${decoded}index.html` : decoded}`);
+  if (decoded.includes('\0') || !file.startsWith(`${top}${sep}`)) return null;
+  return (await stat(file).then(
+    (found) => found.isFile(),
+    () => false,
+  ))
+    ? file
+    : null;
+}
+
+/**
+ * After the files: what none of them answered gets the JSON answers the api gives. A page asked
+ * with a method other than GET or HEAD is 405 with Allow (OPTIONS: 204 with Allow); a path that
+ * names no page is 404 `{ error, path }`.
+ */
+export function unservedAsJson(root: string): Middleware {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.body != null || ctx.status !== 404) return;
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && (await pageFile(root, ctx.path))) {
+      if (ctx.method !== 'OPTIONS') throw methodNotAllowed(ctx.path, PAGE_METHODS);
+      ctx.set('Allow', PAGE_METHODS.join(', '));
+      ctx.status = 204;
+      return;
+    }
+    throw new HttpError(404, 'no such page', { path: ctx.path });
+  };
+}
