@@ -21,7 +21,8 @@ const REPORT_RSS =
   'data:text/javascript,process.on("exit",()=>process.stderr.write("maxrss "+process.resourceUsage().maxRSS+"\\n"))';
 
 function har(entries: number): string {
-  const url = 'https://api.example.com/orders';
+  // A query, as most calls to an API carry: its values are hidden in every explanation.
+  const url = 'https://api.example.com/orders?page=2';
   const origin = { name: 'Origin', value: 'https://app.example.com' };
   const preflight = {
     request: {
