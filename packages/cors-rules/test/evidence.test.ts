@@ -359,6 +359,19 @@ describe('a HAR of redirects and revalidations', () => {
     expect(other!.text).toMatch(/redirect mode/);
   });
 
+  it('a relative Location is told whole, its code and token hidden as every URL’s are', () => {
+    const [followed] = readEvidence(
+      harOf(
+        entry(get([]), {
+          status: 302,
+          headers: [...allowed, header('Location', '/callback?code=CODE-SECRET-1#id_token=TOKEN-SECRET-2')],
+        }),
+      ),
+    ).explanations;
+    expect(followed!.text).toContain('https://api.example.com/callback?code=…#…');
+    expect(JSON.stringify(followed)).not.toMatch(/SECRET/);
+  });
+
   it('a 304 is read as the kept answer, its headers updated with the 304’s (RFC 9111)', () => {
     const etag = header('ETag', '"v1"');
     const kept = entry(get([]), { status: 200, headers: [...allowed, etag] });

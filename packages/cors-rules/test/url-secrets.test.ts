@@ -24,6 +24,8 @@ describe('a URL on its own', () => {
     ['https://u:p w"q@api.example.com/', 'https://…@api.example.com/'],
     // Special schemes need no slashes, and a backslash ends the authority as a slash does.
     ['http:user:pw@api.example.com/', 'http:…@api.example.com/'],
+    // Spaces before the scheme, which the parser drops (a value pasted with one).
+    [' https://USER-4:PW-5@api.example.com/x?k=KEY-6', ' https://…@api.example.com/x?k=…'],
     ['https://api.example.com\\x?a=b', 'https://api.example.com\\x?a=…'],
     // Names are kept (they say what the request was), empty values and bare names as they are.
     ['https://api.example.com/?flag&empty=&q=Q-9', 'https://api.example.com/?flag&empty=&q=…'],

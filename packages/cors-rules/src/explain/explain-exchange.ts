@@ -8,6 +8,7 @@
 import { fetchMetadataRefusal } from '@origin-lab/contract/fetch-metadata';
 import { isLoopbackHost } from '../rules/engine-facts.js';
 import { variesByOrigin, type Refusal } from '../rules/refusal.js';
+import { hideUrlSecrets } from './url-secrets.js';
 import type { RecordedExchange } from './evidence.js';
 import { corsReading, credentialsReading, exchangeFacts, NETWORK_ERROR, type ExchangeFacts } from './exchange-facts.js';
 import { explanation, fieldsOf, fixOf } from './explanation.js';
@@ -157,7 +158,8 @@ const redirect: Judge = (exchange, facts) => {
     });
   return explanation(facts.subject, {
     verdict: stopped ? 'unknown' : 'readable',
-    text: redirectText(stopped, answer!.status, location),
+    // Resolved, so that its secrets are hidden as every URL's (a relative one names no scheme).
+    text: redirectText(stopped, answer!.status, next?.href ?? hideUrlSecrets(location)),
     reachedServer: true,
     restsOn: cors.restsOn,
     unknowns: [...cors.missingPreflight, redirectUnknown(stopped)],

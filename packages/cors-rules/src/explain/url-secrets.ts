@@ -33,7 +33,8 @@ function hideRest(rest: string): string {
  * (no slashes, which the parser accepts) too.
  */
 export function hideUrlSecrets(url: string): string {
-  const scheme = /^[a-z][a-z0-9+.-]*:[/\\]*/i.exec(url)?.[0] ?? '';
+  // The parser drops spaces and control characters before the scheme: so does the scheme's match.
+  const scheme = /^[\0-\x20]*[a-z][a-z0-9+.-]*:[/\\]*/i.exec(url)?.[0] ?? '';
   const afterScheme = url.slice(scheme.length);
   const authorityEnd = afterScheme.search(/[/\\?#]/);
   const authority = authorityEnd === -1 ? afterScheme : afterScheme.slice(0, authorityEnd);
