@@ -47,7 +47,7 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Ru
     (req, res) => {
       const fault = hostFault(req);
       if (fault === null) void handler(req, res);
-      else refuseForHost(res, fault);
+      else answerAndClose(req.socket, 400, [], req.method === 'HEAD' ? null : { error: 'bad request', detail: fault });
     },
   );
   server.on('connect', refuseConnect);
@@ -97,9 +97,14 @@ function refuseConnect(req: http.IncomingMessage, socket: Duplex): void {
   req.resume();
 }
 
+/** How long a client may keep its side open after an answer that closes the connection. */
+const LINGER_MS = 2_000;
+
 /**
  * A raw answer that closes the connection: its status line, extra headers and a JSON body (none
- * when fields is null: the answer to a HEAD).
+ * when fields is null: the answer to a HEAD). The server keeps a connection half-open when the
+ * client does, so a client that never closes its side is cut LINGER_MS after the answer (a few
+ * hundred bytes, in the connection's buffers long before).
  */
 function answerAndClose(
   socket: Duplex,
@@ -109,6 +114,7 @@ function answerAndClose(
 ): void {
   const body = fields ? JSON.stringify(fields) : '';
   socket.on('error', () => socket.destroy());
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
   socket.end(
     [
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`,
@@ -135,18 +141,6 @@ function hostFault(req: http.IncomingMessage): string | null {
   return null;
 }
 
-/** The 400 of hostFault, with the Error object (Node drops its body for a HEAD); the connection is closed. */
-function refuseForHost(res: http.ServerResponse, detail: string): void {
-  const body = JSON.stringify({ error: 'bad request', detail });
-  res.shouldKeepAlive = false;
-  res.writeHead(400, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-    'X-Content-Type-Options': 'nosniff',
-  });
-  res.end(body);
-}
-
 /** The status and Error object of a request Node's parser could not read, by its error's code. */
 function clientErrorAnswer(err: Error & { code?: string; reason?: string }): [number, string, string] {
   switch (err.code) {
@@ -170,6 +164,20 @@ function clientErrorAnswer(err: Error & { code?: string; reason?: string }): [nu
 }
 
 /**
+ * Whether the answer to a request Node could not read may have a body: not to a HEAD. Node hands
+ * over the bytes it was reading, which begin with the request line only when they came in one
+ * piece with it; a body is sent only where they do and name another method (or, with an answer
+ * under way, where that one's request was no HEAD and no HEAD follows).
+ */
+function mayHaveBody(bytes: Buffer | undefined, inFlight: http.ServerResponse | null): boolean {
+  const firstLine = (bytes?.subarray(0, 16_384).toString('latin1') ?? '').split('\r\n', 1)[0]!;
+  if (firstLine.startsWith('HEAD ')) return false;
+  if (inFlight) return inFlight.req.method !== 'HEAD';
+  // A request line: a method, a target, a version (what follows a header line is no version).
+  return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ [^\r\n]* HTTP\/\d/.test(firstLine);
+}
+
+/**
  * A request Node could not read (bad framing, headers or chunk extensions over their size, one
  * that never arrived whole) never reaches a handler: Node answers it 400, 431, 413 or 408 with no
  * body. It gets the same status with an Error object naming the fault, as every other error does
@@ -185,9 +193,7 @@ function answerClientError(err: Error & { code?: string; reason?: string; rawPac
     return;
   }
   const [status, error, detail] = clientErrorAnswer(err);
-  // The method of the request read so far (Node hands its bytes over), or of the one being answered.
-  const head = inFlight ? inFlight.req.method === 'HEAD' : err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-  answerAndClose(socket, status, [], head ? null : { error, detail });
+  answerAndClose(socket, status, [], mayHaveBody(err.rawPacket, inFlight) ? { error, detail } : null);
 }
 
 /** Runs stop() on SIGINT and SIGTERM once, then exits; a second signal exits at once. */

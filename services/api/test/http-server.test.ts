@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import { rawExchange } from '@origin-lab/test-kit';
+import { pollUntil, rawExchange } from '@origin-lab/test-kit';
 import { describe, expect, it } from 'vitest';
 import { apiForFile } from './start-api.js';
 
@@ -67,6 +67,37 @@ describe("the api's HTTP server (docs/decisions.md, Limits)", () => {
     expect(answer.status).toBe(400);
     expect(answer.framingProblems).toEqual([]);
     expect(answer.raw.endsWith('\r\n\r\n')).toBe(true);
+  });
+
+  it('a HEAD whose bad header comes in a later packet: 400 still without a body', async () => {
+    const socket = connect(api.port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write('HEAD /api/echo HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.write('Bad Name: 1\r\n\r\n');
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(received.endsWith('\r\n\r\n')).toBe(true);
+  });
+
+  it('a client that keeps its side open after a 400 leaves no connection on the server', async () => {
+    const socket = connect({ port: api.port, host: '127.0.0.1', allowHalfOpen: true });
+    try {
+      const ended = new Promise<void>((resolve) => socket.on('end', () => resolve()));
+      socket.resume();
+      socket.write('GET /api/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Name: 1\r\n\r\n');
+      await ended;
+      // The server's end is closed (its count of connections falls to none), not left half-open.
+      await pollUntil(
+        'the server to close its end',
+        () => new Promise<number>((resolve) => api.server.getConnections((_, count) => resolve(count))),
+        { timeoutMs: 15_000, intervalMs: 100, done: (count) => count === 0 },
+      );
+    } finally {
+      socket.destroy();
+    }
   });
 
   it('a malformed request after an answer on a kept-alive connection is answered too', async () => {
