@@ -8,7 +8,8 @@ const PAGE_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 
 /**
  * The file of the pages folder a request path names (a folder's index.html), or null when it
- * names none or leaves the folder. koa-static finds the same files for GET and HEAD.
+ * names none, leaves the folder or is hidden (a name starting with a dot, which koa-static does
+ * not serve either). koa-static finds the same files for GET and HEAD.
  */
 async function pageFile(root: string, path: string): Promise<string | null> {
   let decoded: string;
@@ -20,6 +21,13 @@ async function pageFile(root: string, path: string): Promise<string | null> {
   const top = resolve(root);
   const file = resolve(top, `.${decoded.endsWith('/') ? `${decoded}index.html` : decoded}`);
   if (decoded.includes('\0') || !file.startsWith(`${top}${sep}`)) return null;
+  if (
+    file
+      .slice(top.length)
+      .split(sep)
+      .some((name) => name.startsWith('.'))
+  )
+    return null;
   return (await stat(file).then(
     (found) => found.isFile(),
     () => false,
