@@ -97,7 +97,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     route = (req, res) => {
       // Only a front may say which HTTP version the browser spoke.
       if (!options.behindCaddy) delete req.headers[HTTP_VERSION_HEADER];
-      return isApiPath(req.url ?? '/') ? apiHandler(req, res) : pagesHandler(req, res);
+      req.url = originForm(req.url ?? '/');
+      return isApiPath(req.url) ? apiHandler(req, res) : pagesHandler(req, res);
     };
   } catch (err) {
     await stopRebindLab();
@@ -122,11 +123,17 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
 }
 
 /**
- * Whether a request target is the api's: /api and what is under it, and the lab's /lab/. The
- * absolute form (GET http://host/api/posts), which a server must accept (RFC 9112, 3.2.2), is
- * judged by its path.
+ * A request target in the form the apps read (/path?query). The absolute form (GET
+ * http://host/api/posts), which a server must accept (RFC 9112, 3.2.2), is handed on as its path
+ * and query, as a front does.
  */
-function isApiPath(target: string): boolean {
-  const url = target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
+function originForm(target: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(target) || !URL.canParse(target)) return target;
+  const { pathname, search } = new URL(target);
+  return `${pathname}${search}`;
+}
+
+/** Whether a request target is the api's: /api and what is under it, and the lab's /lab/. */
+function isApiPath(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?') || url.startsWith('/lab/');
 }

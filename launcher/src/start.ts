@@ -1,4 +1,11 @@
-import { ConfigError, freePort, listenFromEnv, readSettings, stopOnSignals } from '@origin-lab/server-kit';
+import {
+  ConfigError,
+  freePort,
+  listenFailure,
+  listenFromEnv,
+  readSettings,
+  stopOnSignals,
+} from '@origin-lab/server-kit';
 import { defaultOrigins } from '@origin-lab/api';
 import { startEmbedded } from './embedded.js';
 import { CaddyError, findCaddy, originOf, startCaddy, type CaddyOptions, type RunningCaddy } from './caddy.js';
@@ -85,7 +92,7 @@ try {
   let caddy: RunningCaddy | undefined;
   if (front) {
     try {
-      const upstream = `127.0.0.1:${stack.port}`;
+      const upstream = `${upstreamHost(launcher.host)}:${stack.port}`;
       const onRunning = (stop: () => Promise<void>) => void started.push(stop);
       caddy = await startCaddy({ ...front, apiUpstream: upstream, pagesUpstream: upstream, onRunning });
     } catch (err) {
@@ -154,6 +161,13 @@ try {
       `and open ${stack.origins[1]}/local-network.html#rebinding.`,
       '',
     );
+  // 127.0.0.1 is IPv4: a server on IPv6's loopback alone does not answer there.
+  if (launcher.host === '::1')
+    lines.splice(
+      -1,
+      0,
+      `HOST=::1 listens on IPv6 only, so ${second}/ does not answer: use HOST=127.0.0.1 or leave HOST unset.`,
+    );
   process.stderr.write(lines.join('\n') + '\n');
 } catch (err) {
   // A signal during the start: its stop ends the process (what failed here failed for that).
@@ -167,7 +181,11 @@ try {
     }
     process.exit(2);
   }
-  const listening = listenFailure(err as NodeJS.ErrnoException);
+  const listening = listenFailure(
+    err,
+    { port: Number(process.env.PORT || LAUNCHER_SETTINGS.port.default), host: process.env.HOST },
+    'PORT=8081 npm start',
+  );
   if (listening) {
     process.stderr.write(`${listening}\n`);
     process.exit(2);
@@ -175,21 +193,8 @@ try {
   throw err;
 }
 
-/** Why the port or address could not be listened on, in a line naming the setting; null for another failure. */
-function listenFailure(err: NodeJS.ErrnoException): string | null {
-  const port = process.env.PORT || LAUNCHER_SETTINGS.port.default;
-  const host = process.env.HOST;
-  switch (err.code) {
-    case 'EADDRINUSE':
-      return `port ${port} is taken: start with another, e.g. PORT=8081 npm start`;
-    case 'EACCES':
-      return `port ${port} needs privileges this user lacks (ports below 1024 do): start with another, e.g. PORT=8081 npm start`;
-    case 'EADDRNOTAVAIL':
-      return `HOST=${host} is not an address of this machine: leave HOST unset to listen on every one`;
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `HOST=${host} does not resolve: give an address of this machine, or leave HOST unset`;
-    default:
-      return null;
-  }
+/** Where Caddy reaches the launcher: its loopback, or the one address HOST names. */
+function upstreamHost(host: string | undefined): string {
+  if (!host || host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
 }

@@ -24,7 +24,8 @@ describe('startEmbedded', () => {
   it('a request target in absolute form reaches the api and the lab as its path says (RFC 9112, 3.2.2)', async () => {
     const stack = await startEmbedded({ port: 0, host: '127.0.0.1', env: {} });
     try {
-      for (const path of ['/api/posts', '/lab/health']) {
+      // The proxy too, which reads the path it is handed.
+      for (const path of ['/api/posts', '/lab/health', '/api/upstream/posts']) {
         const answer = await rawExchange(
           stack.port,
           `GET http://127.0.0.1:${stack.port}${path} HTTP/1.1\r\nHost: 127.0.0.1:${stack.port}\r\nConnection: close\r\n\r\n`,

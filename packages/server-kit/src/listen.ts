@@ -1,3 +1,4 @@
+import { ConfigError } from './env.js';
 import { readSettings, setting, type Env } from './settings.js';
 
 /**
@@ -24,4 +25,36 @@ export interface Listen {
 export function listenFromEnv(settings: ListenSettings, env: Env): Listen {
   const { port, host } = readSettings(settings, env);
   return { port, host: host || undefined };
+}
+
+/**
+ * Why a server could not listen, in one line naming PORT or HOST: the port taken or kept for
+ * root, the address not this machine's or not resolving. Null for any other failure. example is
+ * how to start with another port (`PORT=8081 npm start` for the launcher).
+ */
+export function listenFailure(err: unknown, listen: Listen, example = 'PORT=8081'): string | null {
+  const { port, host } = listen;
+  switch ((err as NodeJS.ErrnoException | null)?.code) {
+    case 'EADDRINUSE':
+      return `port ${port} is taken: start with another, e.g. ${example}`;
+    case 'EACCES':
+      return `port ${port} needs privileges this user lacks (ports below 1024 do): start with another, e.g. ${example}`;
+    case 'EADDRNOTAVAIL':
+      return `HOST=${host} is not an address of this machine: leave HOST unset to listen on every one`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `HOST=${host} does not resolve: give an address of this machine, or leave HOST unset`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * What a server's start says instead of a stack trace, on one line before it exits 2: a bad
+ * setting (ConfigError), or a failure to listen where listen says (listenFailure). Null for a
+ * failure that is a bug, which keeps its trace.
+ */
+export function startFailure(err: unknown, listen: Listen | undefined): string | null {
+  if (err instanceof ConfigError) return `configuration error: ${err.message}`;
+  return listen ? listenFailure(err, listen) : null;
 }

@@ -1,12 +1,14 @@
-import { ConfigError, listenFromEnv, serve, stopOnSignals } from '@origin-lab/server-kit';
+import { listenFromEnv, startFailure, type Listen, serve, stopOnSignals } from '@origin-lab/server-kit';
 import { API_LISTEN_SETTINGS, apiConfigFromEnv } from './config.js';
 import { createApp } from './app.js';
 
 /** How long a start waits for Redis before serving anyway (degraded answers until it comes). */
 const REDIS_START_WAIT_MS = 10_000;
 
+let listen: Listen | undefined;
 try {
-  const { port, host } = listenFromEnv(API_LISTEN_SETTINGS, process.env);
+  listen = listenFromEnv(API_LISTEN_SETTINGS, process.env);
+  const { port, host } = listen;
   const config = apiConfigFromEnv(process.env, port);
   const app = createApp(config);
   if (config.redis !== null && !(await app.whenStateReady(REDIS_START_WAIT_MS))) {
@@ -25,7 +27,8 @@ try {
     await app.close();
   });
 } catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
-  console.error(`configuration error: ${err.message}`);
+  const said = startFailure(err, listen);
+  if (said === null) throw err;
+  console.error(said);
   process.exit(2);
 }

@@ -1,7 +1,8 @@
 import {
-  ConfigError,
   jsonLinesToStdout,
   listenFromEnv,
+  startFailure,
+  type Listen,
   readSettings,
   serve,
   stopOnSignals,
@@ -10,8 +11,10 @@ import { createApp } from './app.js';
 import { checkPagesRoot, pagesConfigFromEnv, PAGES_LISTEN_SETTINGS, PAGES_START_SETTINGS } from './config.js';
 import { studentAnnouncement } from './student-origins.js';
 
+let listen: Listen | undefined;
 try {
-  const { port, host } = listenFromEnv(PAGES_LISTEN_SETTINGS, process.env);
+  listen = listenFromEnv(PAGES_LISTEN_SETTINGS, process.env);
+  const { port, host } = listen;
   const { studentOrigins } = readSettings(PAGES_START_SETTINGS, process.env);
   const config = pagesConfigFromEnv(process.env);
   checkPagesRoot(config.root);
@@ -21,7 +24,8 @@ try {
   if (studentOrigins.length > 0) process.stdout.write(`${studentAnnouncement(studentOrigins)}\n`);
   stopOnSignals(() => running.stop());
 } catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
-  console.error(`configuration error: ${err.message}`);
+  const said = startFailure(err, listen);
+  if (said === null) throw err;
+  console.error(said);
   process.exit(2);
 }

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +25,21 @@ describe('services/pages/dist/main.js', () => {
       pages.child.kill('SIGTERM');
     }
     expect(await pages.exited).toBe(0);
+  });
+
+  it('a port that is taken: one line naming it, exit 2', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const pages = spawnWatched(process.execPath, [main], {
+        env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+      });
+      expect(await pages.exited).toBe(2);
+      expect(pages.stderr().trim()).toBe(`port ${port} is taken: start with another, e.g. PORT=8081`);
+    } finally {
+      blocker.close();
+    }
   });
 
   it.each([
