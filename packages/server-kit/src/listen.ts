@@ -58,3 +58,21 @@ export function startFailure(err: unknown, listen: Listen | undefined): string |
   if (err instanceof ConfigError) return `configuration error: ${err.message}`;
   return listen ? listenFailure(err, listen) : null;
 }
+
+/**
+ * A server's whole start, as each service's main.ts runs it: where to listen (PORT, HOST), then
+ * start; a bad setting or a failure to listen is one line and exit 2 (startFailure), a bug keeps
+ * its trace.
+ */
+export async function startServer(settings: ListenSettings, start: (listen: Listen) => Promise<void>): Promise<void> {
+  let listen: Listen | undefined;
+  try {
+    listen = listenFromEnv(settings, process.env);
+    await start(listen);
+  } catch (err) {
+    const said = startFailure(err, listen);
+    if (said === null) throw err;
+    console.error(said);
+    process.exit(2);
+  }
+}

@@ -1,14 +1,11 @@
-import { listenFromEnv, startFailure, type Listen, serve, stopOnSignals } from '@origin-lab/server-kit';
+import { startServer, serve, stopOnSignals } from '@origin-lab/server-kit';
 import { API_LISTEN_SETTINGS, apiConfigFromEnv } from './config.js';
 import { createApp } from './app.js';
 
 /** How long a start waits for Redis before serving anyway (degraded answers until it comes). */
 const REDIS_START_WAIT_MS = 10_000;
 
-let listen: Listen | undefined;
-try {
-  listen = listenFromEnv(API_LISTEN_SETTINGS, process.env);
-  const { port, host } = listen;
+await startServer(API_LISTEN_SETTINGS, async ({ port, host }) => {
   const config = apiConfigFromEnv(process.env, port);
   const app = createApp(config);
   if (config.redis !== null && !(await app.whenStateReady(REDIS_START_WAIT_MS))) {
@@ -26,9 +23,4 @@ try {
     await running.stop();
     await app.close();
   });
-} catch (err) {
-  const said = startFailure(err, listen);
-  if (said === null) throw err;
-  console.error(said);
-  process.exit(2);
-}
+});

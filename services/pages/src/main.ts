@@ -1,20 +1,9 @@
-import {
-  jsonLinesToStdout,
-  listenFromEnv,
-  startFailure,
-  type Listen,
-  readSettings,
-  serve,
-  stopOnSignals,
-} from '@origin-lab/server-kit';
+import { jsonLinesToStdout, readSettings, serve, startServer, stopOnSignals } from '@origin-lab/server-kit';
 import { createApp } from './app.js';
 import { checkPagesRoot, pagesConfigFromEnv, PAGES_LISTEN_SETTINGS, PAGES_START_SETTINGS } from './config.js';
 import { studentAnnouncement } from './student-origins.js';
 
-let listen: Listen | undefined;
-try {
-  listen = listenFromEnv(PAGES_LISTEN_SETTINGS, process.env);
-  const { port, host } = listen;
+await startServer(PAGES_LISTEN_SETTINGS, async ({ port, host }) => {
   const { studentOrigins } = readSettings(PAGES_START_SETTINGS, process.env);
   const config = pagesConfigFromEnv(process.env);
   checkPagesRoot(config.root);
@@ -23,9 +12,4 @@ try {
   jsonLinesToStdout({ msg: 'pages listening', port: running.port });
   if (studentOrigins.length > 0) process.stdout.write(`${studentAnnouncement(studentOrigins)}\n`);
   stopOnSignals(() => running.stop());
-} catch (err) {
-  const said = startFailure(err, listen);
-  if (said === null) throw err;
-  console.error(said);
-  process.exit(2);
-}
+});
