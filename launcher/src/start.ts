@@ -145,12 +145,6 @@ try {
       `  ${first}/`,
       `  ${second}/`,
       'A page on one is cross-origin to the other. Ctrl-C stops.',
-      // 127.0.0.1 is IPv4: a server on IPv6's loopback alone does not answer there.
-      ...(/^(::1|\[::1\])$/.test(launcher.host ?? '')
-        ? [
-            `HOST=${launcher.host} listens on IPv6 only, so ${second}/ does not answer: use HOST=127.0.0.1 or leave HOST unset.`,
-          ]
-        : []),
       '',
     ];
   }
