@@ -8,7 +8,7 @@
  * cannot know that of an engine it connects to, so it still opens a new page for another origin
  * of a site it has held.
  */
-import { firefoxLaunch } from '@origin-lab/engines';
+import { firefoxLaunch, killGroupWhenGone } from '@origin-lab/engines';
 import type { TestProject } from 'vitest/node';
 import { CHECK_FIREFOX_PREFS } from '../src/drivers/playwright.js';
 import { ENGINES } from './test-engines.js';
@@ -28,6 +28,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { firefox } = await import('playwright-core');
   const server = await firefox.launchServer({ ...firefoxLaunch([], [], CHECK_FIREFOX_PREFS), timeout: 60_000 });
   project.provide('firefoxServer', server.wsEndpoint());
+  // Playwright runs the browser in a process group of its own, and vitest stopped by a signal
+  // (Ctrl-C, npm test's own stop) ends without this teardown: the guard stops the group then.
+  const group = server.process().pid;
+  if (group !== undefined) killGroupWhenGone(group);
   return async () => {
     await server.close();
   };

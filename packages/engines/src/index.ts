@@ -13,4 +13,5 @@ export * from './webkit-driver.js';
 export * from './webkit-capabilities.js';
 export * from './webkit-session.js';
 export * from './display-group.js';
+export * from './group-guard.js';
 export * from './webkit-console.js';
