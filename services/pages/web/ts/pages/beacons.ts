@@ -23,6 +23,13 @@ const box = ctx.experiments;
 /** How long to look for a beacon that should arrive, and for one that should not. */
 const ARRIVAL_WAIT_MS = 4_000;
 const ABSENCE_WAIT_MS = 1_500;
+/**
+ * How long the previous visit's exit beacon is still looked for once the page has said it has not
+ * arrived: a browser may send it late (WebKit through an HTTP/2 front, after two loads).
+ */
+const LATE_EXIT_WAIT_MS = 30_000;
+/** How often it asks then: a class on this page asks the server a few times, not hundreds. */
+const LATE_EXIT_POLL_MS = 2_000;
 
 // ---- The page's own exit beacon ------------------------------------------------------------
 const LOG_KEY = 'origin-lab:beacon-log';
@@ -111,8 +118,19 @@ async function showPreviousExit(): Promise<void> {
     view.textContent = 'This is your first visit to this page in this tab: leave it and come back to see one.';
     return;
   }
-  await previous.waitFor(isExitBeacon, ARRIVAL_WAIT_MS);
-  const exits = previous.items.filter((item) => isExitBeacon(item.entry));
+  // Said as it stands after a few seconds, and again if the beacon comes later.
+  if ((await previous.waitFor(isExitBeacon, ARRIVAL_WAIT_MS)) === null) {
+    showExits(view, []);
+    await previous.waitFor(isExitBeacon, LATE_EXIT_WAIT_MS, LATE_EXIT_POLL_MS);
+  }
+  showExits(
+    view,
+    previous.items.filter((item) => isExitBeacon(item.entry)),
+  );
+}
+
+/** The previous visit's exit beacons as the server saw them, or that there was none. */
+function showExits(view: HTMLElement, exits: { entry: ServerJournalEntry }[]): void {
   view.replaceChildren(
     exits.length === 0
       ? 'Your previous visit sent no exit beacon (nothing had changed, or it has not arrived).'

@@ -105,9 +105,13 @@ export class JournalFeed {
    * reads the next request; api replicas on Redis file it a moment later, which a wait covers.
    * The last read starts once waitMs have passed, so what was filed within the wait is seen
    * however long an earlier read took (a busy server, a class): a wait lasts at most waitMs and
-   * two reads' bounds.
+   * two reads' bounds. pollMs: how often it asks (a long wait asks less often).
    */
-  async waitFor(match: (entry: ServerJournalEntry) => boolean, waitMs: number): Promise<JournalItem | null> {
+  async waitFor(
+    match: (entry: ServerJournalEntry) => boolean,
+    waitMs: number,
+    pollMs = WAIT_POLL_MS,
+  ): Promise<JournalItem | null> {
     const deadline = performance.now() + waitMs;
     for (;;) {
       const last = performance.now() >= deadline;
@@ -115,7 +119,7 @@ export class JournalFeed {
       const found = this.items.find((item) => match(item.entry));
       if (found || last) return found ?? null;
       const left = deadline - performance.now();
-      if (left > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(WAIT_POLL_MS, left)));
+      if (left > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, left)));
     }
   }
 
