@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import type { Middleware } from 'koa';
+import resolvePath from 'resolve-path';
 import { HttpError, methodNotAllowed } from '@origin-lab/server-kit';
 
 /** The methods a page takes: its file is read, never written. */
@@ -9,31 +10,20 @@ const PAGE_METHODS = ['GET', 'HEAD', 'OPTIONS'];
 /**
  * The file of the pages folder a request path names (a folder's index.html), or null when it
  * names none, leaves the folder or is hidden (a name starting with a dot, which koa-static does
- * not serve either). koa-static finds the same files for GET and HEAD.
+ * not serve either). koa-static finds the same files for GET and HEAD, by the same resolve-path.
  */
 async function pageFile(root: string, path: string): Promise<string | null> {
-  let decoded: string;
+  let file: string;
   try {
-    decoded = decodeURIComponent(path);
+    const relative = decodeURIComponent(path).replace(/^\//, '');
+    file = resolvePath(root, relative === '' || relative.endsWith('/') ? `${relative}index.html` : relative);
   } catch {
-    return null;
+    return null; // not decodable, a NUL, an absolute path, or a path out of the folder
   }
-  const top = resolve(root);
-  const file = resolve(top, `.${decoded.endsWith('/') ? `${decoded}index.html` : decoded}`);
-  if (decoded.includes('\0') || !file.startsWith(`${top}${sep}`)) return null;
-  if (
-    file
-      .slice(top.length)
-      .split(sep)
-      .some((name) => name.startsWith('.'))
-  )
-    return null;
-  return (await stat(file).then(
-    (found) => found.isFile(),
-    () => false,
-  ))
-    ? file
-    : null;
+  const names = file.slice(resolve(root).length).split(sep);
+  if (names.some((name) => name.startsWith('.'))) return null;
+  const found = await stat(file).catch(() => null);
+  return found?.isFile() ? file : null;
 }
 
 /**
