@@ -63,6 +63,12 @@ describe('the URLs in a text', () => {
     );
   });
 
+  it('URLs joined by commas alone: each one’s user name and password hidden', () => {
+    expect(hideUrlSecretsIn('origins http://u:p@a.example,https://v:q@b.example/x?k=1,http://c.example/a,b')).toBe(
+      'origins http://…@a.example,https://…@b.example/x?k=…,http://c.example/a,b',
+    );
+  });
+
   it('an @ outside a URL is no user name: words, addresses and a URL without one stay', () => {
     const text = "mail me@example.com about 'https://api.example.com/x' (see https://a.example/)";
     expect(hideUrlSecretsIn(text)).toBe(text);

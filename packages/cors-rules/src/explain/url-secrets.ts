@@ -50,7 +50,17 @@ export function hideUrlSecrets(url: string): string {
  */
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'“”‘’<>`]*[^\s"'“”‘’<>`.,;:!?)\]]/gi;
 
-/** A text with every URL in it (scheme://…) written with its secrets hidden. */
+/** Where a list of URLs joined by commas alone (no space) starts its next URL. */
+const NEXT_URL_IN_LIST = /,(?=[a-z][a-z0-9+.-]*:\/\/)/i;
+
+/**
+ * A text with every URL in it (scheme://…) written with its secrets hidden. A comma may be part
+ * of a URL, so URLs joined by commas alone match as one: each is hidden on its own, or the user
+ * name and password of every URL but the first would read as a path.
+ */
 export function hideUrlSecretsIn(text: string): string {
-  return text.includes('://') ? text.replace(URL_IN_TEXT, hideUrlSecrets) : text;
+  if (!text.includes('://')) return text;
+  return text.replace(URL_IN_TEXT, (url) =>
+    url.includes(',') ? url.split(NEXT_URL_IN_LIST).map(hideUrlSecrets).join(',') : hideUrlSecrets(url),
+  );
 }
