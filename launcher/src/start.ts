@@ -1,9 +1,9 @@
 import {
   ConfigError,
   freePort,
-  listenFailure,
   listenFromEnv,
   readSettings,
+  startFailure,
   stopOnSignals,
   type Listen,
 } from '@origin-lab/server-kit';
@@ -196,16 +196,15 @@ async function start(listening: Listen): Promise<void> {
 
 /** Why the start failed, in one line and exit 2 where it is the user's to mend; thrown otherwise. */
 function reportFailure(err: unknown, listening: Listen): void {
-  if (err instanceof ConfigError || err instanceof CaddyError) {
-    process.stderr.write(`${err instanceof CaddyError ? 'caddy' : 'configuration'} error: ${err.message}\n`);
-    if (err instanceof CaddyError && /address already in use/.test(err.message)) {
+  if (err instanceof CaddyError) {
+    process.stderr.write(`caddy error: ${err.message}\n`);
+    if (/address already in use/.test(err.message))
       process.stderr.write(
         'a port Caddy needs is taken: pick others, e.g. HTTPS_PORT=9443 HTTP_PORT=9880 npm start -- --tls (0 picks free ones)\n',
       );
-    }
     process.exit(2);
   }
-  const failure = listenFailure(err, listening, 'PORT=8081 npm start');
+  const failure = startFailure(err, listening, 'PORT=8081 npm start');
   if (failure === null) throw err;
   process.stderr.write(`${failure}\n`);
   process.exit(2);

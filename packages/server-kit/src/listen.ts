@@ -51,12 +51,12 @@ export function listenFailure(err: unknown, listen: Listen, example = 'PORT=8081
 
 /**
  * What a server's start says instead of a stack trace, on one line before it exits 2: a bad
- * setting (ConfigError), or a failure to listen where listen says (listenFailure). Null for a
- * failure that is a bug, which keeps its trace.
+ * setting (ConfigError), or a failure to listen where listen says (listenFailure, with example).
+ * Null for a failure that is a bug, which keeps its trace.
  */
-export function startFailure(err: unknown, listen: Listen | undefined): string | null {
+export function startFailure(err: unknown, listen: Listen | undefined, example?: string): string | null {
   if (err instanceof ConfigError) return `configuration error: ${err.message}`;
-  return listen ? listenFailure(err, listen) : null;
+  return listen ? listenFailure(err, listen, example) : null;
 }
 
 /**
