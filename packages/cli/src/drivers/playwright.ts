@@ -139,7 +139,8 @@ export class PlaywrightProbeDriver implements ProbeDriver {
     try {
       const refused = await page.load(origin, this.launch.timeoutMs);
       if (refused === null) return page;
-      await page.discard();
+      // A name the engine refused left the page as it was: it takes the next origin.
+      await (page.reusable ? page.close() : page.discard());
       return { refused };
     } catch (err) {
       await page.discard();
@@ -341,6 +342,8 @@ class ProbePage implements OriginPage {
   private lastWords = 0;
   /** The send's request as the page made it (Firefox reports its cookies in its headers). */
   private request: { url: string; seen: Request | null } | null = null;
+  /** A load timed out: the engine may still be at it. */
+  private loading = false;
 
   private constructor(
     private readonly engine: EngineName,
@@ -386,6 +389,14 @@ class ProbePage implements OriginPage {
     return probe;
   }
 
+  /**
+   * Whether it may load another origin: not once closed, nor while a load given up on may still
+   * be under way (the engine refusing a name leaves the page where it was).
+   */
+  get reusable(): boolean {
+    return !this.loading && !this.page.isClosed();
+  }
+
   /** Whether its context's HTTP cache can be emptied: Chromium's, in a context of its own. */
   get canEmptyCache(): boolean {
     return this.cdp !== null && !this.session.shared;
@@ -423,6 +434,7 @@ class ProbePage implements OriginPage {
     try {
       await this.page.goto(`${origin}${PROBE_PATH}`, { timeout: timeoutMs, waitUntil: 'load' });
     } catch (err) {
+      this.loading = (err as Error).name === 'TimeoutError';
       return firstLine(err);
     } finally {
       await this.page.unrouteAll({ behavior: 'wait' });
