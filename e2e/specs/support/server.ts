@@ -13,7 +13,8 @@ export interface ServerAnswer {
 
 /** The server's view, read as curl would: no browser, no CORS, every header and body readable. */
 export interface ServerClient {
-  get(url: string): Promise<ServerAnswer>;
+  /** headers: what the request asks with beside undici's own (an Accept, say). */
+  get(url: string, headers?: Record<string, string>): Promise<ServerAnswer>;
 }
 
 function serverClient(stack: StackInfo): { client: ServerClient; close: () => Promise<void> } {
@@ -27,8 +28,8 @@ function serverClient(stack: StackInfo): { client: ServerClient; close: () => Pr
   });
   return {
     client: {
-      async get(url) {
-        const answer = await request(url, { dispatcher: agent });
+      async get(url, asked = {}) {
+        const answer = await request(url, { dispatcher: agent, headers: asked });
         const body = Buffer.from(await answer.body.arrayBuffer());
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(answer.headers))
