@@ -58,6 +58,11 @@ export interface CaddyOptions {
   httpPort: number;
   /** host:port of the api and of the pages; the same address for the embedded default. */
   apiUpstream: string;
+  /**
+   * The api's replicas found by a name instead (the Caddyfile's `dns` mode, docker compose's):
+   * every address the name resolves to, on this port. apiUpstream is then unused.
+   */
+  apiByName?: { name: string; port: number };
   pagesUpstream: string;
   /** The caddy program; CADDY_PATH or `caddy` on PATH by default. */
   executable?: string;
@@ -172,6 +177,9 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
       HTTPS_PORT: String(options.httpsPort),
       HTTP_PORT: String(options.httpPort),
       API_UPSTREAM: options.apiUpstream,
+      ...(options.apiByName
+        ? { API_DISCOVERY: 'dns', API_NAME: options.apiByName.name, API_PORT: String(options.apiByName.port) }
+        : {}),
       PAGES_UPSTREAM: options.pagesUpstream,
       ...(options.upstreamIdleTimeout ? { UPSTREAM_IDLE_TIMEOUT: options.upstreamIdleTimeout } : {}),
       ...(options.upstreamIdleConns ? { UPSTREAM_IDLE_CONNS: options.upstreamIdleConns } : {}),
