@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HostPair } from '@origin-lab/contract';
 import { DEFAULT_THIRD_SITE, freePort, stopChild } from '@origin-lab/server-kit';
@@ -9,6 +11,34 @@ import type { Stack } from './stack.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const sites: HostPair = ['a.localhost', 'b.localhost'];
+
+/** Where Caddy's whole log is kept: a failed run's evidence (did a request reach the api?), read after it. */
+export const caddyLogFile = join(repoRoot, '.tmp', 'e2e-caddy.log');
+
+/**
+ * One line on the requests Caddy answered itself (its error log: a 502 when the way to the api
+ * failed, a 503 "no upstreams available" when it had no api to send to), counted by kind.
+ */
+export function caddyOwnAnswers(log: string): string {
+  const counts = new Map<string, number>();
+  for (const line of log.split('\n')) {
+    if (!line.includes('"logger":"http.log.error"')) continue;
+    let entry: { msg?: string; status?: number };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      continue;
+    }
+    // The same failure on another connection is the same kind: addresses out.
+    const message = (entry.msg ?? '').replace(/(\d+\.\d+\.\d+\.\d+|\[[^\]]*\]):\d+/g, '…');
+    const what = `${entry.status ?? '?'} ${message}`.trim();
+    counts.set(what, (counts.get(what) ?? 0) + 1);
+  }
+  if (counts.size === 0) return 'Caddy answered no request itself';
+  const total = [...counts.values()].reduce((sum, count) => sum + count, 0);
+  const listed = [...counts].map(([what, count]) => `${count} × ${what}`).join('; ');
+  return `Caddy made ${total} answer(s) itself, not the api's: ${listed}`;
+}
 
 /**
  * The product's real shape on local processes: api, pages and upstream-mock each in its own
@@ -22,6 +52,7 @@ export async function startCaddyStack(): Promise<Stack> {
     await stopCaddy();
     await Promise.all(children.map((child) => stopChild(child, 5_000)));
   };
+  mkdirSync(dirname(caddyLogFile), { recursive: true });
   try {
     const [httpsPort, httpPort, apiPort, pagesPort, mockPort] = await Promise.all([
       freePort(),
@@ -56,8 +87,18 @@ export async function startCaddyStack(): Promise<Stack> {
       httpPort,
       apiUpstream: `127.0.0.1:${apiPort}`,
       pagesUpstream: `127.0.0.1:${pagesPort}`,
+      logFile: caddyLogFile,
     });
-    stopCaddy = () => caddy.stop();
+    stopCaddy = async () => {
+      await caddy.stop();
+      let said: string;
+      try {
+        said = caddyOwnAnswers(readFileSync(caddyLogFile, 'utf8'));
+      } catch (err) {
+        said = `its log could not be read: ${(err as Error).message}`;
+      }
+      console.log(`[e2e] caddy stack: ${said}; its log is in ${caddyLogFile}`);
+    };
     publishPlainOrigins('caddy', caddy.plainOrigins);
     return {
       name: 'caddy',

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
@@ -92,6 +92,8 @@ export interface CaddyOptions {
   trustedRoots?: string;
   /** Told, as they happen, how getting certificates for public names goes (Caddy's own log, shortened). */
   report?: (line: string) => void;
+  /** A file that gets Caddy's whole log (JSON lines), complete once stop() resolves. */
+  logFile?: string;
 }
 
 export interface RunningCaddy {
@@ -192,9 +194,12 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
   let log = '';
   const report = options.report;
   const publicNames = options.sites.filter((site) => !isLocalName(site));
+  const logFile = options.logFile ? createWriteStream(options.logFile) : undefined;
+  logFile?.on('error', () => undefined);
   child.stderr!.on('data', (chunk: Buffer) => {
     // Keep the tail only: enough to explain a failure.
     log = (log + chunk.toString()).slice(-20_000);
+    logFile?.write(chunk);
   });
   if (report)
     createInterface({ input: child.stderr! }).on('line', (line) => {
@@ -204,6 +209,7 @@ export async function startCaddy(options: CaddyOptions): Promise<RunningCaddy> {
   const stop = async () => {
     await stopChild(child, 5_000);
     rmSync(home, { recursive: true, force: true });
+    if (logFile && !logFile.writableEnded) await new Promise<void>((resolve) => logFile.end(resolve));
   };
   options.onRunning?.(stop);
   const http2Warning = caddyHttp2Warning(executable);
