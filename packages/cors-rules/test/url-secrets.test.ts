@@ -63,6 +63,15 @@ describe('the URLs in a text', () => {
     );
   });
 
+  it('a value of punctuation, or ending in it, before the end of a sentence is hidden', () => {
+    expect(hideUrlSecretsIn('see https://a.example/x?t=!!!. Then')).toBe('see https://a.example/x?t=…. Then');
+    expect(hideUrlSecretsIn('see https://a.example/x?t=K-1)!?;')).toBe('see https://a.example/x?t=…;');
+    expect(hideUrlSecretsIn('back to https://a.example/cb#!!), now')).toBe('back to https://a.example/cb#…, now');
+    // One mark is the sentence's: the value before it is hidden, the mark and the bracket shown.
+    expect(hideUrlSecretsIn('(at https://a.example/x?t=K-2)')).toBe('(at https://a.example/x?t=…)');
+    expect(hideUrlSecretsIn('at https://a.example/x?t=.')).toBe('at https://a.example/x?t=.');
+  });
+
   it('URLs joined by commas alone: each one’s user name and password hidden', () => {
     expect(hideUrlSecretsIn('origins http://u:p@a.example,https://v:q@b.example/x?k=1,http://c.example/a,b')).toBe(
       'origins http://…@a.example,https://…@b.example/x?k=…,http://c.example/a,b',
