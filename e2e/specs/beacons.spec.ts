@@ -135,8 +135,9 @@ test(
     // This load shows what the server saw of that beacon, read from the previous visit's own journal.
     const body = log[0]!.match(/pagehide: (\{.*?\}) to /)![1]!;
     // The page says it as soon as the beacon arrives; WebKit through Caddy's HTTP/2 has not shown
-    // it in time in four clean-clone runs (docs/testing.md), and never in 190 runs of this test
-    // alone (beside two busy cores). A failure says what the page showed and what the server filed.
+    // it in time in five clean-clone runs (docs/testing.md), and never in 190 runs of this test
+    // alone (beside two busy cores). A failure says what the page showed and what the server filed,
+    // and the caddy stack says at its end what Caddy answered itself (a 503 never reached the api).
     await page
       .waitFor(
         () => document.querySelectorAll('#previous-exit li').length >= 1,
