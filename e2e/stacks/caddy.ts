@@ -19,7 +19,7 @@ export const caddyLogFile = join(repoRoot, '.tmp', 'e2e-caddy.log');
  * One line on the requests Caddy answered itself (its error log: a 502 when the way to the api
  * failed, a 503 "no upstreams available" when it had no api to send to), counted by kind.
  */
-export function caddyOwnAnswers(log: string): string {
+function caddyOwnAnswers(log: string): string {
   const counts = new Map<string, number>();
   for (const line of log.split('\n')) {
     if (!line.includes('"logger":"http.log.error"')) continue;

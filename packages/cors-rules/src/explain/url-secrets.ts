@@ -47,9 +47,9 @@ export function hideUrlSecrets(url: string): string {
 /**
  * A URL inside a text: from its scheme to the first space, quote (Firefox's are curly) or angle
  * bracket, less the punctuation that ends a sentence or a bracket around it, which is captured
- * apart (the URL's last value may end in such punctuation, or be nothing else: hideTail).
+ * apart (the URL's last value may end in such punctuation, or be nothing else).
  */
-const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'“”‘’<>`]*[^\s"'“”‘’<>`.,;:!?)\]]([.,;:!?)\]]*)/gi;
+const URL_IN_TEXT = /\b([a-z][a-z0-9+.-]*:\/\/[^\s"'“”‘’<>`]*[^\s"'“”‘’<>`.,;:!?)\]])([.,;:!?)\]]*)/gi;
 
 /** Where a list of URLs joined by commas alone (no space) starts its next URL. */
 const NEXT_URL_IN_LIST = /,(?=[a-z][a-z0-9+.-]*:\/\/)/i;
@@ -61,19 +61,15 @@ const NEXT_URL_IN_LIST = /,(?=[a-z][a-z0-9+.-]*:\/\/)/i;
  */
 export function hideUrlSecretsIn(text: string): string {
   if (!text.includes('://')) return text;
-  return text.replace(URL_IN_TEXT, (match: string, punctuation: string) => {
-    const { url, after } = hideTail(match.slice(0, match.length - punctuation.length), punctuation);
-    const hidden = url.includes(',') ? url.split(NEXT_URL_IN_LIST).map(hideUrlSecrets).join(',') : hideUrlSecrets(url);
-    return `${hidden}${after}`;
+  return text.replace(URL_IN_TEXT, (_, url: string, punctuation: string) => {
+    // After a URL with a query or a fragment, one mark ends the sentence (or closes a bracket);
+    // more belong to the last value, hidden with it but the last mark (`?t=!!!.` is t's value
+    // "!!!", then a full stop). A mark that was the value's own last is shown; never more.
+    const shown = punctuation.length > 1 && /[?#]/.test(url) ? punctuation.slice(-1) : punctuation;
+    const whole = url + punctuation.slice(0, punctuation.length - shown.length);
+    const hidden = whole.includes(',')
+      ? whole.split(NEXT_URL_IN_LIST).map(hideUrlSecrets).join(',')
+      : hideUrlSecrets(whole);
+    return `${hidden}${shown}`;
   });
-}
-
-/**
- * The punctuation after a URL with a query or a fragment: one mark ends the sentence (or closes a
- * bracket); more belong to the last value, hidden with it but the last mark (`?t=!!!.` is t's
- * value "!!!", then a full stop). A mark that was the value's own last is shown; never more.
- */
-function hideTail(url: string, punctuation: string): { url: string; after: string } {
-  if (punctuation.length < 2 || !/[?#]/.test(url)) return { url, after: punctuation };
-  return { url: `${url}${punctuation.slice(0, -1)}`, after: punctuation.slice(-1) };
 }
