@@ -124,6 +124,18 @@ describe('?cors=off', () => {
     expect(list.posts.map((post) => post.title)).toContain('created with cors=off');
   });
 
+  it('given twice, still off; two modes that disagree leave the default', async () => {
+    const twice = await fetch(`${api.url}/api/posts?cors=off&cors=off`, { headers: { Origin: ALLOWED } });
+    expect(accessControlHeaders(twice)).toEqual([]);
+    const credentials = await fetch(`${api.url}/api/echo?cors=credentials&x=1&cors=credentials`, {
+      headers: { Origin: ALLOWED },
+    });
+    expect(credentials.headers.get('access-control-allow-credentials')).toBe('true');
+    const mixed = await fetch(`${api.url}/api/posts?cors=off&cors=credentials`, { headers: { Origin: ALLOWED } });
+    expect(mixed.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+    expect(mixed.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
   it('its preflight carries no approval', async () => {
     const res = await preflight(ALLOWED, '/api/echo?cors=off');
     expect(res.status).toBe(204);

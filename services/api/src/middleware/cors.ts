@@ -56,10 +56,15 @@ export function cors(allowedOrigins: readonly string[]): Middleware {
 
 type CorsMode = 'on' | 'off' | 'credentials';
 
+/**
+ * The mode ?cors= names. Given more than once, it counts when every copy names the same mode
+ * (a page that appends cors=off to a URL that had it); copies that disagree leave the default.
+ */
 function corsMode(ctx: Context): CorsMode {
   // Cheap test first: this runs on every request.
   if (!ctx.querystring.includes('cors=')) return 'on';
-  const value = ctx.query.cors;
+  const given = ctx.query.cors;
+  const value = Array.isArray(given) && given.every((copy) => copy === given[0]) ? given[0] : given;
   return value === 'off' || value === 'credentials' ? value : 'on';
 }
 
