@@ -50,6 +50,10 @@ export async function serve(handler: Handler, options: ServeOptions): Promise<Ru
       else answerAndClose(req.socket, 400, [], req.method === 'HEAD' ? null : { error: 'bad request', detail: fault });
     },
   );
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    continueOnRead(req, res);
+    server.emit('request', req, res);
+  });
   server.on('connect', refuseConnect);
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
@@ -95,6 +99,23 @@ function refuseConnect(req: http.IncomingMessage, socket: Duplex): void {
     allowed: ['GET', 'HEAD', 'OPTIONS'],
   });
   req.resume();
+}
+
+/**
+ * A request that says `Expect: 100-continue` is told to send its body (100 Continue) only once
+ * its handler starts reading it. An answer given before that (413 for the length it declared, 404,
+ * a preflight's) goes out without inviting the upload; Node then closes the connection after it,
+ * as the body it did not ask for may still follow (RFC 9110, 10.1.1). Node's own way sends 100
+ * before any handler runs.
+ */
+function continueOnRead(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const read = req._read;
+  req._read = function (this: http.IncomingMessage, size: number) {
+    req._read = read;
+    // After the answer, Node reads what the client sends anyway, to discard it: no 100 then.
+    if (!res.headersSent) res.writeContinue();
+    return read.call(this, size);
+  };
 }
 
 /** How long a client may keep its side open after an answer that closes the connection. */

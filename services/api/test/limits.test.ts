@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { defaultLimits } from '../src/config.js';
 import { apiForFile, startApi } from './start-api.js';
@@ -169,5 +170,71 @@ describe('multipart limits on POST /api/posts', () => {
       { halfClose: true },
     );
     expect(res.status).toBe(413);
+  });
+});
+
+/**
+ * Sends a request's head with Expect: 100-continue and waits for the server's first answer,
+ * sending the body only if that is 100 Continue (as curl does). Returns everything the server
+ * sent, up to its close.
+ */
+function expectContinue(
+  path: string,
+  body: string,
+  declared = Buffer.byteLength(body),
+  type = 'text/plain',
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(api.port, '127.0.0.1');
+    let received = '';
+    let sent = false;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no close within 10 s; received: ${received}`));
+    }, 10_000);
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (!sent && received.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) {
+        sent = true;
+        socket.write(body);
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(received);
+    });
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nExpect: 100-continue\r\n` +
+        `Content-Type: ${type}\r\nContent-Length: ${declared}\r\n\r\n`,
+    );
+  });
+}
+
+describe('Expect: 100-continue', () => {
+  it('a body within the limit is asked for (100 Continue), then answered', async () => {
+    const answer = await expectContinue('/api/echo', 'x'.repeat(1_000));
+    expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/);
+  });
+
+  it('a multipart post is asked for too: its parser reads through the same request', async () => {
+    const part = (name: string, value: string) =>
+      `--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const body = `${part('title', 'sent after 100')}${part('author', 'curl')}--b--\r\n`;
+    const answer = await expectContinue('/api/posts', body, undefined, 'multipart/form-data; boundary=b');
+    expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 Created\r\n/);
+  });
+
+  it('a declared length over the limit gets 413 at once, never 100, and the connection closes', async () => {
+    const answer = await expectContinue('/api/echo', '', 5_000_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).not.toContain('100 Continue');
+    expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+  });
+
+  it('a path that takes no body gets its answer without 100', async () => {
+    const answer = await expectContinue('/api/nope', 'x'.repeat(10));
+    expect(answer).toMatch(/^HTTP\/1\.1 404 /);
+    expect(answer).not.toContain('100 Continue');
   });
 });
