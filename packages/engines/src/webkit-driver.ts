@@ -5,6 +5,11 @@ import { DisplayGroup } from './display-group.js';
 /** Every wait here is bounded: this is the least bound on the driver's start (stopping is display-group.ts's). */
 const DRIVER_READY_MS = 20_000;
 
+/** How many ports a start tries, when the one picked was taken before WebKitWebDriver listened. */
+const PORT_PICKS = 3;
+/** What WebKitWebDriver says, before it exits, when its port is taken. */
+const PORT_TAKEN = /Unable to listen for HTTP server/;
+
 /**
  * Xvfb, a session bus and WebKitWebDriver, in a process group of their own (display-group.ts):
  * stop() ends the group, and so does this process's exit.
@@ -30,16 +35,21 @@ export class DriverGroup {
     env: Record<string, string> = {},
     program: string = webkitDriver,
     readyMs = DRIVER_READY_MS,
+    pickPort: () => Promise<number> = freePort,
   ): Promise<DriverGroup> {
-    const port = await freePort();
-    const group = DisplayGroup.start(program, [`--port=${port}`, '--host=127.0.0.1'], env);
-    const driver = new DriverGroup(port, group);
-    try {
-      await driver.waitReady(Math.max(readyMs, DRIVER_READY_MS));
-      return driver;
-    } catch (err) {
-      await driver.stop();
-      throw err;
+    for (let pick = 1; ; pick += 1) {
+      const port = await pickPort();
+      const group = DisplayGroup.start(program, [`--port=${port}`, '--host=127.0.0.1'], env);
+      const driver = new DriverGroup(port, group);
+      try {
+        await driver.waitReady(Math.max(readyMs, DRIVER_READY_MS));
+        return driver;
+      } catch (err) {
+        await driver.stop();
+        // The port was free when picked, and taken before the driver listened (by anything that
+        // listened or connected in between): a new pick, not a failure of WebKit.
+        if (pick >= PORT_PICKS || !PORT_TAKEN.test(driver.lastOutput())) throw err;
+      }
     }
   }
 
