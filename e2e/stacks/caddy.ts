@@ -17,10 +17,13 @@ export const caddyLogFile = join(repoRoot, '.tmp', 'e2e-caddy.log');
 
 /**
  * One line on the requests Caddy answered itself (its error log: a 502 when the way to the api
- * failed, a 503 "no upstreams available" when it had no api to send to), counted by kind.
+ * failed, a 503 "no upstreams available" when it had no api to send to), counted by kind. A
+ * request the browser left while its body was still being sent (a page closing on a beacon) is
+ * logged as a 502 "client disconnected" that nobody received: counted apart.
  */
 function caddyOwnAnswers(log: string): string {
   const counts = new Map<string, number>();
+  let left = 0;
   for (const line of log.split('\n')) {
     if (!line.includes('"logger":"http.log.error"')) continue;
     let entry: { msg?: string; status?: number };
@@ -29,15 +32,20 @@ function caddyOwnAnswers(log: string): string {
     } catch {
       continue;
     }
+    if (entry.msg?.endsWith('client disconnected')) {
+      left += 1;
+      continue;
+    }
     // The same failure on another connection is the same kind: addresses out.
     const message = (entry.msg ?? '').replace(/(\d+\.\d+\.\d+\.\d+|\[[^\]]*\]):\d+/g, '…');
     const what = `${entry.status ?? '?'} ${message}`.trim();
     counts.set(what, (counts.get(what) ?? 0) + 1);
   }
-  if (counts.size === 0) return 'Caddy answered no request itself';
+  const leftNote = left > 0 ? ` (${left} request(s) the browser left while sending, logged as 502)` : '';
+  if (counts.size === 0) return `Caddy answered no request itself${leftNote}`;
   const total = [...counts.values()].reduce((sum, count) => sum + count, 0);
   const listed = [...counts].map(([what, count]) => `${count} × ${what}`).join('; ');
-  return `Caddy made ${total} answer(s) itself, not the api's: ${listed}`;
+  return `Caddy made ${total} answer(s) itself, not the api's: ${listed}${leftNote}`;
 }
 
 /**
