@@ -12,7 +12,9 @@ describe.skipIf(!existsSync(webkitDriver))('WebKitWebDriver on a port taken afte
   let taken: Server;
   let takenPort = 0;
   beforeAll(async () => {
-    taken = createServer();
+    // The start asks the port for the driver's status until the driver exits: each of those
+    // connections is closed at once, so that none holds the server open after the tests.
+    taken = createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     takenPort = (taken.address() as { port: number }).port;
   });
