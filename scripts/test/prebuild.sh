@@ -9,8 +9,9 @@
 # The check image comes last: only the check image's spec runs it, at the e2e suite's end, and on a
 # new machine its `apt-get` takes a minute and a half at full speed. Once the compose stack's
 # images are built, the file PREBUILD_READY_FILE is made (where set), so that the e2e suite can
-# start beside the rest; at the end PREBUILD_STATUS_FILE (where set) gets the exit status, which
-# is what that spec waits for.
+# start beside the rest (on the run's own engine, where each step runs on the host's network;
+# elsewhere once everything is built); at the end PREBUILD_STATUS_FILE (where set) gets the exit
+# status, which is what that spec waits for.
 #
 # Where the Docker engine is this run's own (OWN_ENGINE=1: setup.sh started it) and keeps its
 # containers in cgroup v1's cpu hierarchy (the cgroupfs driver), the build's containers run in a
@@ -60,8 +61,13 @@ if [ -n "$weighted" ]; then
 fi
 trap 'exit 143' TERM
 trap 'exit 130' INT
+# Each RUN step on the host's network: a step's container on Docker's bridge adds an interface to
+# the host for as long as it runs, and Chromium, beside it, ends every request it has in flight
+# when the host's addresses change (net::ERR_NETWORK_CHANGED: 52 of 480 fetches failed beside
+# containers of four seconds each, none beside the same on the host's network). Where a step's
+# container gets its network does not change the build's cache.
 build() {
-  docker build --force-rm ${weighted:+--cgroup-parent "/$group"} "$@"
+  docker build --force-rm --network host ${weighted:+--cgroup-parent "/$group"} "$@"
 }
 
 # What docker-compose.yml builds with the check profile, a line each: "image" (a service of the
@@ -88,22 +94,30 @@ plan=$(node --input-type=module -e "
 # The compose stack's images are built: the e2e suite may start (run.sh waits for this).
 ready() { [ -z "${PREBUILD_READY_FILE:-}" ] || : >"$PREBUILD_READY_FILE"; }
 
-if [ -z "$weighted" ]; then
-  docker-compose --project-name originlab-prebuild build --force-rm
-  ready
-  docker-compose --project-name originlab-prebuild --profile check build --force-rm check
-  exit 0
-fi
-echo "building at cpu.shares $shares (cgroup $group): $(awk '$1 != "stage" {print $3}' <<<"$plan" | tr '\n' ' ')"
-for kind in image ready stage later; do
-  [ "$kind" != ready ] || { ready; continue; }
+# Builds the plan's lines of one kind.
+build_all() {
+  local kind=$1 line_kind target image context dockerfile
   # On the run's own engine, the stages no image is built from (the workspace's npm ci and build,
   # the check's package) are tagged, so that the engine's stop, which removes every image no tag
   # names, keeps them as the next run's cache: untagged, they were all built again by every run
   # that kept the images. An engine the user runs is never pruned, and gets no tags of ours.
-  [ "$kind" != stage ] || [ "${OWN_ENGINE:-}" = 1 ] || continue
+  [ "$kind" != stage ] || [ "${OWN_ENGINE:-}" = 1 ] || return 0
   while read -r line_kind target image context dockerfile; do
     [ "$line_kind" = "$kind" ] || continue
     build --target "$target" -t "$image" -f "$context/$dockerfile" "$context"
   done <<<"$plan"
-done
+}
+
+if [ -z "$weighted" ]; then
+  # docker-compose builds on the engine's bridge: the whole build, the check image too, comes
+  # before the e2e suite (above).
+  build_all stage
+  docker-compose --project-name originlab-prebuild --profile check build --force-rm
+  ready
+  exit 0
+fi
+echo "building at cpu.shares $shares (cgroup $group): $(awk '$1 != "stage" {print $3}' <<<"$plan" | tr '\n' ' ')"
+build_all image
+ready
+build_all stage
+build_all later
