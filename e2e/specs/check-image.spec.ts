@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Discovery } from '@origin-lab/engines';
 import { runBounded, type Ran } from '@origin-lab/test-kit';
@@ -76,27 +75,9 @@ async function inImageCheck(fixture: Fixture): Promise<Ran> {
   return inImage([...args, ...common, '--engines', ALL_ENGINES.join(',')], CHECK_MS, ['--network', 'host']);
 }
 
-/**
- * The run's early build of the image, where it goes on beside the e2e suite (npm test sets
- * E2E_CHECK_IMAGE_BUILD to the file that gets its exit status): waited for, up to BUILD_MS, so
- * that this spec's own build finds its layers instead of building them beside it.
- */
-async function earlyBuildEnded(): Promise<void> {
-  const status = process.env.E2E_CHECK_IMAGE_BUILD;
-  if (!status) return;
-  const deadline = Date.now() + BUILD_MS;
-  while (!existsSync(status)) {
-    if (Date.now() > deadline)
-      throw new Error(`the check image's early build did not end within ${BUILD_MS} ms (.tmp/compose-prebuild.log)`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-}
-
 test.beforeAll(async ({ stack }) => {
-  test.setTimeout(2 * BUILD_MS + 30_000);
-  await earlyBuildEnded();
-  // The run's early build made it (scripts/test/run.sh); from its layers this takes seconds. Where
-  // it failed, this build says why.
+  test.setTimeout(BUILD_MS + 30_000);
+  // The run's early build made it (scripts/test/run.sh); from its layers this takes seconds.
   const built = await run(
     composeExecutable,
     ['--project-name', stack.composeProject!, '--profile', 'check', 'build', 'check'],

@@ -6,13 +6,6 @@
 #
 #   prebuild.sh     builds them; exits with the build's status
 #
-# The check image comes last: only the check image's spec runs it, at the e2e suite's end, and on a
-# new machine its `apt-get` takes a minute and a half at full speed. Once the compose stack's
-# images are built, the file PREBUILD_READY_FILE is made (where set), so that the e2e suite can
-# start beside the rest (on the run's own engine, where each step runs on the host's network;
-# elsewhere once everything is built); at the end PREBUILD_STATUS_FILE (where set) gets the exit
-# status, which is what that spec waits for.
-#
 # Where the Docker engine is this run's own (OWN_ENGINE=1: setup.sh started it) and keeps its
 # containers in cgroup v1's cpu hierarchy (the cgroupfs driver), the build's containers run in a
 # cgroup of their own whose CPU weight is a sixteenth of the tests' (PREBUILD_CPU_SHARES, 64
@@ -39,18 +32,10 @@ weighted=1
 [ "${OWN_ENGINE:-}" = 1 ] && [ -f /sys/fs/cgroup/cpu/cpu.shares ] || weighted=""
 [ -z "$weighted" ] || [ "$(docker info --format '{{.CgroupDriver}} {{.CgroupVersion}}' 2>/dev/null)" = "cgroupfs 1" ] \
   || weighted=""
-# On the way out, however it ends: the cgroup removed (where made), the status written down.
-cgroup_made=""
-on_exit() {
-  local status=$?
-  [ -z "$cgroup_made" ] || $as_root rmdir /sys/fs/cgroup/*/"$group" 2>/dev/null || true
-  [ -z "${PREBUILD_STATUS_FILE:-}" ] || echo "$status" >"$PREBUILD_STATUS_FILE"
-}
-trap on_exit EXIT
 if [ -n "$weighted" ]; then
   if $as_root mkdir -p "/sys/fs/cgroup/cpu/$group"; then
     # dockerd makes the group in every other hierarchy; each is removed once its containers are.
-    cgroup_made=1
+    trap '$as_root rmdir /sys/fs/cgroup/*/"$group" 2>/dev/null || true' EXIT
     if ! echo "$shares" | $as_root tee "/sys/fs/cgroup/cpu/$group/cpu.shares" >/dev/null; then
       $as_root rmdir "/sys/fs/cgroup/cpu/$group" 2>/dev/null || true
       weighted=""
@@ -62,18 +47,17 @@ fi
 trap 'exit 143' TERM
 trap 'exit 130' INT
 # Each RUN step on the host's network: a step's container on Docker's bridge adds an interface to
-# the host for as long as it runs, and Chromium, beside it, ends every request it has in flight
-# when the host's addresses change (net::ERR_NETWORK_CHANGED: 52 of 480 fetches failed beside
-# containers of four seconds each, none beside the same on the host's network). Where a step's
-# container gets its network does not change the build's cache.
+# the host for as long as it runs, and Chromium, beside it (vitest's engine tests), ends every
+# request it has in flight when the host's addresses change (net::ERR_NETWORK_CHANGED: 52 of 480
+# fetches failed beside containers of four seconds each, none beside the same on the host's
+# network). Where a step's container gets its network does not change the build's cache.
 build() {
   docker build --force-rm --network host ${weighted:+--cgroup-parent "/$group"} "$@"
 }
 
-# What docker-compose.yml builds with the check profile, a line each: "image" (a service of the
-# compose stack) or "later" (the check profile's), the target (final stage), the image name,
-# context and Dockerfile; then its Dockerfiles' other stages, each a line "stage", the stage (one
-# no service targets), the tag it gets, context and Dockerfile.
+# What docker-compose.yml builds with the check profile, a line each: "image", the target (final
+# stage), the image name, context and Dockerfile; then its Dockerfiles' other stages, each a line
+# "stage", the stage (one no service targets), the tag it gets, context and Dockerfile.
 plan=$(node --input-type=module -e "
   import { readFileSync } from 'node:fs';
   import { join } from 'node:path';
@@ -87,37 +71,22 @@ plan=$(node --input-type=module -e "
   for (const [file, { context, dockerfile }] of files)
     for (const [, stage] of readFileSync(file, 'utf8').matchAll(/^FROM\\s+\\S+\\s+AS\\s+(\\S+)/gim))
       if (!targets.has(stage)) console.log('stage', stage, 'origin-lab-stage:' + stage, context, dockerfile);
-  for (const { build, image, profiles } of built)
-    console.log(profiles ? 'later' : 'image', build.target, image, build.context, build.dockerfile);
+  for (const { build, image } of built) console.log('image', build.target, image, build.context, build.dockerfile);
 ")
 
-# The compose stack's images are built: the e2e suite may start (run.sh waits for this).
-ready() { [ -z "${PREBUILD_READY_FILE:-}" ] || : >"$PREBUILD_READY_FILE"; }
-
-# Builds the plan's lines of one kind.
-build_all() {
-  local kind=$1 line_kind target image context dockerfile
-  # On the run's own engine, the stages no image is built from (the workspace's npm ci and build,
-  # the check's package) are tagged, so that the engine's stop, which removes every image no tag
-  # names, keeps them as the next run's cache: untagged, they were all built again by every run
-  # that kept the images. An engine the user runs is never pruned, and gets no tags of ours.
-  [ "$kind" != stage ] || [ "${OWN_ENGINE:-}" = 1 ] || return 0
-  while read -r line_kind target image context dockerfile; do
-    [ "$line_kind" = "$kind" ] || continue
-    build --target "$target" -t "$image" -f "$context/$dockerfile" "$context"
-  done <<<"$plan"
-}
-
+# On the run's own engine, the stages no image is built from (the workspace's npm ci and build,
+# the check's package) are tagged, so that the engine's stop, which removes every image no tag
+# names, keeps them as the next run's cache: untagged, they were all built again by every run that
+# kept the images. An engine the user runs is never pruned, and gets no tags of ours.
+while read -r kind target image context dockerfile; do
+  [ "$kind" = stage ] && [ "${OWN_ENGINE:-}" = 1 ] || continue
+  build --target "$target" -t "$image" -f "$context/$dockerfile" "$context"
+done <<<"$plan"
 if [ -z "$weighted" ]; then
-  # docker-compose builds on the engine's bridge: the whole build, the check image too, comes
-  # before the e2e suite (above).
-  build_all stage
-  docker-compose --project-name originlab-prebuild --profile check build --force-rm
-  ready
-  exit 0
+  exec docker-compose --project-name originlab-prebuild --profile check build --force-rm
 fi
-echo "building at cpu.shares $shares (cgroup $group): $(awk '$1 != "stage" {print $3}' <<<"$plan" | tr '\n' ' ')"
-build_all image
-ready
-build_all stage
-build_all later
+echo "building at cpu.shares $shares (cgroup $group): $(awk '$1 == "image" {print $3}' <<<"$plan" | tr '\n' ' ')"
+while read -r kind target image context dockerfile; do
+  [ "$kind" = image ] || continue
+  build --target "$target" -t "$image" -f "$context/$dockerfile" "$context"
+done <<<"$plan"

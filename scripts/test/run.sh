@@ -87,15 +87,10 @@ if [ -n "$early_build" ] && [[ " ${E2E_STACKS//,/ } " == *" compose "* ]]; then
   # lint and vitest run, at a CPU weight below the tests' where the engine is this run's own
   # (prebuild.sh), after the base images where the engine lacks them; the e2e set-up builds them
   # again from this cache, in seconds. Bounded by twice that build's bound
-  # (E2E_COMPOSE_BUILD_TIMEOUT_MS): it may wait for most of vitest first. The check image is
-  # built last; the e2e suite waits for the others only (below).
+  # (E2E_COMPOSE_BUILD_TIMEOUT_MS): it may wait for most of vitest first.
   mkdir -p .tmp
-  prebuild_ready=$PWD/.tmp/compose-prebuild.ready
-  prebuild_status=$PWD/.tmp/compose-prebuild.status
-  rm -f "$prebuild_ready" "$prebuild_status"
   setsid timeout "$(( ${E2E_COMPOSE_BUILD_TIMEOUT_MS:-900000} * 2 / 1000 ))" \
-    env OWN_ENGINE="$([ -n "$engine_dir" ] && echo 1)" AS_ROOT="${as_root:-}" \
-    PREBUILD_READY_FILE="$prebuild_ready" PREBUILD_STATUS_FILE="$prebuild_status" bash scripts/test/prebuild.sh \
+    env OWN_ENGINE="$([ -n "$engine_dir" ] && echo 1)" AS_ROOT="${as_root:-}" bash scripts/test/prebuild.sh \
     >.tmp/compose-prebuild.log 2>&1 &
   prebuild=$!
   echo "[test] building the compose stack's images meanwhile (.tmp/compose-prebuild.log)"
@@ -116,28 +111,15 @@ if [ "$only" != e2e ]; then
 fi
 if [ -n "$prebuild" ]; then
   step "the compose stack's images"
-  # The check image's build may go on beside the e2e suite: only the check image's spec runs it,
-  # among the last, and it waits for the build's status (E2E_CHECK_IMAGE_BUILD). The rest of the
-  # suite needs only the compose stack's images, which the build has made once it marks them ready.
-  while [ ! -e "$prebuild_ready" ] && kill -0 "$prebuild" 2>/dev/null; do sleep 1; done
-  if [ -e "$prebuild_ready" ] && kill -0 "$prebuild" 2>/dev/null; then
-    echo "[test] they are built; the check image's build goes on beside the e2e suite (.tmp/compose-prebuild.log)"
-    export E2E_CHECK_IMAGE_BUILD=$prebuild_status
-  else
-    if ! wait "$prebuild"; then
-      echo "[test] their early build failed (.tmp/compose-prebuild.log): the e2e set-up builds them"
-      provide_base_images
-    fi
-    prebuild=""
+  if ! wait "$prebuild"; then
+    echo "[test] their early build failed (.tmp/compose-prebuild.log): the e2e set-up builds them"
+    provide_base_images
   fi
+  prebuild=""
 fi
 step "end-to-end tests (Playwright: $E2E_STACKS in $E2E_BROWSERS)"
 e2e=0
 run node_modules/.bin/playwright test -c e2e/playwright.config.ts "$@" || e2e=$?
-if [ -n "$prebuild" ] && kill -0 "$prebuild" 2>/dev/null; then
-  # Only where the check image's spec did not run (a subset of the suite, a failure before it).
-  echo "[test] the check image's early build had not ended: stopped (.tmp/compose-prebuild.log)"
-fi
 if [ -n "$static" ]; then
   step "type-check, lint, format and import circles (begun beside the tests)"
   checks=0
