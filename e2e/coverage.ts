@@ -45,7 +45,7 @@ export interface Coverage {
  * browser adds around them (its cookie settings, permission prompts, secure DNS, the back/forward
  * cache's rules, the details of its DevTools HAR), at about two thirds of the browser's CPU for
  * the same specs. A spec runs in the shell unless it says why it needs the browser
- * (fullChromium). Measured 2026-12-06 (docs/testing.md, "What the suite costs"): every spec
+ * (fullChromium). Measured 2026-12-06 (docs/suite-runs.md): every spec
  * without that reason passed unchanged in the shell on every stack, and each spec with it failed
  * there, on exactly those additions.
  */

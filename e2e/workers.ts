@@ -3,8 +3,7 @@
  * Three once filled the time tests spent waiting (beacons, events and reads in three engines: 112 s
  * with two, 89 s with three), but on slow clean-clone runs time-judged tests then failed (a beacon's
  * lifecycle in WebKit behind Caddy). Measured again, a whole run with three was no faster: the static
- * checks beside the suite take that time now. Two stay the default (docs/testing.md, "What the
- * suite costs").
+ * checks beside the suite take that time now. Two stay the default (docs/suite-runs.md).
  */
 const DEFAULT_WORKERS = 2;
 const MAX_WORKERS = 16;
