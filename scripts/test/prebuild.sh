@@ -11,9 +11,10 @@
 # cgroup of their own whose CPU weight is a sixteenth of the tests' (PREBUILD_CPU_SHARES, 64
 # against 1024): they take what vitest leaves. At an equal weight they took half the cores from
 # vitest's engine tests for as long as the build lasted, and on a new machine vitest ran twice as
-# long. Elsewhere (an engine the user runs, cgroup v2, the systemd driver) it is
-# `docker-compose build`, as before. On the run's own engine the build stages get tags of their
-# own (origin-lab-stage:NAME), so that the engine's stop keeps them as the next run's cache.
+# long. On an engine the user runs it is `docker-compose build`, as before. On the run's own
+# engine each image is built with `docker build` (in that cgroup where there is one, cgroup v2 or
+# the systemd driver have none), and the build stages get tags of their own
+# (origin-lab-stage:NAME), so that the engine's stop keeps them as the next run's cache.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -74,19 +75,20 @@ plan=$(node --input-type=module -e "
   for (const { build, image } of built) console.log('image', build.target, image, build.context, build.dockerfile);
 ")
 
+# An engine the user runs is never pruned, and gets no tags of ours.
+if [ "${OWN_ENGINE:-}" != 1 ]; then
+  exec docker-compose --project-name originlab-prebuild --profile check build --force-rm
+fi
 # On the run's own engine, the stages no image is built from (the workspace's npm ci and build,
 # the check's package) are tagged, so that the engine's stop, which removes every image no tag
 # names, keeps them as the next run's cache: untagged, they were all built again by every run that
-# kept the images. An engine the user runs is never pruned, and gets no tags of ours.
-while read -r kind target image context dockerfile; do
-  [ "$kind" = stage ] && [ "${OWN_ENGINE:-}" = 1 ] || continue
-  build --target "$target" -t "$image" -f "$context/$dockerfile" "$context"
-done <<<"$plan"
-if [ -z "$weighted" ]; then
-  exec docker-compose --project-name originlab-prebuild --profile check build --force-rm
-fi
-echo "building at cpu.shares $shares (cgroup $group): $(awk '$1 == "image" {print $3}' <<<"$plan" | tr '\n' ' ')"
-while read -r kind target image context dockerfile; do
-  [ "$kind" = image ] || continue
-  build --target "$target" -t "$image" -f "$context/$dockerfile" "$context"
-done <<<"$plan"
+# kept the images. Then the images, each step on the host's network (build, above).
+build_each() {
+  while read -r kind target image context dockerfile; do
+    [ "$kind" = "$1" ] || continue
+    build --target "$target" -t "$image" -f "$context/$dockerfile" "$context"
+  done <<<"$plan"
+}
+build_each stage
+echo "building${weighted:+ at cpu.shares $shares (cgroup $group)}: $(awk '$1 == "image" {print $3}' <<<"$plan" | tr '\n' ' ')"
+build_each image
