@@ -4,9 +4,9 @@
  * check starting its own (Firefox takes seconds to start; each check makes fresh contexts in it).
  * Chromium starts in about a quarter of a second and takes a per-target switch: each check
  * starts its own. The default run and the packed package start everything themselves, as a user's
- * run does. It has the prefs of a Firefox the check starts (CHECK_FIREFOX_PREFS), so the check,
- * asking it whether it keeps an HTTP cache (drivers/http-cache.ts), finds none and lets any of
- * its pages load any origin.
+ * run does. It has the prefs of a Firefox the check starts (CHECK_FIREFOX_PREFS); the check
+ * cannot know that of an engine it connects to, so it still opens a new page for another origin
+ * of a site it has held.
  */
 import { firefoxLaunch, killGroupWhenGone } from '@origin-lab/engines';
 import type { TestProject } from 'vitest/node';

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { chromiumLaunch, firefoxLaunch, isPlaywrightBuild, withTimeout, type FoundEngine } from '@origin-lab/engines';
 import type { Browser, BrowserContext, BrowserType, CDPSession, LaunchOptions, Page, Request } from 'playwright-core';
 import { NetworkLog } from './chromium-network.js';
-import { keepsNoHttpCache } from './http-cache.js';
 import { PROBE_PATH, PROBE_SCRIPT, probeDocument, runInPage, type Context, type ProbeRequest } from './probe-page.js';
 import {
   baseDomain,
@@ -52,9 +51,8 @@ const SETTLE_MAX_MS = 2_000;
  * that site's answers may be in its context's HTTP cache: Chromium's own contexts have it
  * emptied first (DevTools' Network.clearBrowserCache, that context's alone). Firefox gives a
  * driver no such call: a Firefox the check starts keeps no HTTP cache (CHECK_FIREFOX_PREFS), so
- * any of its pages loads any origin. One started elsewhere (--connect) is asked in its first page
- * whether it keeps one (keepsNoHttpCache); if it does, it gets a new page for another origin of
- * a site it has held.
+ * any of its pages loads any origin; one started elsewhere (--connect) gets a new page for
+ * another origin of a site it has held.
  *
  * What the engine says of a request: Chromium through its DevTools protocol (the preflight and
  * its status, whether the answer arrived, the CORS error's kind and parameter) and its console
@@ -159,22 +157,14 @@ export class PlaywrightProbeDriver implements ProbeDriver {
     }
   }
 
-  /** What a connected Firefox's first page found: whether it keeps no HTTP cache. */
-  private connectedCacheless: Promise<boolean> | null = null;
-
-  /**
-   * A Firefox without an HTTP cache, whose pages may load any origin: one started here
-   * (CHECK_FIREFOX_PREFS), or a connected one whose first page found none.
-   */
-  private async cacheless(): Promise<boolean> {
-    if (this.name !== 'firefox') return false;
-    return this.launch.connect.firefox ? ((await this.connectedCacheless) ?? false) : true;
+  /** A Firefox started here, without an HTTP cache (CHECK_FIREFOX_PREFS): any of its pages may load any origin. */
+  private get cacheless(): boolean {
+    return this.name === 'firefox' && !this.launch.connect.firefox;
   }
 
   /** An idle page that may be at site: one that has not held it, else one whose cache is emptied. */
   private async idlePageFor(site: string): Promise<ProbePage | null> {
-    const anySite = await this.cacheless();
-    const unheld = this.idle.findIndex((page) => anySite || !page.hosted.has(site));
+    const unheld = this.idle.findIndex((page) => this.cacheless || !page.hosted.has(site));
     if (unheld >= 0) return this.idle.splice(unheld, 1)[0]!;
     const emptiable = this.idle.findIndex((page) => page.canEmptyCache);
     if (emptiable < 0) return null;
@@ -210,8 +200,6 @@ export class PlaywrightProbeDriver implements ProbeDriver {
       throw err;
     });
     try {
-      if (this.name === 'firefox' && this.launch.connect.firefox)
-        await (this.connectedCacheless ??= keepsNoHttpCache(page, this.launch.timeoutMs));
       if (!shared && this.name === 'chromium' && this.launch.localNetwork === 'grant')
         await context.grantPermissions(['local-network-access']).catch(() => undefined);
       const cdp = this.name === 'chromium' ? await context.newCDPSession(page) : null;
