@@ -164,7 +164,7 @@ describe.skipIf(!ENGINES.includes('chromium'))('origin-lab engines, on this Debi
   });
 
   it.skipIf(!canHide)(
-    "Debian's Chromium where Playwright puts its browsers, Debian's paths hidden: engines finds it in the cache, and check runs it",
+    "Debian's Chromium where Playwright puts its browsers, Debian's paths hidden: engines finds it in the cache, and check runs it, asking no other engine its version",
     async () => {
       const { cache, chrome } = playwrightCacheWithDebianChromium();
       const env = { PLAYWRIGHT_BROWSERS_PATH: cache, CHROMIUM_PATH: '', FIREFOX_PATH: '' };
@@ -188,10 +188,21 @@ describe.skipIf(!ENGINES.includes('chromium'))('origin-lab engines, on this Debi
       );
       expect(asked.code).toBe(2);
 
+      // A WebKit driver that notes each time it is run: a check in Chromium alone has no use for
+      // WebKit, so does not start it to ask what it is.
+      const asks = join(scratch, 'webkit-asked');
+      const webkit = join(scratch, 'webkit-driver');
+      writeFileSync(webkit, `#!/bin/sh\necho "$@" >> ${asks}\necho "Usage: WebKitWebDriver [OPTION...]"\n`, {
+        mode: 0o755,
+      });
       const server = await expressExactAllowlist();
       try {
         const args = ['check', server.url, '--from', YOURS, '--hostile', 'arbitrary', '--engines', 'chromium'];
-        const ran = await runHidden([...args, '--local-network', 'public', '--json', '-', '--quiet'], env);
+        const ran = await runHidden([...args, '--local-network', 'public', '--json', '-', '--quiet'], {
+          ...env,
+          WEBKIT_DRIVER_PATH: webkit,
+        });
+        expect(existsSync(asks), 'the WebKit driver was run').toBe(false);
         expect(ran.stdout, ran.stderr).toMatch(/^\{/);
         const report = JSON.parse(ran.stdout) as CheckReport;
         expect(report.engines).toEqual([expect.objectContaining({ name: 'chromium', program: chrome })]);

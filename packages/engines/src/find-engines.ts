@@ -81,6 +81,11 @@ export interface FindOptions {
    * `origin-lab engines` lists; check uses the first alone and need not start every other one.
    */
   others?: boolean;
+  /**
+   * The families to look for, every one when not given: check looks only for the engines it will
+   * start, so that no other browser is started to say its version.
+   */
+  families?: readonly EngineFamily[];
 }
 
 const realPath = (path: string) => {
@@ -310,7 +315,7 @@ export async function findEngines(options: FindOptions = {}): Promise<Discovery>
   }
   const distribution = distributionOf(osRelease);
   const discovery: Discovery = { engines: [], others: [], missing: [] };
-  for (const family of ENGINE_FAMILIES) {
+  for (const family of ENGINE_FAMILIES.filter((name) => options.families?.includes(name) ?? true)) {
     const seen = new Set<string>();
     const problems: string[] = [];
     for (const { place, via, explicit } of placesFor(family, key, { ...options, env, home })) {

@@ -13,7 +13,7 @@ import { STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
 import { helpText } from '../options.js';
 import { chooseEngines, programsOf } from '../drivers/launch.js';
 import { discoverEngines } from '../engines/engines-command.js';
-import type { EngineName } from '../drivers/driver.js';
+import { ENGINE_NAMES, type EngineName } from '../drivers/driver.js';
 import { colorEnabled, CommandError, EXIT, painter, Progress, type CommandIO, type Paint } from '../terminal.js';
 import { fileErrorWords, makeFolder, readUserFile } from '../user-file.js';
 import { compareRuns, readBaseline } from './baseline.js';
@@ -47,9 +47,9 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     throw new CommandError(
       'check needs at least one --from origin (or an expectations file naming one): the origin of your pages',
     );
-  // The first engine of each family is what check runs: the others are not asked their version.
-  // Asking is a step like any other, bounded by --timeout.
-  const discovery = await discoverEngines(options.browsers, false, options.timeoutMs);
+  // The first engine of each family is what check runs: the others are not asked their version,
+  // nor is any family it will not start. Asking is a step like any other, bounded by --timeout.
+  const discovery = await discoverEngines(options.browsers, false, options.timeoutMs, enginesToFind(options));
   const engines = chooseEngines(options.engines, Object.keys(options.connect) as EngineName[], discovery);
   const progress = new Progress(io.stderr, options.quiet);
   const paint = painter(colorEnabled(options.color, tableStream(options, io)));
@@ -317,3 +317,15 @@ function chooseStack(options: CheckOptions, exchanges: readonly ExchangeRecord[]
 }
 
 export type { Expectations };
+
+/**
+ * The engines a check looks for on this machine: those it may start (the ones asked for, else
+ * every one), and any named with --browser, which is checked even when not run; an engine it
+ * connects to (--connect) runs elsewhere.
+ */
+function enginesToFind(options: CheckOptions): EngineName[] {
+  const asked: readonly EngineName[] = options.engines === 'installed' ? ENGINE_NAMES : options.engines;
+  return ENGINE_NAMES.filter(
+    (name) => (asked.includes(name) && !(name in options.connect)) || options.browsers[name] !== undefined,
+  );
+}

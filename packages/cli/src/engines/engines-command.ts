@@ -60,9 +60,10 @@ export async function discoverEngines(
   named: FindOptions['named'],
   others: FindOptions['others'] = true,
   versionTimeoutMs?: number,
+  families?: FindOptions['families'],
 ): Promise<Discovery> {
   try {
-    return await findEngines({ named, others, versionTimeoutMs });
+    return await findEngines({ named, others, versionTimeoutMs, families });
   } catch (err) {
     if (err instanceof EngineChoiceError) throw new CommandError(err.message);
     throw err;
