@@ -49,7 +49,12 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     );
   // The first engine of each family is what check runs: the others are not asked their version,
   // nor is any family it will not start. Asking is a step like any other, bounded by --timeout.
-  const discovery = await discoverEngines(options.browsers, false, options.timeoutMs, enginesToFind(options));
+  const discovery = await discoverEngines({
+    named: options.browsers,
+    others: false,
+    versionTimeoutMs: options.timeoutMs,
+    families: enginesToFind(options),
+  });
   const engines = chooseEngines(options.engines, Object.keys(options.connect) as EngineName[], discovery);
   const progress = new Progress(io.stderr, options.quiet);
   const paint = painter(colorEnabled(options.color, tableStream(options, io)));

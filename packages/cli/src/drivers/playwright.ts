@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromiumLaunch, firefoxLaunch, isPlaywrightBuild, withTimeout, type FoundEngine } from '@origin-lab/engines';
-import type { Browser, BrowserContext, BrowserType, CDPSession, LaunchOptions, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, LaunchOptions, Page, Request } from 'playwright-core';
+import type * as PlaywrightCore from 'playwright-core';
 import { NetworkLog } from './chromium-network.js';
 import { PROBE_PATH, PROBE_SCRIPT, probeDocument, runInPage, type Context, type ProbeRequest } from './probe-page.js';
 import {
@@ -27,17 +28,15 @@ import {
  * read as the next one's.
  */
 const QUIET_MS = 100;
+const SETTLE_MAX_MS = 2_000;
 
 /**
- * playwright-core, loaded when an engine starts: importing it takes about half a second, which
+ * playwright-core, loaded when an engine starts: loading it takes about half a second, which
  * --help, a usage error and explain should not pay. Loaded with require: import() of a CommonJS
  * package first reads all of it for the names it exports, and for playwright-core's bundle that
  * is a quarter of a second of CPU more at every check (measured: 770-820 ms against 560-580 ms).
  */
-function playwright(): Record<'chromium' | 'firefox' | 'webkit', BrowserType> {
-  return createRequire(import.meta.url)('playwright-core') as Record<'chromium' | 'firefox' | 'webkit', BrowserType>;
-}
-const SETTLE_MAX_MS = 2_000;
+const playwright = () => createRequire(import.meta.url)('playwright-core') as typeof PlaywrightCore;
 
 /**
  * Chromium or Firefox ESR through Playwright (Debian's browsers: @origin-lab/engines).

@@ -52,18 +52,10 @@ export const ENGINES_COMMAND: CommandSpec = {
   ],
 };
 
-/**
- * Finds the engines, each program given versionTimeoutMs to say its version; a named program that
- * is not usable is a usage error naming it.
- */
-export async function discoverEngines(
-  named: FindOptions['named'],
-  others: FindOptions['others'] = true,
-  versionTimeoutMs?: number,
-  families?: FindOptions['families'],
-): Promise<Discovery> {
+/** Finds the engines (findEngines); a named program that is not usable is a usage error naming it. */
+export async function discoverEngines(options: FindOptions): Promise<Discovery> {
   try {
-    return await findEngines({ named, others, versionTimeoutMs, families });
+    return await findEngines(options);
   } catch (err) {
     if (err instanceof EngineChoiceError) throw new CommandError(err.message);
     throw err;
@@ -82,7 +74,7 @@ export async function enginesCommand(argv: readonly string[], io: CommandIO): Pr
   const { values } = parsed;
   const color = readColor(values.color);
   const timeoutMs = readTimeout(values.timeout, VERSION_TIMEOUT_MS);
-  const discovery = await discoverEngines(readBrowsers(values.browser), true, timeoutMs);
+  const discovery = await discoverEngines({ named: readBrowsers(values.browser), versionTimeoutMs: timeoutMs });
   if (values.json === true) io.stdout.write(`${JSON.stringify(discovery, null, 2)}\n`);
   else io.stdout.write(render(discovery, painter(colorEnabled(color, io.stdout))));
   return discovery.engines.length > 0 ? EXIT.ok : EXIT.findings;
