@@ -11,9 +11,9 @@ import { rootCertificates } from 'node:tls';
 import { isLocalAddress } from '@origin-lab/cors-rules';
 import { STACK_NAMES, type Stack } from '@origin-lab/cors-rules/advice';
 import { helpText } from '../options.js';
-import { chooseEngines, programsOf } from '../drivers/launch.js';
+import { chooseEngines, enginesToFind, programsOf } from '../drivers/launch.js';
 import { discoverEngines } from '../engines/engines-command.js';
-import { ENGINE_NAMES, type EngineName } from '../drivers/driver.js';
+import type { EngineName } from '../drivers/driver.js';
 import { colorEnabled, CommandError, EXIT, painter, Progress, type CommandIO, type Paint } from '../terminal.js';
 import { fileErrorWords, makeFolder, readUserFile } from '../user-file.js';
 import { compareRuns, readBaseline } from './baseline.js';
@@ -49,13 +49,14 @@ export async function checkCommand(argv: readonly string[], io: CommandIO): Prom
     );
   // The first engine of each family is what check runs: the others are not asked their version,
   // nor is any family it will not start. Asking is a step like any other, bounded by --timeout.
+  const connected = Object.keys(options.connect) as EngineName[];
   const discovery = await discoverEngines({
     named: options.browsers,
     others: false,
     versionTimeoutMs: options.timeoutMs,
-    families: enginesToFind(options),
+    families: enginesToFind(options.engines, connected, options.browsers),
   });
-  const engines = chooseEngines(options.engines, Object.keys(options.connect) as EngineName[], discovery);
+  const engines = chooseEngines(options.engines, connected, discovery);
   const progress = new Progress(io.stderr, options.quiet);
   const paint = painter(colorEnabled(options.color, tableStream(options, io)));
 
@@ -322,15 +323,3 @@ function chooseStack(options: CheckOptions, exchanges: readonly ExchangeRecord[]
 }
 
 export type { Expectations };
-
-/**
- * The engines a check looks for on this machine: those it may start (the ones asked for, else
- * every one), and any named with --browser, which is checked even when not run; an engine it
- * connects to (--connect) runs elsewhere.
- */
-function enginesToFind(options: CheckOptions): EngineName[] {
-  const asked: readonly EngineName[] = options.engines === 'installed' ? ENGINE_NAMES : options.engines;
-  return ENGINE_NAMES.filter(
-    (name) => (asked.includes(name) && !(name in options.connect)) || options.browsers[name] !== undefined,
-  );
-}

@@ -31,6 +31,22 @@ export function chooseEngines(
   return asked;
 }
 
+/**
+ * The engines to look for on this machine before choosing: those the check may start (the ones
+ * asked for, else every one) but not one it connects to, which runs elsewhere, and any named with
+ * --browser, which is checked even when not run.
+ */
+export function enginesToFind(
+  asked: EngineName[] | 'installed',
+  connected: readonly EngineName[],
+  named: Partial<Record<EngineName, string>>,
+): EngineName[] {
+  const wanted: readonly EngineName[] = asked === 'installed' ? ENGINE_NAMES : asked;
+  return ENGINE_NAMES.filter(
+    (name) => (wanted.includes(name) && !connected.includes(name)) || named[name] !== undefined,
+  );
+}
+
 /** The program each engine runs, as found (for DriverLaunch.programs). */
 export function programsOf(discovery: Discovery): DriverLaunch['programs'] {
   return Object.fromEntries(discovery.engines.map((engine) => [engine.family, engine]));
